@@ -1,0 +1,243 @@
+/*
+ * The sound stage: a deterministic software mixer that places sounds in 3D and
+ * renders them to a buffer. It has no clock, no thread, no I/O and no hidden
+ * randomness. The offline renderer and the audio device play the very same code.
+ *
+ * Threads. Functions marked "Thread: game" are called from one thread, the one
+ * that owns the stage (the producer). They never block and never wait for the
+ * mixer: each change becomes a command on a single-producer/single-consumer ring
+ * that ear_stage_render drains at the start of every control block.
+ * ear_stage_render is "Thread: audio" (the consumer): it allocates nothing after
+ * the first block, takes no lock, logs nothing and touches no file. Offline, one
+ * thread is both.
+ *
+ * See docs/stage.md for the model and every formula, with units and defaults.
+ */
+#ifndef EARSHOT_STAGE_H
+#define EARSHOT_STAGE_H
+
+#include "earshot/core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Clips ---------------------------------------------------------------------- */
+
+/* Mono or stereo float samples at their own rate, shared by reference count. A
+ * playing voice holds a reference, so a clip outlives every voice that plays it,
+ * and fifty voices of one clip cost fifty cursors, not fifty copies. */
+typedef struct ear_clip ear_clip;
+
+/* Creates a clip of `frames` frames of `channels` (1 or 2) interleaved samples at
+ * `sample_rate` Hz (1000..384000), copying `samples` (NULL: the clip starts silent
+ * and may be filled through ear_clip_data_mut before it is first played). The new
+ * clip has one reference, owned by the caller. Non-finite samples are stored as 0.
+ * Fails with EAR_E_INVALID_ARG (zero frames, bad channels or rate) or
+ * EAR_E_OUT_OF_MEMORY. alloc NULL: the default allocator. Thread: any. */
+ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t channels,
+                           uint32_t sample_rate, const ear_allocator *alloc,
+                           ear_clip **out_clip);
+
+/* Adds a reference. Thread: any (atomic). NULL does nothing. */
+void ear_clip_retain(ear_clip *clip);
+/* Drops a reference; the last one frees the clip through its allocator. Never
+ * called by the stage on the audio thread (finished clips go back to the game
+ * thread). Thread: any (atomic). NULL does nothing. */
+void ear_clip_release(ear_clip *clip);
+
+uint64_t ear_clip_frames(const ear_clip *clip);
+uint32_t ear_clip_channels(const ear_clip *clip);
+uint32_t ear_clip_sample_rate(const ear_clip *clip);
+/* Length in seconds (frames / sample rate). */
+double ear_clip_seconds(const ear_clip *clip);
+/* The interleaved samples (borrowed; valid while a reference is held). */
+const float *ear_clip_data(const ear_clip *clip);
+/* Writable samples, for filling a clip made with samples == NULL. Writing to a clip
+ * that a voice is playing is a data race: fill first, then play. */
+float *ear_clip_data_mut(ear_clip *clip);
+/* The current number of references (for tests and diagnostics). */
+uint32_t ear_clip_refcount(const ear_clip *clip);
+
+/* ---- Stage configuration ------------------------------------------------------------- */
+
+typedef struct ear_stage_config {
+    uint32_t sample_rate;           /* output rate in Hz; default 48000 (8000..384000) */
+    uint32_t channels;              /* output channels; default 2 (only stereo for now) */
+    uint32_t block_frames;          /* control block in frames; default 160 (16..4096) */
+    uint32_t max_voices;            /* voices rendered per block; default 64 */
+    uint32_t max_total_voices;      /* voices that may exist at once; default 512 (<= 65535) */
+    uint32_t command_capacity;      /* commands the ring holds; default 8192 (a power of two) */
+    uint64_t seed;                  /* seed of the stage's random generator; default 1 */
+    float speed_of_sound;           /* metres per second; default 343 */
+    float doppler_scale;            /* multiplies every voice's doppler factor; default 1 */
+    const ear_allocator *allocator; /* NULL: malloc/realloc/free */
+} ear_stage_config;
+
+/* The defaults listed above. Thread: any. */
+ear_stage_config ear_stage_config_default(void);
+
+typedef struct ear_stage ear_stage;
+
+/* Creates a stage (config NULL: defaults). Everything the mixer needs is allocated
+ * here, so rendering allocates nothing later. Fails with EAR_E_INVALID_ARG naming
+ * nothing else changed, or EAR_E_OUT_OF_MEMORY. Thread: game. */
+ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stage);
+
+/* Stops everything at once and frees the stage and its references to clips.
+ * NULL does nothing. Thread: game, with no render running. */
+void ear_stage_destroy(ear_stage *stage);
+
+/* The configuration the stage was created with (defaults filled in). */
+ear_stage_config ear_stage_get_config(const ear_stage *stage);
+
+/* ---- Voices ------------------------------------------------------------------------ */
+
+/* A voice handle: slot index in the low 16 bits, generation above. 0 is never a
+ * valid id. Once the voice ends, its id is stale: calls with it return
+ * EAR_E_STALE_ID, never touch another voice. */
+typedef uint32_t ear_voice_id;
+#define EAR_VOICE_NONE ((ear_voice_id)0)
+
+typedef enum ear_distance_model {
+    EAR_MODEL_DEFAULT = 0, /* EAR_MODEL_INVERSE */
+    EAR_MODEL_INVERSE,     /* ref / (ref + rolloff * (d - ref)) */
+    EAR_MODEL_LINEAR,      /* 1 - rolloff * (d - ref) / (max - ref), floored at 0 */
+    EAR_MODEL_EXPONENTIAL, /* (d / ref) ^ -rolloff */
+    EAR_MODEL_NONE,        /* 1 */
+    EAR_MODEL_FADE,        /* (ref / d) ^ rolloff * (1 - t^2), t = (d - ref) / (max - ref):
+                              reaches silence at max (the audio-game model) */
+} ear_distance_model;
+
+/* Distance attenuation. d is clamped to [ref, max] before the formula.
+ * Zero fields mean: model INVERSE, ref 1 m, max 100 m, rolloff 1. */
+typedef struct ear_attenuation {
+    ear_distance_model model;
+    float ref_distance_m;
+    float max_distance_m;
+    float rolloff;
+} ear_attenuation;
+
+/* A directional cone: full opening angles in radians. Inside the inner cone the gain
+ * is 1, outside the outer cone outer_gain, linear in between (in angle). A cone with
+ * outer_angle == 0 is off (the voice is omnidirectional). */
+typedef struct ear_cone {
+    float inner_angle_rad;
+    float outer_angle_rad;
+    float outer_gain;
+} ear_cone;
+
+/* How a voice plays. Zero-initialise and set what you need: every zero field means
+ * its documented default, so (ear_play){0} is a flat, centred, one-shot voice at
+ * unity volume and pitch. */
+typedef struct ear_play {
+    bool looping;       /* default false: a one-shot ends at the clip's end */
+    bool placed;        /* default false: flat (no 3D); true: placed at position */
+    bool no_doppler;    /* default false: placed voices follow doppler */
+    bool no_behind_cue; /* default false: the behind/below cue is on */
+    float volume;       /* linear gain; 0 means the default 1. Negative or not finite is
+                           silence (use -1 to start silent and raise it later) */
+    float pitch;        /* playback-rate factor; 0 means 1. Floored at 1/256 */
+    float pan;          /* flat voices: balance -1 (left) .. 1 (right); default 0 */
+    ear_vec3 position;  /* placed voices, metres */
+    ear_vec3 velocity;  /* placed voices, metres per second (doppler) */
+    ear_vec3 forward;   /* placed voices: the cone's axis; zero = no direction */
+    ear_attenuation attenuation;
+    ear_cone cone;
+    float doppler_factor;   /* 0 means 1 */
+    float smoothing_ms;     /* volume and pitch time constant; 0 means 20 ms */
+    float loop_crossfade_s; /* looping voices: overlap the clip's end with its start
+                               linearly over this time; default 0 (a clean loop) */
+    float occlusion;        /* 0 (open) .. 1 (blocked); default 0 */
+    uint64_t start_frame;   /* where in the clip to start, in clip frames */
+} ear_play;
+
+/* Starts a voice of `clip` (which gains a reference until the voice ends) and
+ * writes its id. Returns EAR_E_INVALID_ARG (NULL clip or stage), or
+ * EAR_E_TOO_MANY_VOICES when max_total_voices voices exist. The voice starts at the
+ * next control block. Thread: game. */
+ear_result ear_stage_play(ear_stage *stage, ear_clip *clip, const ear_play *params,
+                          ear_voice_id *out_id);
+
+/* Changes one parameter of a live voice. Volume and pitch follow their new target
+ * with the voice's smoothing time constant; everything else is ramped inside the next
+ * control block. A gain that is negative or not finite is silence; a pitch that is
+ * zero, negative or not finite is floored (1/256); a non-finite vector is ignored
+ * with a logged warning (EAR_E_INVALID_ARG). EAR_E_STALE_ID for an ended voice.
+ * Thread: game. */
+ear_result ear_stage_set_volume(ear_stage *stage, ear_voice_id id, float volume);
+ear_result ear_stage_set_pitch(ear_stage *stage, ear_voice_id id, float pitch);
+ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan);
+ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m);
+ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps);
+ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 forward);
+/* 0 (open) .. 1 (fully blocked), clamped; smoothed with the voice's time constant. */
+ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion);
+
+/* Fades the voice out linearly over fade_s (at least 5 ms; never a cut) and then
+ * ends it. A stopped voice's id stays valid for queries until it has ended.
+ * Thread: game. */
+ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s);
+
+/* Fades every voice out over 5 ms. Thread: game. */
+void ear_stage_stop_all(ear_stage *stage);
+
+/* True while the voice exists (started, playing or fading out); false once it has
+ * ended or for any id that is not a live voice. Thread: game. */
+bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
+
+/* The voice's play position in clip frames, as of the last rendered control block
+ * (0 before its first block). EAR_E_STALE_ID once it has ended. Thread: game. */
+ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames);
+
+/* Number of voices that exist (playing, starting or fading). Thread: game. */
+uint32_t ear_stage_voice_count(const ear_stage *stage);
+
+/* ---- Listener ------------------------------------------------------------------------ */
+
+/* The ears. forward and up need not be unit length or exactly perpendicular: the
+ * stage makes them orthonormal (up is adjusted). Zero or non-finite vectors keep the
+ * previous value and log a warning. Default: at the origin, still, looking along -Z
+ * with +Y up. */
+typedef struct ear_listener {
+    ear_vec3 position;
+    ear_vec3 velocity;
+    ear_vec3 forward;
+    ear_vec3 up;
+} ear_listener;
+
+/* Sets the whole pose; ramped inside the next control block. Thread: game. */
+ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener);
+/* The pose last set (defaults before any). Thread: game. */
+ear_listener ear_stage_get_listener(const ear_stage *stage);
+
+/* Linear master gain, ramped over one block. Negative or not finite is silence.
+ * Default 1. Thread: game. */
+void ear_stage_set_master_gain(ear_stage *stage, float gain);
+
+/* ---- Rendering ------------------------------------------------------------------------ */
+
+/* Renders `frames` frames of interleaved output (channels per the config) into out,
+ * overwriting it. Commands are drained at each control-block boundary, so the same
+ * calls give the same samples whatever the frame counts of the render calls.
+ * Thread: audio (offline: the game thread). Returns EAR_E_INVALID_ARG for NULL. */
+ear_result ear_stage_render(ear_stage *stage, float *out, uint32_t frames);
+
+/* Game-thread housekeeping: moves overflowed commands into the ring, releases clips
+ * of voices that ended and frees their ids. Every game-thread call does this too;
+ * call it once a frame when the game otherwise calls nothing. Thread: game. */
+void ear_stage_update(ear_stage *stage);
+
+/* Frames rendered since the stage was created. Thread: audio. */
+uint64_t ear_stage_frames_rendered(const ear_stage *stage);
+
+/* Marks that a different thread (a device callback) now calls ear_stage_render.
+ * Offline (the default) render also moves overflowed commands into the ring; attached,
+ * only game-thread calls do. Thread: game, before the device starts. */
+void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EARSHOT_STAGE_H */

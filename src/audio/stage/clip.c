@@ -1,0 +1,93 @@
+/*
+ * Clips: immutable-once-played float samples with an atomic reference count. The
+ * header and the samples are one allocation, made and freed through the allocator
+ * the clip was created with (copied into the clip, so the caller's struct may go).
+ * The stage never drops the last reference on the audio thread: voices that end
+ * hand their clip back to the game thread (see stage.c, the return ring).
+ */
+#include "earshot/stage.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <string.h>
+
+struct ear_clip {
+    _Atomic uint32_t refs;
+    uint32_t channels;
+    uint32_t sample_rate;
+    uint32_t pad_;
+    uint64_t frames;
+    ear_allocator alloc;
+    float *data; /* points just after the header, 16-byte aligned */
+};
+
+ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t channels,
+                           uint32_t sample_rate, const ear_allocator *alloc,
+                           ear_clip **out_clip) {
+    if (!out_clip || frames == 0 || (channels != 1 && channels != 2) ||
+        sample_rate < 1000 || sample_rate > 384000)
+        return EAR_E_INVALID_ARG;
+    /* Frames are indexed with 64-bit cursors; the bound keeps size arithmetic exact. */
+    if (frames > ((uint64_t)1 << 40)) return EAR_E_INVALID_ARG;
+    ear_allocator a = *ear_allocator_default();
+    if (alloc) {
+        if (alloc->alloc_fn) a.alloc_fn = alloc->alloc_fn;
+        if (alloc->realloc_fn) a.realloc_fn = alloc->realloc_fn;
+        if (alloc->free_fn) a.free_fn = alloc->free_fn;
+        a.user = alloc->user;
+    }
+    size_t header = (sizeof(ear_clip) + 15u) & ~(size_t)15u;
+    uint64_t count = frames * channels;
+    if (count > (SIZE_MAX - header) / sizeof(float)) return EAR_E_OUT_OF_MEMORY;
+    ear_clip *clip = a.alloc_fn(header + (size_t)count * sizeof(float), a.user);
+    if (!clip) return EAR_E_OUT_OF_MEMORY;
+    atomic_init(&clip->refs, 1u);
+    clip->channels = channels;
+    clip->sample_rate = sample_rate;
+    clip->pad_ = 0;
+    clip->frames = frames;
+    clip->alloc = a;
+    clip->data = (float *)((unsigned char *)clip + header);
+    if (samples) {
+        for (uint64_t i = 0; i < count; i++) {
+            float s = samples[i];
+            clip->data[i] = isfinite(s) ? s : 0.0f;
+        }
+    } else {
+        memset(clip->data, 0, (size_t)count * sizeof(float));
+    }
+    *out_clip = clip;
+    return EAR_OK;
+}
+
+void ear_clip_retain(ear_clip *clip) {
+    if (clip) atomic_fetch_add_explicit(&clip->refs, 1u, memory_order_relaxed);
+}
+
+void ear_clip_release(ear_clip *clip) {
+    if (!clip) return;
+    if (atomic_fetch_sub_explicit(&clip->refs, 1u, memory_order_acq_rel) == 1u)
+        clip->alloc.free_fn(clip, clip->alloc.user);
+}
+
+uint64_t ear_clip_frames(const ear_clip *clip) {
+    return clip ? clip->frames : 0;
+}
+uint32_t ear_clip_channels(const ear_clip *clip) {
+    return clip ? clip->channels : 0;
+}
+uint32_t ear_clip_sample_rate(const ear_clip *clip) {
+    return clip ? clip->sample_rate : 0;
+}
+double ear_clip_seconds(const ear_clip *clip) {
+    return clip ? (double)clip->frames / (double)clip->sample_rate : 0.0;
+}
+const float *ear_clip_data(const ear_clip *clip) {
+    return clip ? clip->data : NULL;
+}
+float *ear_clip_data_mut(ear_clip *clip) {
+    return clip ? clip->data : NULL;
+}
+uint32_t ear_clip_refcount(const ear_clip *clip) {
+    return clip ? atomic_load_explicit(&((ear_clip *)clip)->refs, memory_order_relaxed) : 0;
+}

@@ -1,0 +1,143 @@
+/*
+ * Placement maths: from the listener's pose and a voice's emitter to the per-block
+ * targets the kernel ramps towards (per-ear gains, interaural delays, the behind/below
+ * filter amount and the doppler factor). Pure functions of their inputs; every
+ * formula is written out in docs/stage.md.
+ *
+ * Listener space: x along the listener's right (cross(forward, up)), y along its
+ * forward, z along its up. Only x pans, so a sound straight above or below is
+ * centred; y < 0 is behind, z < 0 below.
+ */
+#include "stage_internal.h"
+
+#include <math.h>
+
+static float clampf(float v, float lo, float hi) {
+    return v < lo ? lo : (v > hi ? hi : v);
+}
+
+float ear__distance_gain(const ear_attenuation *att, float distance_m) {
+    float ref = att->ref_distance_m, max = att->max_distance_m, rolloff = att->rolloff;
+    float d = clampf(distance_m, ref, max);
+    switch (att->model) {
+    case EAR_MODEL_NONE: return 1.0f;
+    case EAR_MODEL_LINEAR: {
+        if (!(max > ref)) return 1.0f;
+        float g = 1.0f - rolloff * (d - ref) / (max - ref);
+        return g > 0.0f ? g : 0.0f;
+    }
+    case EAR_MODEL_EXPONENTIAL: return powf(d / ref, -rolloff);
+    case EAR_MODEL_FADE: {
+        float t = max > ref ? (d - ref) / (max - ref) : 1.0f;
+        float g = powf(ref / d, rolloff) * (1.0f - t * t);
+        return g > 0.0f ? g : 0.0f;
+    }
+    case EAR_MODEL_DEFAULT:
+    case EAR_MODEL_INVERSE:
+    default: return ref / (ref + rolloff * (d - ref));
+    }
+}
+
+float ear__cone_gain(const ear_cone *cone, ear_vec3 forward, ear_vec3 to_listener_unit) {
+    if (!(cone->outer_angle_rad > 0.0f)) return 1.0f;
+    float flen = ear_vec3_length(forward);
+    if (!(flen > 1e-9f)) return 1.0f;
+    float c = ear_vec3_dot(forward, to_listener_unit) / flen;
+    /* Full opening angles: compare twice the angle off the axis. */
+    float angle = 2.0f * acosf(clampf(c, -1.0f, 1.0f));
+    float inner = cone->inner_angle_rad, outer = cone->outer_angle_rad;
+    if (inner > outer) inner = outer;
+    if (angle <= inner) return 1.0f;
+    if (angle >= outer) return cone->outer_gain;
+    float t = (angle - inner) / (outer - inner);
+    return 1.0f + t * (cone->outer_gain - 1.0f);
+}
+
+float ear__doppler(ear_vec3 source_pos, ear_vec3 source_vel, ear_vec3 listener_pos,
+                   ear_vec3 listener_vel, float factor, float speed_of_sound) {
+    if (!(factor > 0.0f) || !(speed_of_sound > 0.0f)) return 1.0f;
+    /* Source -> listener, in double so that huge but finite coordinates stay finite. */
+    double sx = (double)listener_pos.x - source_pos.x, sy = (double)listener_pos.y - source_pos.y,
+           sz = (double)listener_pos.z - source_pos.z;
+    double dist = sqrt(sx * sx + sy * sy + sz * sz);
+    if (!(dist > 1e-6)) return 1.0f;
+    float vls = (float)((sx * listener_vel.x + sy * listener_vel.y + sz * listener_vel.z) / dist);
+    float vss = (float)((sx * source_vel.x + sy * source_vel.y + sz * source_vel.z) / dist);
+    /* Speeds are limited to just below c / f so the ratio stays finite and positive. */
+    float limit = speed_of_sound / factor * 0.999f;
+    vls = clampf(vls, -limit, limit);
+    vss = clampf(vss, -limit, limit);
+    return (speed_of_sound - factor * vls) / (speed_of_sound - factor * vss);
+}
+
+void ear__ears_from_listener(const ear_listener *listener, ear__ears *ears) {
+    ear_vec3 fwd = ear_vec3_normalize_or(listener->forward, ear_vec3_make(0, 0, -1));
+    ear_vec3 up = ear_vec3_normalize_or(listener->up, ear_vec3_make(0, 1, 0));
+    ear_vec3 right = ear_vec3_cross(fwd, up);
+    if (!(ear_vec3_length(right) > 1e-6f)) {
+        /* forward parallel to up: pick any up perpendicular to forward. */
+        ear_vec3 alt = fabsf(fwd.y) < 0.9f ? ear_vec3_make(0, 1, 0) : ear_vec3_make(0, 0, 1);
+        right = ear_vec3_cross(fwd, alt);
+    }
+    right = ear_vec3_normalize_or(right, ear_vec3_make(1, 0, 0));
+    ears->right = right;
+    ears->forward = fwd;
+    ears->up = ear_vec3_cross(right, fwd);
+    ears->position = listener->position;
+    ears->velocity = listener->velocity;
+}
+
+float ear__lowpass_G(float cutoff_hz, float sample_rate) {
+    if (cutoff_hz >= 0.499f * sample_rate) return 1.0f;
+    float g = tanf((float)EAR__PI * cutoff_hz / sample_rate);
+    return g / (1.0f + g);
+}
+
+void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sample_rate,
+                     float speed_of_sound, float doppler_scale, ear__spatial *out) {
+    /* Direction in double: huge but finite coordinates must not overflow to NaN. */
+    double dx = (double)voice->position.x - ears->position.x,
+           dy = (double)voice->position.y - ears->position.y,
+           dz = (double)voice->position.z - ears->position.z;
+    double dd = sqrt(dx * dx + dy * dy + dz * dz);
+    float dist = (float)dd; /* may be +inf: the distance models clamp it to max */
+    float lx = 0.0f, ly = 0.0f, lz = 0.0f;
+    ear_vec3 to_listener = {0.0f, 0.0f, 0.0f};
+    if (dd > 1e-4) {
+        ear_vec3 u = {(float)(dx / dd), (float)(dy / dd), (float)(dz / dd)};
+        lx = ear_vec3_dot(u, ears->right);
+        ly = ear_vec3_dot(u, ears->forward);
+        lz = ear_vec3_dot(u, ears->up);
+        to_listener = ear_vec3_scale(u, -1.0f);
+    }
+    float gain = ear__distance_gain(&voice->att, dist);
+    if (voice->cone.outer_angle_rad > 0.0f && dd > 1e-4)
+        gain *= ear__cone_gain(&voice->cone, voice->forward, to_listener);
+
+    float filter = 0.0f;
+    if (voice->behind_cue) {
+        float behind = ly < 0.0f ? -ly : 0.0f;
+        float below = lz < 0.0f ? -lz : 0.0f;
+        gain *= (1.0f - EAR__BEHIND_GAIN * behind) *
+                (1.0f - EAR__BELOW_GAIN * below * (1.0f - behind));
+        filter = behind > EAR__BELOW_FILTER * below ? behind : EAR__BELOW_FILTER * below;
+    }
+    out->cue_filter = filter;
+
+    /* Equal-power pan: theta from 0 (left) to pi/2 (right). */
+    float pan = clampf(EAR__PAN_SPREAD * lx, -1.0f, 1.0f);
+    float theta = (pan + 1.0f) * (float)(EAR__PI / 4.0);
+    out->gain_l = gain * cosf(theta);
+    out->gain_r = gain * sinf(theta);
+
+    /* The far ear hears the sound later, up to 0.66 ms for a source at the side. */
+    float itd = EAR__ITD_S * sample_rate * fabsf(lx);
+    out->delay_l = lx > 0.0f ? itd : 0.0f;
+    out->delay_r = lx < 0.0f ? itd : 0.0f;
+
+    out->doppler = voice->doppler_on
+                       ? ear__doppler(voice->position, voice->velocity, ears->position,
+                                      ears->velocity, voice->doppler_factor * doppler_scale,
+                                      speed_of_sound)
+                       : 1.0f;
+}

@@ -1,0 +1,736 @@
+/*
+ * The stage: the game-side API, the command path, and the block loop.
+ *
+ * Game side. Each call validates and sanitises its arguments (bad gains become
+ * silence, bad pitches are floored, non-finite vectors are refused with a warning),
+ * then sends one 64-byte command. If the ring is full the command waits, in order,
+ * in an overflow queue that later game-side calls (and offline renders) move into
+ * the ring: nothing is lost and the audio side never waits.
+ *
+ * Audio side. ear_stage_render serves frames from a one-block buffer; whenever it
+ * is empty it renders the next control block: drain every command, compute each
+ * voice's end-of-block targets, run the kernel (voice_render.c) for real voices and
+ * only the cursor for virtual ones, then apply the master gain while interleaving.
+ * Because commands are applied only at block boundaries and blocks are always whole,
+ * the output does not depend on how the caller splits its render calls.
+ *
+ * Ended voices go back to the game side through the return ring with their clip, so
+ * a clip's last reference is never dropped on the audio thread.
+ */
+#include "stage_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MODULE "stage"
+
+/* ---- configuration ------------------------------------------------------------------ */
+
+ear_stage_config ear_stage_config_default(void) {
+    ear_stage_config c;
+    memset(&c, 0, sizeof c);
+    c.sample_rate = 48000;
+    c.channels = 2;
+    c.block_frames = 160;
+    c.max_voices = 64;
+    c.max_total_voices = 512;
+    c.command_capacity = 8192;
+    c.seed = 1;
+    c.speed_of_sound = 343.0f;
+    c.doppler_scale = 1.0f;
+    c.allocator = NULL;
+    return c;
+}
+
+static bool is_pow2(uint32_t v) {
+    return v && !(v & (v - 1));
+}
+
+static ear_result validate_config(const ear_stage_config *c) {
+    if (c->sample_rate < 8000 || c->sample_rate > 384000) return EAR_E_INVALID_ARG;
+    if (c->channels != 2) return EAR_E_UNSUPPORTED;
+    if (c->block_frames < 16 || c->block_frames > 4096) return EAR_E_INVALID_ARG;
+    if (c->max_total_voices < 1 || c->max_total_voices > 65535) return EAR_E_INVALID_ARG;
+    if (c->max_voices < 1) return EAR_E_INVALID_ARG;
+    if (!is_pow2(c->command_capacity) || c->command_capacity < 16) return EAR_E_INVALID_ARG;
+    if (!(c->speed_of_sound > 0.0f) || !isfinite(c->speed_of_sound)) return EAR_E_INVALID_ARG;
+    if (!(c->doppler_scale >= 0.0f) || !isfinite(c->doppler_scale)) return EAR_E_INVALID_ARG;
+    return EAR_OK;
+}
+
+/* ---- allocation ---------------------------------------------------------------------- */
+
+static void *zalloc(const ear_allocator *a, size_t size) {
+    void *p = a->alloc_fn(size ? size : 1, a->user);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+static void dealloc(const ear_allocator *a, void *p) {
+    if (p) a->free_fn(p, a->user);
+}
+
+static ear_allocator resolve_allocator(const ear_allocator *given) {
+    ear_allocator a = *ear_allocator_default();
+    if (given) {
+        if (given->alloc_fn) a.alloc_fn = given->alloc_fn;
+        if (given->realloc_fn) a.realloc_fn = given->realloc_fn;
+        if (given->free_fn) a.free_fn = given->free_fn;
+        a.user = given->user;
+    }
+    return a;
+}
+
+static uint32_t hist_len(const ear_stage *s) {
+    return (uint32_t)ceilf(EAR__ITD_S * (float)s->config.sample_rate) + 2u;
+}
+
+static void free_buffers(ear_stage *s) {
+    const ear_allocator *a = &s->alloc;
+    dealloc(a, s->gen);
+    dealloc(a, s->alive);
+    dealloc(a, s->free_slots);
+    dealloc(a, s->start);
+    dealloc(a, s->overflow);
+    dealloc(a, s->commands.entries);
+    dealloc(a, s->returns.entries);
+    dealloc(a, (void *)s->cursor);
+    dealloc(a, (void *)s->ended_id);
+    dealloc(a, s->voices);
+    dealloc(a, s->active);
+    dealloc(a, s->block_out);
+    dealloc(a, s->mix_l);
+    dealloc(a, s->mix_r);
+    dealloc(a, s->mono);
+    dealloc(a, s->right);
+}
+
+ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stage) {
+    if (!out_stage) return EAR_E_INVALID_ARG;
+    ear_stage_config c = config ? *config : ear_stage_config_default();
+    ear_result r = validate_config(&c);
+    if (r != EAR_OK) return r;
+    if (c.max_voices > c.max_total_voices) c.max_voices = c.max_total_voices;
+
+    ear_allocator a = resolve_allocator(c.allocator);
+    ear_stage *s = zalloc(&a, sizeof *s);
+    if (!s) return EAR_E_OUT_OF_MEMORY;
+    s->config = c;
+    s->alloc = a;
+    s->block_s = (double)c.block_frames / (double)c.sample_rate;
+    ear_rng_seed(&s->rng, c.seed);
+
+    uint32_t n = c.max_total_voices, b = c.block_frames;
+    uint32_t h = hist_len(s);
+    s->gen = zalloc(&a, n * sizeof *s->gen);
+    s->alive = zalloc(&a, n * sizeof *s->alive);
+    s->free_slots = zalloc(&a, n * sizeof *s->free_slots);
+    s->start = zalloc(&a, n * sizeof *s->start);
+    void *cmd_mem = zalloc(&a, (size_t)c.command_capacity * sizeof(ear__cmd));
+    uint32_t ret_cap = 1;
+    while (ret_cap < n) ret_cap <<= 1;
+    void *ret_mem = zalloc(&a, (size_t)ret_cap * sizeof(ear__ret));
+    s->cursor = zalloc(&a, n * sizeof *s->cursor);
+    s->ended_id = zalloc(&a, n * sizeof *s->ended_id);
+    s->voices = zalloc(&a, n * sizeof *s->voices);
+    s->active = zalloc(&a, n * sizeof *s->active);
+    s->block_out = zalloc(&a, (size_t)b * c.channels * sizeof(float));
+    s->mix_l = zalloc(&a, b * sizeof(float));
+    s->mix_r = zalloc(&a, b * sizeof(float));
+    s->mono = zalloc(&a, (h + b + 4u) * sizeof(float));
+    s->right = zalloc(&a, (b + 4u) * sizeof(float));
+    if (cmd_mem) ear__ring_init(&s->commands, cmd_mem, c.command_capacity, sizeof(ear__cmd));
+    if (ret_mem) ear__ring_init(&s->returns, ret_mem, ret_cap, sizeof(ear__ret));
+    if (!s->gen || !s->alive || !s->free_slots || !s->start || !cmd_mem || !ret_mem ||
+        !s->cursor || !s->ended_id || !s->voices || !s->active || !s->block_out || !s->mix_l || !s->mix_r ||
+        !s->mono || !s->right) {
+        if (!cmd_mem) s->commands.entries = NULL;
+        if (!ret_mem) s->returns.entries = NULL;
+        free_buffers(s);
+        dealloc(&a, s);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        s->gen[i] = 1;
+        s->free_slots[i] = n - 1 - i; /* slot 0 is handed out first */
+        atomic_init(&s->cursor[i], 0);
+        atomic_init(&s->ended_id[i], 0);
+    }
+    s->free_count = n;
+    ear_listener l = {{0, 0, 0}, {0, 0, 0}, {0, 0, -1}, {0, 1, 0}};
+    s->listener_game = l;
+    ear__ears_from_listener(&l, &s->ears);
+    s->master_target = s->master_gain = 1.0f;
+    s->block_pos = b; /* empty: the first render makes a block */
+    *out_stage = s;
+    return EAR_OK;
+}
+
+ear_stage_config ear_stage_get_config(const ear_stage *stage) {
+    return stage->config;
+}
+
+/* ---- ids ------------------------------------------------------------------------------ */
+
+static uint32_t make_id(uint32_t slot, uint16_t gen) {
+    return ((uint32_t)gen << 16) | (slot + 1u);
+}
+
+/* True when id names a voice that exists in the game's view: handed out and its end
+ * not yet collected. */
+static bool id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot) {
+    uint32_t sl = (id & 0xffffu);
+    if (sl == 0 || sl > s->config.max_total_voices) return false;
+    sl -= 1u;
+    if (!s->alive[sl] || s->gen[sl] != (uint16_t)(id >> 16)) return false;
+    *slot = sl;
+    return true;
+}
+
+/* id_slot, and the audio side has not yet reported the voice ended. */
+static bool id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot) {
+    if (!id_slot(s, id, slot)) return false;
+    return atomic_load_explicit(&s->ended_id[*slot], memory_order_acquire) != id;
+}
+
+/* ---- game side: returns and the overflow queue ------------------------------------- */
+
+static void collect_returns(ear_stage *s) {
+    ear__ret ret;
+    while (ear__ring_pop(&s->returns, &ret)) {
+        uint32_t slot = (ret.id & 0xffffu) - 1u;
+        s->alive[slot] = 0;
+        uint16_t g = (uint16_t)(s->gen[slot] + 1u);
+        s->gen[slot] = g ? g : 1u;
+        s->free_slots[s->free_count++] = slot;
+        s->alive_count--;
+        ear_clip_release(ret.clip);
+    }
+}
+
+static void flush_overflow(ear_stage *s) {
+    while (s->overflow_head < s->overflow_count) {
+        if (!ear__ring_push(&s->commands, &s->overflow[s->overflow_head])) return;
+        s->overflow_head++;
+    }
+    s->overflow_head = s->overflow_count = 0;
+}
+
+static ear_result send(ear_stage *s, const ear__cmd *cmd) {
+    flush_overflow(s);
+    if (s->overflow_count == 0 && ear__ring_push(&s->commands, cmd)) return EAR_OK;
+    if (s->overflow_count == s->overflow_cap) {
+        size_t cap = s->overflow_cap ? s->overflow_cap * 2 : 256;
+        ear__cmd *grown = s->alloc.realloc_fn(s->overflow, cap * sizeof *grown, s->alloc.user);
+        if (!grown) return EAR_E_OUT_OF_MEMORY;
+        s->overflow = grown;
+        s->overflow_cap = cap;
+    }
+    s->overflow[s->overflow_count++] = *cmd;
+    return EAR_OK;
+}
+
+void ear_stage_update(ear_stage *stage) {
+    if (!stage) return;
+    collect_returns(stage);
+    flush_overflow(stage);
+}
+
+/* ---- game side: sanitising ------------------------------------------------------------- */
+
+static float sane_gain(float g) {
+    if (!isfinite(g) || g < 0.0f) return 0.0f;
+    return g > 1000.0f ? 1000.0f : g;
+}
+
+static float sane_pitch(float p) {
+    if (!isfinite(p) || p < EAR__MIN_PITCH) return EAR__MIN_PITCH;
+    return p > EAR__MAX_PITCH ? EAR__MAX_PITCH : p;
+}
+
+static float sane_unit(float v) {
+    if (!isfinite(v) || v < 0.0f) return 0.0f;
+    return v > 1.0f ? 1.0f : v;
+}
+
+static float sane_pan(float v) {
+    if (!isfinite(v)) return 0.0f;
+    return v < -1.0f ? -1.0f : (v > 1.0f ? 1.0f : v);
+}
+
+static bool sane_vec(ear_vec3 v, const char *what) {
+    if (ear_vec3_is_finite(v)) return true;
+    ear_log(EAR_LOG_WARN, MODULE, "ignored a %s that is not finite (%g, %g, %g)", what,
+            (double)v.x, (double)v.y, (double)v.z);
+    return false;
+}
+
+static ear_attenuation sane_attenuation(ear_attenuation a) {
+    if (a.model < EAR_MODEL_DEFAULT || a.model > EAR_MODEL_FADE) a.model = EAR_MODEL_INVERSE;
+    if (a.model == EAR_MODEL_DEFAULT) a.model = EAR_MODEL_INVERSE;
+    if (!(a.ref_distance_m > 0.0f) || !isfinite(a.ref_distance_m)) a.ref_distance_m = 1.0f;
+    if (!(a.max_distance_m > 0.0f) || !isfinite(a.max_distance_m)) a.max_distance_m = 100.0f;
+    if (a.max_distance_m < a.ref_distance_m) a.max_distance_m = a.ref_distance_m;
+    if (!(a.rolloff > 0.0f) || !isfinite(a.rolloff)) a.rolloff = 1.0f;
+    return a;
+}
+
+/* ---- game side: voices ------------------------------------------------------------------ */
+
+ear_result ear_stage_play(ear_stage *stage, ear_clip *clip, const ear_play *params,
+                          ear_voice_id *out_id) {
+    if (!stage || !clip) return EAR_E_INVALID_ARG;
+    collect_returns(stage);
+    ear_play p;
+    if (params)
+        p = *params;
+    else
+        memset(&p, 0, sizeof p);
+    if (p.placed && (!sane_vec(p.position, "position") || !sane_vec(p.velocity, "velocity") ||
+                     !sane_vec(p.forward, "forward")))
+        return EAR_E_INVALID_ARG;
+    if (stage->free_count == 0) return EAR_E_TOO_MANY_VOICES;
+
+    p.volume = p.volume == 0.0f ? 1.0f : sane_gain(p.volume);
+    p.pitch = p.pitch == 0.0f ? 1.0f : sane_pitch(p.pitch);
+    p.pan = sane_pan(p.pan);
+    p.attenuation = sane_attenuation(p.attenuation);
+    if (!isfinite(p.cone.inner_angle_rad) || !isfinite(p.cone.outer_angle_rad) ||
+        !(p.cone.outer_angle_rad > 0.0f)) {
+        p.cone.inner_angle_rad = p.cone.outer_angle_rad = 0.0f;
+    }
+    p.cone.outer_gain = sane_gain(p.cone.outer_gain);
+    p.doppler_factor = (p.doppler_factor == 0.0f || !isfinite(p.doppler_factor) ||
+                        p.doppler_factor < 0.0f)
+                           ? 1.0f
+                           : p.doppler_factor;
+    p.smoothing_ms =
+        (!(p.smoothing_ms > 0.0f) || !isfinite(p.smoothing_ms)) ? 20.0f : p.smoothing_ms;
+    p.loop_crossfade_s =
+        (!(p.loop_crossfade_s > 0.0f) || !isfinite(p.loop_crossfade_s)) ? 0.0f
+                                                                         : p.loop_crossfade_s;
+    p.occlusion = sane_unit(p.occlusion);
+    if (p.start_frame >= ear_clip_frames(clip)) p.start_frame = 0;
+
+    uint32_t slot = stage->free_slots[stage->free_count - 1];
+    ear_voice_id id = make_id(slot, stage->gen[slot]);
+    ear_clip_retain(clip);
+    stage->start[slot].clip = clip;
+    stage->start[slot].p = p;
+    ear__cmd cmd = {.type = EAR__CMD_PLAY, .id = id};
+    ear_result r = send(stage, &cmd);
+    if (r != EAR_OK) {
+        ear_clip_release(clip);
+        return r;
+    }
+    stage->free_count--;
+    stage->alive[slot] = 1;
+    stage->alive_count++;
+    atomic_store_explicit(&stage->cursor[slot], p.start_frame, memory_order_relaxed);
+    if (out_id) *out_id = id;
+    return EAR_OK;
+}
+
+static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, const float *f,
+                            int n) {
+    if (!s) return EAR_E_INVALID_ARG;
+    collect_returns(s);
+    uint32_t slot;
+    if (!id_slot(s, id, &slot)) return EAR_E_STALE_ID;
+    ear__cmd cmd = {.type = (uint32_t)type, .id = id};
+    for (int i = 0; i < n; i++) cmd.f[i] = f[i];
+    return send(s, &cmd);
+}
+
+ear_result ear_stage_set_volume(ear_stage *stage, ear_voice_id id, float volume) {
+    float f = sane_gain(volume);
+    return voice_cmd(stage, id, EAR__CMD_VOLUME, &f, 1);
+}
+
+ear_result ear_stage_set_pitch(ear_stage *stage, ear_voice_id id, float pitch) {
+    float f = sane_pitch(pitch);
+    return voice_cmd(stage, id, EAR__CMD_PITCH, &f, 1);
+}
+
+ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan) {
+    float f = sane_pan(pan);
+    return voice_cmd(stage, id, EAR__CMD_PAN, &f, 1);
+}
+
+static ear_result vec_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, ear_vec3 v,
+                          const char *what) {
+    if (!s) return EAR_E_INVALID_ARG;
+    if (!sane_vec(v, what)) {
+        uint32_t slot;
+        collect_returns(s);
+        return id_slot(s, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
+    }
+    float f[3] = {v.x, v.y, v.z};
+    return voice_cmd(s, id, type, f, 3);
+}
+
+ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m) {
+    return vec_cmd(stage, id, EAR__CMD_POSITION, position_m, "position");
+}
+
+ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps) {
+    return vec_cmd(stage, id, EAR__CMD_VELOCITY, velocity_mps, "velocity");
+}
+
+ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 forward) {
+    return vec_cmd(stage, id, EAR__CMD_FORWARD, forward, "forward");
+}
+
+ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion) {
+    float f = sane_unit(occlusion);
+    return voice_cmd(stage, id, EAR__CMD_OCCLUSION, &f, 1);
+}
+
+ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s) {
+    float f = (!(fade_s >= EAR__MIN_FADE_S) || !isfinite(fade_s)) ? EAR__MIN_FADE_S : fade_s;
+    return voice_cmd(stage, id, EAR__CMD_STOP, &f, 1);
+}
+
+void ear_stage_stop_all(ear_stage *stage) {
+    if (!stage) return;
+    collect_returns(stage);
+    ear__cmd cmd = {.type = EAR__CMD_STOP_ALL};
+    cmd.f[0] = EAR__MIN_FADE_S;
+    (void)send(stage, &cmd);
+}
+
+bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id) {
+    uint32_t slot;
+    if (!stage) return false;
+    /* A voice that ended is noticed here even before its return is collected. */
+    return id_live(stage, id, &slot);
+}
+
+ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id,
+                                uint64_t *out_frames) {
+    uint32_t slot;
+    if (!stage || !out_frames) return EAR_E_INVALID_ARG;
+    if (!id_live(stage, id, &slot)) return EAR_E_STALE_ID;
+    *out_frames = atomic_load_explicit(&stage->cursor[slot], memory_order_relaxed);
+    return EAR_OK;
+}
+
+uint32_t ear_stage_voice_count(const ear_stage *stage) {
+    return stage ? stage->alive_count : 0;
+}
+
+ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener) {
+    if (!stage || !listener) return EAR_E_INVALID_ARG;
+    collect_returns(stage);
+    ear_listener l = stage->listener_game;
+    bool ok = true;
+    if (sane_vec(listener->position, "listener position"))
+        l.position = listener->position;
+    else
+        ok = false;
+    if (sane_vec(listener->velocity, "listener velocity"))
+        l.velocity = listener->velocity;
+    else
+        ok = false;
+    if (sane_vec(listener->forward, "listener forward") &&
+        ear_vec3_length(listener->forward) > 1e-9f)
+        l.forward = listener->forward;
+    else
+        ok = false;
+    if (sane_vec(listener->up, "listener up") && ear_vec3_length(listener->up) > 1e-9f)
+        l.up = listener->up;
+    else
+        ok = false;
+    stage->listener_game = l;
+    ear__cmd cmd = {.type = EAR__CMD_LISTENER};
+    float *f = cmd.f;
+    f[0] = l.position.x, f[1] = l.position.y, f[2] = l.position.z;
+    f[3] = l.velocity.x, f[4] = l.velocity.y, f[5] = l.velocity.z;
+    f[6] = l.forward.x, f[7] = l.forward.y, f[8] = l.forward.z;
+    f[9] = l.up.x, f[10] = l.up.y, f[11] = l.up.z;
+    ear_result r = send(stage, &cmd);
+    if (r != EAR_OK) return r;
+    return ok ? EAR_OK : EAR_E_INVALID_ARG;
+}
+
+ear_listener ear_stage_get_listener(const ear_stage *stage) {
+    return stage->listener_game;
+}
+
+void ear_stage_set_master_gain(ear_stage *stage, float gain) {
+    if (!stage) return;
+    collect_returns(stage);
+    ear__cmd cmd = {.type = EAR__CMD_MASTER_GAIN};
+    cmd.f[0] = sane_gain(gain);
+    (void)send(stage, &cmd);
+}
+
+void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {
+    if (stage) stage->render_separate = separate;
+}
+
+/* ---- audio side: commands ------------------------------------------------------------- */
+
+static float smoothing_k(const ear_stage *s, float smoothing_ms) {
+    return (float)exp(-s->block_s / ((double)smoothing_ms * 0.001));
+}
+
+static void start_voice(ear_stage *s, uint32_t id) {
+    uint32_t slot = (id & 0xffffu) - 1u;
+    const ear__start *st = &s->start[slot];
+    ear__voice *v = &s->voices[slot];
+    memset(v, 0, sizeof *v);
+    const ear_play *p = &st->p;
+    v->clip = st->clip;
+    v->data = ear_clip_data(st->clip);
+    v->frames = ear_clip_frames(st->clip);
+    v->channels = ear_clip_channels(st->clip);
+    v->id = id;
+    v->active = true;
+    v->looping = p->looping;
+    v->placed = p->placed;
+    v->doppler_on = p->placed && !p->no_doppler;
+    v->behind_cue = !p->no_behind_cue;
+    v->volume_target = v->volume_s = p->volume;
+    v->pitch_target = v->pitch_s = p->pitch;
+    v->occ_target = v->occ_s = p->occlusion;
+    v->smooth_k = smoothing_k(s, p->smoothing_ms);
+    v->pan = p->pan;
+    v->position = p->position;
+    v->velocity = p->velocity;
+    v->forward = p->forward;
+    v->att = p->attenuation;
+    v->cone = p->cone;
+    v->doppler_factor = p->doppler_factor;
+    v->base_step = (double)ear_clip_sample_rate(st->clip) / (double)s->config.sample_rate;
+    uint64_t xf = (uint64_t)llround((double)p->loop_crossfade_s *
+                                    (double)ear_clip_sample_rate(st->clip));
+    if (!p->looping || xf * 2u > v->frames) xf = p->looping ? v->frames / 2u : 0u;
+    if (p->loop_crossfade_s <= 0.0f) xf = 0;
+    v->xfade = xf;
+    v->loop_len = v->frames - xf;
+    v->pos = p->start_frame < v->loop_len ? p->start_frame : 0;
+    v->fade = 1.0f;
+    s->active[s->active_count++] = slot;
+}
+
+static ear__voice *voice_for(ear_stage *s, uint32_t id) {
+    uint32_t slot = (id & 0xffffu) - 1u;
+    ear__voice *v = &s->voices[slot];
+    return (v->active && v->id == id) ? v : NULL;
+}
+
+static void begin_stop(ear_stage *s, ear__voice *v, float fade_s) {
+    float step = (float)(s->block_s / (double)fade_s);
+    if (!v->stopping || step > v->fade_step) v->fade_step = step;
+    v->stopping = true;
+}
+
+static void apply_command(ear_stage *s, const ear__cmd *c) {
+    if (c->type == EAR__CMD_PLAY) {
+        start_voice(s, c->id);
+        return;
+    }
+    if (c->type == EAR__CMD_LISTENER) {
+        ear_listener l = {{c->f[0], c->f[1], c->f[2]},
+                          {c->f[3], c->f[4], c->f[5]},
+                          {c->f[6], c->f[7], c->f[8]},
+                          {c->f[9], c->f[10], c->f[11]}};
+        ear__ears_from_listener(&l, &s->ears);
+        return;
+    }
+    if (c->type == EAR__CMD_MASTER_GAIN) {
+        s->master_target = c->f[0];
+        return;
+    }
+    if (c->type == EAR__CMD_STOP_ALL) {
+        for (uint32_t i = 0; i < s->active_count; i++)
+            begin_stop(s, &s->voices[s->active[i]], c->f[0]);
+        return;
+    }
+    ear__voice *v = voice_for(s, c->id);
+    if (!v) return; /* ended before the command arrived */
+    ear_vec3 vec = {c->f[0], c->f[1], c->f[2]};
+    switch ((ear__cmd_type)c->type) {
+    case EAR__CMD_VOLUME: v->volume_target = c->f[0]; break;
+    case EAR__CMD_PITCH: v->pitch_target = c->f[0]; break;
+    case EAR__CMD_PAN: v->pan = c->f[0]; break;
+    case EAR__CMD_POSITION: v->position = vec; break;
+    case EAR__CMD_VELOCITY: v->velocity = vec; break;
+    case EAR__CMD_FORWARD: v->forward = vec; break;
+    case EAR__CMD_OCCLUSION: v->occ_target = c->f[0]; break;
+    case EAR__CMD_STOP: begin_stop(s, v, c->f[0]); break;
+    default: break;
+    }
+}
+
+/* ---- audio side: one block ------------------------------------------------------------- */
+
+static float smooth(float current, float target, float k) {
+    float next = target + (current - target) * k;
+    return fabsf(next - target) < 1e-7f ? target : next;
+}
+
+static uint64_t to_fx(double step) {
+    /* Clamp to (0, 65536] frames per frame: enough for 384 kHz clips at pitch 256. */
+    if (!(step > 1.0 / 4294967296.0)) step = 1.0 / 4294967296.0;
+    if (step > 65536.0) step = 65536.0;
+    return (uint64_t)llround(step * 4294967296.0);
+}
+
+static float occlusion_gain(float occ) {
+    return powf(10.0f, EAR__OCC_GAIN_DB * occ / 20.0f);
+}
+
+static float cutoff(float open_hz, float closed_hz, float amount) {
+    return open_hz * powf(closed_hz / open_hz, amount);
+}
+
+/* End-of-block targets of one voice; advances its smoothers and stop fade. */
+static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
+    float rate = (float)s->config.sample_rate;
+    if (v->started) {
+        v->volume_s = smooth(v->volume_s, v->volume_target, v->smooth_k);
+        v->pitch_s = smooth(v->pitch_s, v->pitch_target, v->smooth_k);
+        v->occ_s = smooth(v->occ_s, v->occ_target, v->smooth_k);
+    }
+    if (v->stopping) {
+        v->fade -= v->fade_step;
+        if (v->fade < 0.0f) v->fade = 0.0f;
+    }
+    float gain = v->volume_s * v->fade;
+    double doppler = 1.0;
+    if (v->placed) {
+        ear__spatial sp;
+        ear__spatialise(&s->ears, v, rate, s->config.speed_of_sound, s->config.doppler_scale,
+                        &sp);
+        gain *= occlusion_gain(v->occ_s);
+        t->gain_l = gain * sp.gain_l;
+        t->gain_r = gain * sp.gain_r;
+        t->delay_l = sp.delay_l;
+        t->delay_r = sp.delay_r;
+        t->cue_G = sp.cue_filter > 0.0f
+                       ? ear__lowpass_G(cutoff(EAR__CUE_OPEN_HZ, EAR__CUE_CLOSED_HZ,
+                                               sp.cue_filter),
+                                        rate)
+                       : 1.0f;
+        t->occ_G = v->occ_s > 0.0f
+                       ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s),
+                                        rate)
+                       : 1.0f;
+        doppler = sp.doppler;
+    } else {
+        /* Balance: the centre is unity on both sides; one side dims as pan moves away. */
+        t->gain_l = gain * (v->pan > 0.0f ? 1.0f - v->pan : 1.0f);
+        t->gain_r = gain * (v->pan < 0.0f ? 1.0f + v->pan : 1.0f);
+        t->delay_l = t->delay_r = 0.0f;
+        t->cue_G = t->occ_G = 1.0f;
+    }
+    t->step_fx = to_fx(v->base_step * (double)v->pitch_s * doppler);
+    if (!v->started) {
+        /* The first block starts at its targets: nothing to ramp from. */
+        v->gain_l = t->gain_l;
+        v->gain_r = t->gain_r;
+        v->delay_l = t->delay_l;
+        v->delay_r = t->delay_r;
+        v->cue_G = t->cue_G;
+        v->occ_G = t->occ_G;
+        v->step_fx = t->step_fx;
+        v->started = true;
+    }
+}
+
+static void end_voice(ear_stage *s, uint32_t index) {
+    uint32_t slot = s->active[index];
+    ear__voice *v = &s->voices[slot];
+    ear__ret ret = {.id = v->id, .clip = v->clip};
+    atomic_store_explicit(&s->ended_id[slot], v->id, memory_order_release);
+    /* The return ring holds one entry per slot, so this push cannot fail. */
+    (void)ear__ring_push(&s->returns, &ret);
+    v->active = false;
+    v->clip = NULL;
+    v->data = NULL;
+    s->active[index] = s->active[--s->active_count];
+}
+
+static void render_block(ear_stage *s) {
+    if (!s->render_separate) flush_overflow(s);
+    ear__cmd cmd;
+    while (ear__ring_pop(&s->commands, &cmd)) apply_command(s, &cmd);
+
+    uint32_t b = s->config.block_frames;
+    memset(s->mix_l, 0, b * sizeof(float));
+    memset(s->mix_r, 0, b * sizeof(float));
+    ear__kernel_io io = {s->mono, s->right, s->mix_l, s->mix_r, b, hist_len(s)};
+
+    uint32_t real = 0;
+    for (uint32_t i = 0; i < s->active_count;) {
+        uint32_t slot = s->active[i];
+        ear__voice *v = &s->voices[slot];
+        ear__targets t;
+        voice_targets(s, v, &t);
+        bool ended;
+        if (real < s->config.max_voices) {
+            ended = ear__voice_render(v, &io, &t);
+            real++;
+        } else {
+            ended = ear__voice_advance(v, b, t.step_fx);
+        }
+        atomic_store_explicit(&s->cursor[slot], v->pos, memory_order_relaxed);
+        if (ended || (v->stopping && v->fade <= 0.0f))
+            end_voice(s, i); /* the last active voice moved into index i */
+        else
+            i++;
+    }
+
+    float m0 = s->master_gain, m1 = s->master_target;
+    float dm = (m1 - m0) / (float)b;
+    float *out = s->block_out;
+    for (uint32_t j = 0; j < b; j++) {
+        float m = m0 + dm * (float)(j + 1);
+        out[2 * j] = s->mix_l[j] * m;
+        out[2 * j + 1] = s->mix_r[j] * m;
+    }
+    s->master_gain = m1;
+}
+
+ear_result ear_stage_render(ear_stage *stage, float *out, uint32_t frames) {
+    if (!stage || (!out && frames)) return EAR_E_INVALID_ARG;
+    uint32_t b = stage->config.block_frames, ch = stage->config.channels;
+    while (frames > 0) {
+        if (stage->block_pos == b) {
+            render_block(stage);
+            stage->block_pos = 0;
+        }
+        uint32_t n = b - stage->block_pos;
+        if (n > frames) n = frames;
+        memcpy(out, stage->block_out + (size_t)stage->block_pos * ch,
+               (size_t)n * ch * sizeof(float));
+        out += (size_t)n * ch;
+        frames -= n;
+        stage->block_pos += n;
+        stage->frames_rendered += n;
+    }
+    return EAR_OK;
+}
+
+uint64_t ear_stage_frames_rendered(const ear_stage *stage) {
+    return stage ? stage->frames_rendered : 0;
+}
+
+void ear_stage_destroy(ear_stage *stage) {
+    if (!stage) return;
+    collect_returns(stage);
+    /* Clips still referenced: by live voices, and by PLAY commands not yet applied. */
+    for (uint32_t i = 0; i < stage->active_count; i++)
+        ear_clip_release(stage->voices[stage->active[i]].clip);
+    ear__cmd cmd;
+    while (ear__ring_pop(&stage->commands, &cmd))
+        if (cmd.type == EAR__CMD_PLAY) ear_clip_release(stage->start[(cmd.id & 0xffffu) - 1u].clip);
+    for (size_t i = stage->overflow_head; i < stage->overflow_count; i++)
+        if (stage->overflow[i].type == EAR__CMD_PLAY)
+            ear_clip_release(stage->start[(stage->overflow[i].id & 0xffffu) - 1u].clip);
+    ear_allocator a = stage->alloc;
+    free_buffers(stage);
+    dealloc(&a, stage);
+}

@@ -1,0 +1,273 @@
+/*
+ * The per-voice kernel: one control block of one voice, in three passes over a
+ * scratch buffer.
+ *
+ *  1. Read: the clip at a 32.32 fixed-point cursor with linear interpolation, the
+ *     step ramped linearly from last block's value to this block's (resampling and
+ *     pitch in one number). Integer cursor arithmetic cannot drift: after ten minutes
+ *     a voice is exactly where the sum of its steps puts it. A block that stays
+ *     inside the clip takes a loop with no bounds checks; one that crosses a loop
+ *     point, a crossfade region or the end takes the careful per-frame path.
+ *  2. Filter (placed voices): the occlusion low-pass (two TPT one-poles in series)
+ *     and the behind/below low-pass (one TPT one-pole), each with its coefficient
+ *     ramped over the block; a filter that is open at both ends of the block is
+ *     skipped and its state follows the input, so opening and closing never step.
+ *  3. Mix: per-ear gains ramped over the block; the far ear reads the filtered
+ *     signal through a fractional delay (ramped too) from a short history that the
+ *     voice carries between blocks.
+ */
+#include "stage_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FX_ONE 4294967296.0 /* 2^32 */
+
+/* Sample value at integer index i of a looping-with-crossfade or plain clip, for
+ * the careful path. `ch` is the channel; for a placed stereo clip, mixdown averages. */
+static float clip_at(const ear__voice *v, uint64_t i, bool second_pass, int mode) {
+    const float *d = v->data;
+    uint32_t ch = v->channels;
+    float s;
+    if (ch == 1)
+        s = d[i];
+    else if (mode == 0)
+        s = 0.5f * (d[2 * i] + d[2 * i + 1]);
+    else
+        s = d[2 * i + (uint64_t)(mode - 1)];
+    if (v->xfade && second_pass && i < v->xfade) {
+        uint64_t j = i + v->loop_len; /* the tail that continues the previous pass */
+        float t;
+        if (ch == 1)
+            t = d[j];
+        else if (mode == 0)
+            t = 0.5f * (d[2 * j] + d[2 * j + 1]);
+        else
+            t = d[2 * j + (uint64_t)(mode - 1)];
+        float w = (float)i / (float)v->xfade;
+        s = s * w + t * (1.0f - w);
+    }
+    return s;
+}
+
+/* The interpolated sample at the cursor (pos, frac), careful about the end. */
+static float read_careful(const ear__voice *v, uint64_t pos, uint32_t frac, int mode) {
+    uint64_t limit = v->looping ? v->loop_len : v->frames;
+    float a = clip_at(v, pos, v->second_pass, mode);
+    uint64_t n = pos + 1;
+    float b;
+    if (n < limit)
+        b = clip_at(v, n, v->second_pass, mode);
+    else if (v->looping)
+        b = clip_at(v, n - limit, true, mode);
+    else
+        b = 0.0f;
+    float w = (float)((double)frac * (1.0 / FX_ONE));
+    return a + w * (b - a);
+}
+
+/* Advances the cursor by one step; returns false when a one-shot ran off its end. */
+static bool advance(ear__voice *v, uint64_t step) {
+    uint64_t acc = (uint64_t)v->frac + (step & 0xffffffffu);
+    v->frac = (uint32_t)acc;
+    v->pos += (step >> 32) + (acc >> 32);
+    if (v->looping) {
+        if (v->pos >= v->loop_len) {
+            v->pos %= v->loop_len;
+            v->second_pass = true;
+        }
+        return true;
+    }
+    return v->pos < v->frames;
+}
+
+/* Steps for each frame of a block: start + dstep * (j + 1). dstep is truncated, so
+ * the last frame lands within B units of 2^-32 of the target; the voice then adopts
+ * the exact target for the next block. */
+static void step_ramp(uint64_t from, uint64_t to, uint32_t frames, uint64_t *start,
+                      int64_t *dstep) {
+    *start = from;
+    *dstep = ((int64_t)to - (int64_t)from) / (int64_t)frames;
+}
+
+/* Pass 1. Writes `frames` samples to out (and out_r for flat stereo); returns the
+ * number of frames before a one-shot ended (frames if it did not). */
+static uint32_t read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
+                           float *out_r) {
+    uint64_t step0;
+    int64_t dstep;
+    step_ramp(v->step_fx, step_end, frames, &step0, &dstep);
+    bool stereo_flat = v->channels == 2 && !v->placed;
+
+    /* Where the block ends if nothing wraps: the sum of its steps. */
+    uint64_t sum = (uint64_t)frames * step0 +
+                   (uint64_t)((int64_t)((uint64_t)frames * (frames + 1u) / 2u) * dstep);
+    uint64_t end_pos = v->pos + ((v->frac + sum) >> 32) + 1u;
+    uint64_t limit = v->looping ? v->loop_len : v->frames;
+    bool clear_of_xfade = !v->xfade || !v->second_pass || v->pos >= v->xfade;
+    uint32_t done = frames;
+
+    if (end_pos + 1u < limit && clear_of_xfade) {
+        /* Fast path: every index and its neighbour are inside the clip. */
+        const float *d = v->data;
+        uint64_t pos = v->pos;
+        uint64_t frac = v->frac;
+        uint64_t step = step0;
+        const float scale = (float)(1.0 / FX_ONE);
+        if (v->channels == 1) {
+            for (uint32_t j = 0; j < frames; j++) {
+                float a = d[pos], b = d[pos + 1];
+                out[j] = a + (float)frac * scale * (b - a);
+                step += (uint64_t)dstep;
+                frac += step;
+                pos += frac >> 32;
+                frac &= 0xffffffffu;
+            }
+        } else if (!stereo_flat) {
+            for (uint32_t j = 0; j < frames; j++) {
+                float a = 0.5f * (d[2 * pos] + d[2 * pos + 1]);
+                float b = 0.5f * (d[2 * pos + 2] + d[2 * pos + 3]);
+                out[j] = a + (float)frac * scale * (b - a);
+                step += (uint64_t)dstep;
+                frac += step;
+                pos += frac >> 32;
+                frac &= 0xffffffffu;
+            }
+        } else {
+            for (uint32_t j = 0; j < frames; j++) {
+                float w = (float)frac * scale;
+                float al = d[2 * pos], bl = d[2 * pos + 2];
+                float ar = d[2 * pos + 1], br = d[2 * pos + 3];
+                out[j] = al + w * (bl - al);
+                out_r[j] = ar + w * (br - ar);
+                step += (uint64_t)dstep;
+                frac += step;
+                pos += frac >> 32;
+                frac &= 0xffffffffu;
+            }
+        }
+        v->pos = pos;
+        v->frac = (uint32_t)frac;
+    } else {
+        uint64_t step = step0;
+        for (uint32_t j = 0; j < frames; j++) {
+            if (stereo_flat) {
+                out[j] = read_careful(v, v->pos, v->frac, 1);
+                out_r[j] = read_careful(v, v->pos, v->frac, 2);
+            } else {
+                out[j] = read_careful(v, v->pos, v->frac, 0);
+            }
+            step += (uint64_t)dstep;
+            if (!advance(v, step)) {
+                done = j + 1;
+                for (uint32_t k = done; k < frames; k++) {
+                    out[k] = 0.0f;
+                    if (stereo_flat) out_r[k] = 0.0f;
+                }
+                break;
+            }
+        }
+    }
+    v->step_fx = step_end;
+    return done;
+}
+
+/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. */
+static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
+    if (g0 >= 1.0f && g1 >= 1.0f) {
+        *state = x[frames - 1];
+        return;
+    }
+    float s = *state;
+    float dg = (g1 - g0) / (float)frames;
+    float g = g0;
+    for (uint32_t j = 0; j < frames; j++) {
+        g += dg;
+        float vv = (x[j] - s) * g;
+        float y = vv + s;
+        s = y + vv;
+        x[j] = y;
+    }
+    /* A state that went non-finite (a bad sample) must not poison later blocks. */
+    *state = isfinite(s) ? s : 0.0f;
+}
+
+/* Adds x[j] * gain(j) into mix, the gain ramped over the block. */
+static void mix_plain(float *mix, const float *x, uint32_t frames, float g0, float g1) {
+    if (g0 == g1) {
+        for (uint32_t j = 0; j < frames; j++) mix[j] += g1 * x[j];
+        return;
+    }
+    float dg = (g1 - g0) / (float)frames;
+    for (uint32_t j = 0; j < frames; j++) mix[j] += (g0 + dg * (float)(j + 1)) * x[j];
+}
+
+/* Adds buf[h + j - delay(j)] * gain(j) into mix, both ramped over the block. buf holds
+ * h frames of history, then the block, then at least one readable pad frame. */
+static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t frames, float g0,
+                    float g1, float d0, float d1) {
+    if (d0 == 0.0f && d1 == 0.0f) {
+        mix_plain(mix, buf + h, frames, g0, g1);
+        return;
+    }
+    float dg = (g1 - g0) / (float)frames;
+    float dd = (d1 - d0) / (float)frames;
+    for (uint32_t j = 0; j < frames; j++) {
+        float g = g0 + dg * (float)(j + 1);
+        float p = (float)(h + j) - (d0 + dd * (float)(j + 1));
+        float fl = floorf(p);
+        uint32_t i = (uint32_t)fl;
+        float w = p - fl;
+        float a = buf[i], b = buf[i + 1];
+        mix[j] += g * (a + w * (b - a));
+    }
+}
+
+bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
+    uint32_t frames = io->frames, h = io->hist_len;
+    float *mono = io->mono + h;
+    bool stereo_flat = v->channels == 2 && !v->placed;
+    uint32_t done = read_block(v, t->step_fx, frames, mono, io->right);
+
+    if (v->placed) {
+        lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
+        lowpass(mono, frames, &v->z_occ2, v->occ_G, t->occ_G);
+        lowpass(mono, frames, &v->z_cue, v->cue_G, t->cue_G);
+        memcpy(io->mono, v->hist, h * sizeof(float));
+        mix_ear(io->mix_l, io->mono, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
+        mix_ear(io->mix_r, io->mono, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
+        /* Keep the last h filtered frames for next block's delayed reads. */
+        memcpy(v->hist, io->mono + frames, h * sizeof(float));
+    } else {
+        mix_plain(io->mix_l, mono, frames, v->gain_l, t->gain_l);
+        mix_plain(io->mix_r, stereo_flat ? io->right : mono, frames, v->gain_r, t->gain_r);
+    }
+    v->gain_l = t->gain_l;
+    v->gain_r = t->gain_r;
+    v->delay_l = t->delay_l;
+    v->delay_r = t->delay_r;
+    v->cue_G = t->cue_G;
+    v->occ_G = t->occ_G;
+    return done < frames;
+}
+
+bool ear__voice_advance(ear__voice *v, uint32_t frames, uint64_t step_end_fx) {
+    uint64_t step0;
+    int64_t dstep;
+    step_ramp(v->step_fx, step_end_fx, frames, &step0, &dstep);
+    /* The same sum of steps the read pass would add, in one go. */
+    uint64_t sum = (uint64_t)frames * step0 +
+                   (uint64_t)((int64_t)((uint64_t)frames * (frames + 1u) / 2u) * dstep);
+    uint64_t acc = (uint64_t)v->frac + (sum & 0xffffffffu);
+    v->frac = (uint32_t)acc;
+    v->pos += (sum >> 32) + (acc >> 32);
+    v->step_fx = step_end_fx;
+    if (v->looping) {
+        if (v->pos >= v->loop_len) {
+            v->pos %= v->loop_len;
+            v->second_pass = true;
+        }
+        return false;
+    }
+    return v->pos >= v->frames;
+}
