@@ -654,9 +654,13 @@ static void end_voice(ear_stage *s, uint32_t index) {
 }
 
 static void render_block(ear_stage *s) {
-    if (!s->render_separate) flush_overflow(s);
+    /* Offline, the caller is also the producer: everything it sent before this block
+     * applies now, however many times the ring had to be refilled from the overflow. */
     ear__cmd cmd;
-    while (ear__ring_pop(&s->commands, &cmd)) apply_command(s, &cmd);
+    do {
+        if (!s->render_separate) flush_overflow(s);
+        while (ear__ring_pop(&s->commands, &cmd)) apply_command(s, &cmd);
+    } while (!s->render_separate && s->overflow_count > s->overflow_head);
 
     uint32_t b = s->config.block_frames;
     memset(s->mix_l, 0, b * sizeof(float));

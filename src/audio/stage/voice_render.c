@@ -90,10 +90,10 @@ static void step_ramp(uint64_t from, uint64_t to, uint32_t frames, uint64_t *sta
     *dstep = ((int64_t)to - (int64_t)from) / (int64_t)frames;
 }
 
-/* Pass 1. Writes `frames` samples to out (and out_r for flat stereo); returns the
- * number of frames before a one-shot ended (frames if it did not). */
-static uint32_t read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
-                           float *out_r) {
+/* Pass 1. Writes `frames` samples to out (and out_r for flat stereo), zeros after a
+ * one-shot's end; returns true when the one-shot ended in this block. */
+static bool read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
+                       float *out_r) {
     uint64_t step0;
     int64_t dstep;
     step_ramp(v->step_fx, step_end, frames, &step0, &dstep);
@@ -105,7 +105,7 @@ static uint32_t read_block(ear__voice *v, uint64_t step_end, uint32_t frames, fl
     uint64_t end_pos = v->pos + ((v->frac + sum) >> 32) + 1u;
     uint64_t limit = v->looping ? v->loop_len : v->frames;
     bool clear_of_xfade = !v->xfade || !v->second_pass || v->pos >= v->xfade;
-    uint32_t done = frames;
+    bool ended = false;
 
     if (end_pos + 1u < limit && clear_of_xfade) {
         /* Fast path: every index and its neighbour are inside the clip. */
@@ -159,8 +159,8 @@ static uint32_t read_block(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             }
             step += (uint64_t)dstep;
             if (!advance(v, step)) {
-                done = j + 1;
-                for (uint32_t k = done; k < frames; k++) {
+                ended = true;
+                for (uint32_t k = j + 1; k < frames; k++) {
                     out[k] = 0.0f;
                     if (stereo_flat) out_r[k] = 0.0f;
                 }
@@ -169,7 +169,7 @@ static uint32_t read_block(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         }
     }
     v->step_fx = step_end;
-    return done;
+    return ended;
 }
 
 /* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. */
@@ -227,7 +227,7 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
     uint32_t frames = io->frames, h = io->hist_len;
     float *mono = io->mono + h;
     bool stereo_flat = v->channels == 2 && !v->placed;
-    uint32_t done = read_block(v, t->step_fx, frames, mono, io->right);
+    bool ended = read_block(v, t->step_fx, frames, mono, io->right);
 
     if (v->placed) {
         lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
@@ -248,7 +248,7 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
     v->delay_r = t->delay_r;
     v->cue_G = t->cue_G;
     v->occ_G = t->occ_G;
-    return done < frames;
+    return ended;
 }
 
 bool ear__voice_advance(ear__voice *v, uint32_t frames, uint64_t step_end_fx) {
