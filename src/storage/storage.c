@@ -1,0 +1,898 @@
+/*
+ * Saves. A store is an array of items (key, value) in insertion order plus an
+ * open-addressing index (linear probing, power-of-two capacity, at most half full)
+ * whose slots hold item position + 1 (0 is empty). Removing an item shifts the
+ * array and rebuilds the index: saves hold tens or hundreds of keys and removal is
+ * rare, so simplicity wins over O(1).
+ *
+ * Invariants: every key satisfies valid_key and every value is valid UTF-8 without
+ * NUL; keys are unique; `dirty` is true exactly when the items differ from what
+ * the file holds (or the file is plain and should be rewritten encrypted).
+ *
+ * File I/O goes through POSIX calls (open, write, fsync, rename, link) because the
+ * atomic-save guarantee needs fsync on the file and on its folder, which stdio
+ * cannot give. Encryption is libsodium's XChaCha20-Poly1305 IETF; the key is
+ * derived once at creation and wiped in ear_storage_destroy.
+ */
+#include "earshot/storage.h"
+
+#include "storage_internal.h"
+
+#include <sodium.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void (*ear__storage_before_rename)(const char *tmp_path) = NULL;
+
+#define MAGIC_LEN (sizeof EAR_STORAGE_MAGIC - 1)
+#define NONCE_LEN crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
+#define TAG_LEN   crypto_aead_xchacha20poly1305_ietf_ABYTES
+#define KEY_LEN   crypto_aead_xchacha20poly1305_ietf_KEYBYTES
+/* The KDF context: exactly crypto_kdf_CONTEXTBYTES (8) characters. */
+#define KDF_CONTEXT   "earsave1"
+#define KDF_SUBKEY_ID 1
+/* Larger files are refused as unreadable rather than loaded into memory. */
+#define MAX_FILE_SIZE ((size_t)256 * 1024 * 1024)
+
+typedef struct item {
+    char *key;
+    char *value;
+    uint32_t hash;
+} item;
+
+struct ear_storage {
+    ear_allocator alloc;
+    char *path;        /* NULL for an in-memory store */
+    char *broken_path; /* where a broken file was moved, or NULL */
+    item *items;
+    size_t count, capacity;
+    size_t *index; /* item position + 1, 0 when empty */
+    size_t index_capacity;
+    bool dirty;
+    bool can_save;
+    bool encrypt;
+    ear_result load_result;
+    unsigned char key[KEY_LEN];
+    char error[768];
+};
+
+/* ---- Memory --------------------------------------------------------------------- */
+
+static void *mem_alloc(const ear_storage *s, size_t size) {
+    return s->alloc.alloc_fn(size, s->alloc.user);
+}
+
+static void *mem_realloc(const ear_storage *s, void *ptr, size_t size) {
+    return s->alloc.realloc_fn(ptr, size, s->alloc.user);
+}
+
+static void mem_free(const ear_storage *s, void *ptr) {
+    if (ptr) s->alloc.free_fn(ptr, s->alloc.user);
+}
+
+static char *mem_strndup(const ear_storage *s, const char *text, size_t len) {
+    char *copy = mem_alloc(s, len + 1);
+    if (!copy) return NULL;
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    return copy;
+}
+
+/* A growable byte buffer from the store's allocator. */
+typedef struct buffer {
+    char *data;
+    size_t len, capacity;
+} buffer;
+
+static bool buffer_reserve(const ear_storage *s, buffer *b, size_t extra) {
+    if (b->len + extra <= b->capacity) return true;
+    size_t capacity = b->capacity ? b->capacity : 256;
+    while (capacity < b->len + extra) capacity *= 2;
+    char *data = mem_realloc(s, b->data, capacity);
+    if (!data) return false;
+    b->data = data;
+    b->capacity = capacity;
+    return true;
+}
+
+static bool buffer_append(const ear_storage *s, buffer *b, const void *bytes, size_t n) {
+    if (!buffer_reserve(s, b, n)) return false;
+    memcpy(b->data + b->len, bytes, n);
+    b->len += n;
+    return true;
+}
+
+static void buffer_free(const ear_storage *s, buffer *b, bool wipe) {
+    if (b->data && wipe) sodium_memzero(b->data, b->capacity);
+    mem_free(s, b->data);
+    b->data = NULL;
+    b->len = b->capacity = 0;
+}
+
+/* ---- Errors --------------------------------------------------------------------- */
+
+static void set_error(ear_storage *s, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void set_error(ear_storage *s, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vsnprintf(s->error, sizeof s->error, format, args);
+    va_end(args);
+    ear_log(EAR_LOG_ERROR, "storage", "%s", s->error);
+}
+
+/* ---- Text rules ----------------------------------------------------------------- */
+
+/* True when the n bytes at p are well-formed UTF-8 (no overlong forms, no
+ * surrogates, nothing above U+10FFFF) and hold no NUL. */
+static bool valid_utf8(const unsigned char *p, size_t n) {
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = p[i];
+        if (c == 0) return false;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t cp, min;
+        if ((c & 0xE0) == 0xC0)
+            len = 2, cp = c & 0x1Fu, min = 0x80;
+        else if ((c & 0xF0) == 0xE0)
+            len = 3, cp = c & 0x0Fu, min = 0x800;
+        else if ((c & 0xF8) == 0xF0)
+            len = 4, cp = c & 0x07u, min = 0x10000;
+        else
+            return false;
+        if (n - i < len) return false;
+        for (size_t k = 1; k < len; k++) {
+            if ((p[i + k] & 0xC0) != 0x80) return false;
+            cp = (cp << 6) | (p[i + k] & 0x3Fu);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
+        i += len;
+    }
+    return true;
+}
+
+static bool is_blank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+static bool valid_key(const char *key) {
+    size_t n = strlen(key);
+    if (n == 0 || key[0] == '#' || is_blank(key[0]) || is_blank(key[n - 1])) return false;
+    if (strpbrk(key, "=\n\r")) return false;
+    return valid_utf8((const unsigned char *)key, n);
+}
+
+static bool valid_value(const char *value) {
+    return valid_utf8((const unsigned char *)value, strlen(value));
+}
+
+/* ---- Items and index -------------------------------------------------------------- */
+
+static uint32_t hash_key(const char *key) {
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+        h ^= *p;
+        h *= 16777619u;
+    }
+    return h;
+}
+
+/* The position of key in items, or SIZE_MAX. */
+static size_t find_item(const ear_storage *s, const char *key) {
+    if (!s->index_capacity) return SIZE_MAX;
+    uint32_t hash = hash_key(key);
+    size_t mask = s->index_capacity - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        size_t slot = s->index[i];
+        if (slot == 0) return SIZE_MAX;
+        const item *it = &s->items[slot - 1];
+        if (it->hash == hash && strcmp(it->key, key) == 0) return slot - 1;
+    }
+}
+
+static void index_insert(ear_storage *s, size_t position) {
+    size_t mask = s->index_capacity - 1;
+    size_t i = s->items[position].hash & mask;
+    while (s->index[i]) i = (i + 1) & mask;
+    s->index[i] = position + 1;
+}
+
+static bool index_rebuild(ear_storage *s, size_t capacity) {
+    if (capacity != s->index_capacity) {
+        size_t *index = mem_alloc(s, capacity * sizeof *index);
+        if (!index) return false;
+        mem_free(s, s->index);
+        s->index = index;
+        s->index_capacity = capacity;
+    }
+    memset(s->index, 0, s->index_capacity * sizeof *s->index);
+    for (size_t i = 0; i < s->count; i++) index_insert(s, i);
+    return true;
+}
+
+/* Sets key to the first value_len bytes of value; both already valid. Marks dirty
+ * when the stored value changes. On failure nothing changes. */
+static ear_result put(ear_storage *s, const char *key, size_t key_len, const char *value,
+                      size_t value_len) {
+    char *lookup = mem_strndup(s, key, key_len);
+    if (!lookup) return EAR_E_OUT_OF_MEMORY;
+    size_t pos = find_item(s, lookup);
+    if (pos != SIZE_MAX) {
+        mem_free(s, lookup);
+        item *it = &s->items[pos];
+        if (strlen(it->value) == value_len && memcmp(it->value, value, value_len) == 0)
+            return EAR_OK;
+        char *copy = mem_strndup(s, value, value_len);
+        if (!copy) return EAR_E_OUT_OF_MEMORY;
+        mem_free(s, it->value);
+        it->value = copy;
+        s->dirty = true;
+        return EAR_OK;
+    }
+    char *value_copy = mem_strndup(s, value, value_len);
+    if (!value_copy) {
+        mem_free(s, lookup);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    if (s->count == s->capacity) {
+        size_t capacity = s->capacity ? s->capacity * 2 : 16;
+        item *items = mem_realloc(s, s->items, capacity * sizeof *items);
+        if (!items) goto out_of_memory;
+        s->items = items;
+        s->capacity = capacity;
+    }
+    if ((s->count + 1) * 2 > s->index_capacity) {
+        size_t capacity = s->index_capacity ? s->index_capacity * 2 : 32;
+        if (!index_rebuild(s, capacity)) goto out_of_memory;
+    }
+    s->items[s->count] = (item){lookup, value_copy, hash_key(lookup)};
+    index_insert(s, s->count);
+    s->count++;
+    s->dirty = true;
+    return EAR_OK;
+
+out_of_memory:
+    mem_free(s, lookup);
+    mem_free(s, value_copy);
+    return EAR_E_OUT_OF_MEMORY;
+}
+
+static void clear_items(ear_storage *s) {
+    for (size_t i = 0; i < s->count; i++) {
+        mem_free(s, s->items[i].key);
+        mem_free(s, s->items[i].value);
+    }
+    s->count = 0;
+    if (s->index) memset(s->index, 0, s->index_capacity * sizeof *s->index);
+}
+
+/* ---- Parsing -------------------------------------------------------------------- */
+
+/* Fills the (empty) store from plain text. On EAR_E_FORMAT the reason is written to
+ * why and the store is left empty. */
+static ear_result parse_text(ear_storage *s, const char *text, size_t size, char *why,
+                             size_t why_size) {
+    size_t pos = 0;
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) pos = 3;
+    if (!valid_utf8((const unsigned char *)text + pos, size - pos)) {
+        snprintf(why, why_size, "is not UTF-8 text");
+        return EAR_E_FORMAT;
+    }
+    buffer value = {0};
+    ear_result result = EAR_OK;
+    for (size_t line_no = 1; pos < size && result == EAR_OK; line_no++) {
+        const char *line = text + pos;
+        const char *nl = memchr(line, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - line) : size - pos;
+        pos += len + 1;
+        /* A raw CR can only come from an editor (values escape theirs). */
+        if (len > 0 && line[len - 1] == '\r') len--;
+        size_t start = 0;
+        while (start < len && is_blank(line[start])) start++;
+        if (start == len || line[start] == '#') continue;
+        const char *eq = memchr(line, '=', len);
+        if (!eq) {
+            snprintf(why, why_size, "line %zu has no '=' (expected: key = value)", line_no);
+            result = EAR_E_FORMAT;
+            break;
+        }
+        size_t key_end = (size_t)(eq - line);
+        while (key_end > start && is_blank(line[key_end - 1])) key_end--;
+        if (key_end == start) {
+            snprintf(why, why_size, "line %zu has an empty key", line_no);
+            result = EAR_E_FORMAT;
+            break;
+        }
+        /* The writer puts exactly one space after '='; everything after it is the
+         * value, so leading and trailing spaces survive. */
+        size_t v = (size_t)(eq - line) + 1;
+        if (v < len && line[v] == ' ') v++;
+        value.len = 0;
+        if (!buffer_reserve(s, &value, len - v + 1)) {
+            result = EAR_E_OUT_OF_MEMORY;
+            break;
+        }
+        for (size_t i = v; i < len; i++) {
+            char c = line[i];
+            if (c == '\\' && i + 1 < len) {
+                char next = line[i + 1];
+                if (next == '\\' || next == 'n' || next == 'r') {
+                    c = next == 'n' ? '\n' : next == 'r' ? '\r' : '\\';
+                    i++;
+                }
+                /* Any other backslash is kept as written: Earshot never writes one,
+                 * and a hand-edited file should not be lost over it. */
+            }
+            value.data[value.len++] = c;
+        }
+        result = put(s, line + start, key_end - start, value.data, value.len);
+    }
+    buffer_free(s, &value, true);
+    if (result != EAR_OK) clear_items(s);
+    return result;
+}
+
+/* ---- Files ---------------------------------------------------------------------- */
+
+/* Reads a whole file. Returns EAR_E_NOT_FOUND for a missing file, EAR_E_IO with
+ * errno set for other failures. */
+static ear_result read_all(const ear_storage *s, const char *path, buffer *out) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
+    struct stat st;
+    int e = 0;
+    if (fstat(fd, &st) != 0)
+        e = errno;
+    else if (S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!S_ISREG(st.st_mode))
+        e = EINVAL;
+    else if ((uintmax_t)st.st_size > MAX_FILE_SIZE)
+        e = EFBIG;
+    if (e) {
+        close(fd);
+        errno = e;
+        return EAR_E_IO;
+    }
+    for (;;) {
+        if (!buffer_reserve(s, out, 4096)) {
+            close(fd);
+            errno = ENOMEM;
+            return EAR_E_OUT_OF_MEMORY;
+        }
+        ssize_t got = read(fd, out->data + out->len, out->capacity - out->len);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            e = errno;
+            close(fd);
+            errno = e;
+            return EAR_E_IO;
+        }
+        if (got == 0) break;
+        out->len += (size_t)got;
+        if (out->len > MAX_FILE_SIZE) {
+            close(fd);
+            errno = EFBIG;
+            return EAR_E_IO;
+        }
+    }
+    close(fd);
+    return EAR_OK;
+}
+
+static bool write_all(int fd, const char *data, size_t len) {
+    while (len > 0) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        data += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+/* fsyncs the folder that holds path, so a rename in it is on disk. */
+static int sync_parent_dir(const char *path) {
+    const char *slash = strrchr(path, '/');
+    char dir[4096];
+    if (!slash)
+        memcpy(dir, ".", 2);
+    else if (slash == path)
+        memcpy(dir, "/", 2);
+    else {
+        size_t n = (size_t)(slash - path);
+        if (n >= sizeof dir) return ENAMETOOLONG;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    }
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int e = fsync(fd) == 0 ? 0 : errno;
+    close(fd);
+    /* Some file systems cannot fsync a folder; the rename still happened. */
+    return e == EINVAL ? 0 : e;
+}
+
+static bool path_exists(const char *path) {
+    struct stat st;
+    return lstat(path, &st) == 0 || errno != ENOENT;
+}
+
+/* Moves the unusable file aside to the first free name of `<path>.broken`,
+ * `<path>.broken.1`, ... without ever replacing an existing file. On success the
+ * new name is kept in s->broken_path; on failure errno says why. */
+static bool move_aside(ear_storage *s) {
+    size_t len = strlen(s->path) + 32;
+    char *target = mem_alloc(s, len);
+    if (!target) {
+        errno = ENOMEM;
+        return false;
+    }
+    for (int n = 0; n < 100; n++) {
+        if (n == 0)
+            snprintf(target, len, "%s.broken", s->path);
+        else
+            snprintf(target, len, "%s.broken.%d", s->path, n);
+        /* link() refuses to replace an existing name, so two runs cannot race one
+         * broken file over another; where hard links are not supported, check and
+         * rename instead. */
+        if (link(s->path, target) == 0) {
+            /* If unlink fails the bytes are still safe under the new name: a later
+             * save renames a new file over the old name, it never writes into the
+             * shared one. */
+            (void)unlink(s->path);
+        } else if (errno == EEXIST) {
+            continue;
+        } else if (path_exists(target)) {
+            continue;
+        } else if (rename(s->path, target) != 0) {
+            break;
+        }
+        (void)sync_parent_dir(s->path);
+        s->broken_path = target;
+        return true;
+    }
+    int e = errno == EEXIST || errno == 0 ? EEXIST : errno;
+    mem_free(s, target);
+    errno = e;
+    return false;
+}
+
+/* ---- Crypto --------------------------------------------------------------------- */
+
+/* key = crypto_kdf_derive_from_key(subkey 1, context "earsave1",
+ *                                  master = crypto_generichash(32 bytes, secret)). */
+static void derive_key(unsigned char key[KEY_LEN], const void *secret, size_t secret_size) {
+    unsigned char master[crypto_kdf_KEYBYTES];
+    crypto_generichash(master, sizeof master, secret, secret_size, NULL, 0);
+    crypto_kdf_derive_from_key(key, KEY_LEN, KDF_SUBKEY_ID, KDF_CONTEXT, master);
+    sodium_memzero(master, sizeof master);
+}
+
+/* ---- Loading -------------------------------------------------------------------- */
+
+static void load(ear_storage *s) {
+    buffer file = {0};
+    ear_result r = read_all(s, s->path, &file);
+    if (r == EAR_E_NOT_FOUND) {
+        buffer_free(s, &file, false);
+        return;
+    }
+    if (r != EAR_OK) {
+        s->load_result = r == EAR_E_OUT_OF_MEMORY ? r : EAR_E_IO;
+        s->can_save = false;
+        set_error(s,
+                  "save '%s': cannot be read (%s); saving is disabled so it is not "
+                  "overwritten",
+                  s->path, strerror(errno));
+        buffer_free(s, &file, false);
+        return;
+    }
+
+    char why[256] = "";
+    ear_result result = EAR_OK;
+    bool encrypted =
+        file.len >= MAGIC_LEN && memcmp(file.data, EAR_STORAGE_MAGIC, MAGIC_LEN) == 0;
+    if (encrypted) {
+        buffer plain = {0};
+        size_t body = file.len - MAGIC_LEN;
+        if (!s->encrypt) {
+            snprintf(why, sizeof why, "is encrypted but no secret was given");
+            result = EAR_E_CRYPTO;
+        } else if (body < NONCE_LEN + TAG_LEN) {
+            snprintf(why, sizeof why, "is too short to be an encrypted save (%zu bytes)",
+                     file.len);
+            result = EAR_E_CRYPTO;
+        } else if (!buffer_reserve(s, &plain, body - NONCE_LEN - TAG_LEN + 1)) {
+            result = EAR_E_OUT_OF_MEMORY;
+        } else {
+            const unsigned char *nonce = (const unsigned char *)file.data + MAGIC_LEN;
+            const unsigned char *cipher = nonce + NONCE_LEN;
+            unsigned long long plain_len = 0;
+            if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+                    (unsigned char *)plain.data, &plain_len, NULL, cipher, body - NONCE_LEN,
+                    (const unsigned char *)EAR_STORAGE_MAGIC, MAGIC_LEN, nonce, s->key) != 0) {
+                snprintf(why, sizeof why,
+                         "does not decrypt (it was changed, or saved with another secret)");
+                result = EAR_E_CRYPTO;
+            } else {
+                result = parse_text(s, plain.data, (size_t)plain_len, why, sizeof why);
+            }
+        }
+        buffer_free(s, &plain, true);
+    } else {
+        result = parse_text(s, file.data, file.len, why, sizeof why);
+    }
+    buffer_free(s, &file, true);
+    if (result == EAR_OK) {
+        /* The file matches the store, except that a plain file is rewritten
+         * encrypted at the next save when a secret is set. */
+        s->dirty = !encrypted && s->encrypt;
+        return;
+    }
+    s->load_result = result;
+    s->dirty = false;
+    if (result == EAR_E_OUT_OF_MEMORY) {
+        s->can_save = false;
+        set_error(s, "save '%s': out of memory while loading; saving is disabled", s->path);
+        return;
+    }
+    if (move_aside(s)) {
+        set_error(s, "save '%s' %s; moved to '%s' and starting empty", s->path, why,
+                  s->broken_path);
+    } else {
+        s->can_save = false;
+        set_error(s,
+                  "save '%s' %s, and it could not be moved to '%s.broken' (%s); saving "
+                  "is disabled so it is not overwritten",
+                  s->path, why, s->path, strerror(errno));
+    }
+}
+
+/* ---- Lifetime ------------------------------------------------------------------- */
+
+ear_storage_config ear_storage_config_default(void) {
+    ear_storage_config c = {NULL, NULL, 0, NULL};
+    return c;
+}
+
+ear_result ear_storage_create(const ear_storage_config *config, ear_storage **out_storage) {
+    if (!out_storage) return EAR_E_INVALID_ARG;
+    ear_storage_config c = config ? *config : ear_storage_config_default();
+    if ((c.secret == NULL) != (c.secret_size == 0)) return EAR_E_INVALID_ARG;
+    if (c.secret && sodium_init() < 0) return EAR_E_CRYPTO;
+
+    ear_allocator alloc = *ear_allocator_default();
+    if (c.allocator) {
+        if (c.allocator->alloc_fn) alloc.alloc_fn = c.allocator->alloc_fn;
+        if (c.allocator->realloc_fn) alloc.realloc_fn = c.allocator->realloc_fn;
+        if (c.allocator->free_fn) alloc.free_fn = c.allocator->free_fn;
+        alloc.user = c.allocator->user;
+    }
+    ear_storage *s = alloc.alloc_fn(sizeof *s, alloc.user);
+    if (!s) return EAR_E_OUT_OF_MEMORY;
+    memset(s, 0, sizeof *s);
+    s->alloc = alloc;
+    s->can_save = true;
+    s->load_result = EAR_OK;
+    if (c.path) {
+        s->path = mem_strndup(s, c.path, strlen(c.path));
+        if (!s->path) {
+            mem_free(s, s);
+            return EAR_E_OUT_OF_MEMORY;
+        }
+    }
+    if (c.secret) {
+        s->encrypt = true;
+        derive_key(s->key, c.secret, c.secret_size);
+    }
+    if (s->path) load(s);
+    *out_storage = s;
+    return EAR_OK;
+}
+
+void ear_storage_destroy(ear_storage *storage) {
+    if (!storage) return;
+    clear_items(storage);
+    sodium_memzero(storage->key, sizeof storage->key);
+    mem_free(storage, storage->items);
+    mem_free(storage, storage->index);
+    mem_free(storage, storage->path);
+    mem_free(storage, storage->broken_path);
+    mem_free(storage, storage);
+}
+
+/* ---- Saving --------------------------------------------------------------------- */
+
+static bool serialize(const ear_storage *s, buffer *out) {
+    for (size_t i = 0; i < s->count; i++) {
+        const item *it = &s->items[i];
+        if (!buffer_append(s, out, it->key, strlen(it->key)) ||
+            !buffer_append(s, out, " = ", 3))
+            return false;
+        for (const char *p = it->value; *p; p++) {
+            const char *esc = *p == '\\'   ? "\\\\"
+                              : *p == '\n' ? "\\n"
+                              : *p == '\r' ? "\\r"
+                                           : NULL;
+            if (!(esc ? buffer_append(s, out, esc, 2) : buffer_append(s, out, p, 1)))
+                return false;
+        }
+        if (!buffer_append(s, out, "\n", 1)) return false;
+    }
+    return true;
+}
+
+static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out) {
+    size_t total = MAGIC_LEN + NONCE_LEN + plain->len + TAG_LEN;
+    if (!buffer_reserve(s, out, total)) return EAR_E_OUT_OF_MEMORY;
+    unsigned char *p = (unsigned char *)out->data;
+    memcpy(p, EAR_STORAGE_MAGIC, MAGIC_LEN);
+    randombytes_buf(p + MAGIC_LEN, NONCE_LEN);
+    unsigned long long cipher_len = 0;
+    if (crypto_aead_xchacha20poly1305_ietf_encrypt(
+            p + MAGIC_LEN + NONCE_LEN, &cipher_len, (const unsigned char *)plain->data,
+            plain->len, (const unsigned char *)EAR_STORAGE_MAGIC, MAGIC_LEN, NULL,
+            p + MAGIC_LEN, s->key) != 0)
+        return EAR_E_CRYPTO;
+    out->len = MAGIC_LEN + NONCE_LEN + (size_t)cipher_len;
+    return EAR_OK;
+}
+
+/* Writes bytes to a temporary file beside the save, fsyncs it, renames it over the
+ * save and fsyncs the folder. On failure the temporary file is removed, the save
+ * is untouched and errno plus *what say what failed. */
+static bool write_atomically(const ear_storage *s, const buffer *bytes, const char **what) {
+    size_t len = strlen(s->path) + 16;
+    char *tmp = mem_alloc(s, len);
+    if (!tmp) {
+        *what = "cannot allocate";
+        errno = ENOMEM;
+        return false;
+    }
+    snprintf(tmp, len, "%s.tmp-XXXXXX", s->path);
+    int fd = mkstemp(tmp); /* mode 0600: saves are the player's own */
+    if (fd < 0) {
+        *what = "cannot create a temporary file beside it";
+        int e = errno;
+        mem_free(s, tmp);
+        errno = e;
+        return false;
+    }
+    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    bool ok = write_all(fd, bytes->data, bytes->len);
+    if (!ok) *what = "cannot write the temporary file";
+    if (ok && fsync(fd) != 0) ok = false, *what = "cannot fsync the temporary file";
+    int e = errno;
+    if (close(fd) != 0 && ok) ok = false, e = errno, *what = "cannot close the temporary file";
+    if (ok) {
+        if (ear__storage_before_rename) ear__storage_before_rename(tmp);
+        if (rename(tmp, s->path) != 0) ok = false, e = errno, *what = "cannot rename over it";
+    }
+    if (!ok) {
+        (void)unlink(tmp);
+        mem_free(s, tmp);
+        errno = e;
+        return false;
+    }
+    mem_free(s, tmp);
+    int dir_error = sync_parent_dir(s->path);
+    if (dir_error)
+        ear_log(EAR_LOG_WARN, "storage",
+                "save '%s': written, but its folder could not be "
+                "fsync'ed (%s)",
+                s->path, strerror(dir_error));
+    return true;
+}
+
+ear_result ear_storage_save(ear_storage *storage) {
+    if (!storage) return EAR_E_INVALID_ARG;
+    ear_storage *s = storage;
+    if (!s->dirty) return EAR_OK;
+    if (!s->path) {
+        s->dirty = false;
+        return EAR_OK;
+    }
+    if (!s->can_save) {
+        set_error(s,
+                  "save '%s': not written, saving is disabled because the file on disk "
+                  "could not be read or moved aside",
+                  s->path);
+        return EAR_E_STATE;
+    }
+    buffer plain = {0}, sealed = {0};
+    ear_result result = EAR_OK;
+    if (!serialize(s, &plain))
+        result = EAR_E_OUT_OF_MEMORY;
+    else if (s->encrypt)
+        result = encrypt(s, &plain, &sealed);
+    if (result == EAR_OK) {
+        const char *what = "";
+        if (!write_atomically(s, s->encrypt ? &sealed : &plain, &what)) {
+            result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
+            set_error(s, "save '%s': %s (%s); the previous save is intact", s->path, what,
+                      strerror(errno));
+        }
+    } else {
+        set_error(s, "save '%s': %s", s->path,
+                  result == EAR_E_CRYPTO ? "encryption failed" : "out of memory");
+    }
+    buffer_free(s, &plain, true);
+    buffer_free(s, &sealed, false);
+    if (result == EAR_OK) s->dirty = false;
+    return result;
+}
+
+/* ---- State ---------------------------------------------------------------------- */
+
+bool ear_storage_is_dirty(const ear_storage *storage) {
+    return storage && storage->dirty;
+}
+
+ear_result ear_storage_load_result(const ear_storage *storage) {
+    return storage ? storage->load_result : EAR_E_INVALID_ARG;
+}
+
+const char *ear_storage_last_error(const ear_storage *storage) {
+    return storage ? storage->error : "";
+}
+
+const char *ear_storage_broken_path(const ear_storage *storage) {
+    return storage ? storage->broken_path : NULL;
+}
+
+bool ear_storage_can_save(const ear_storage *storage) {
+    return storage && storage->can_save;
+}
+
+void ear_storage_allow_overwrite(ear_storage *storage) {
+    if (storage) storage->can_save = true;
+}
+
+const char *ear_storage_path(const ear_storage *storage) {
+    return storage ? storage->path : NULL;
+}
+
+/* ---- Values --------------------------------------------------------------------- */
+
+ear_result ear_storage_set_string(ear_storage *storage, const char *key, const char *value) {
+    if (!storage || !key || !value || !valid_key(key) || !valid_value(value))
+        return EAR_E_INVALID_ARG;
+    return put(storage, key, strlen(key), value, strlen(value));
+}
+
+ear_result ear_storage_set_int(ear_storage *storage, const char *key, int64_t value) {
+    char text[32];
+    snprintf(text, sizeof text, "%" PRId64, value);
+    return ear_storage_set_string(storage, key, text);
+}
+
+/* Runs number formatting and parsing in the C locale, so a game that called
+ * setlocale(LC_ALL, "") still writes "0.5", not "0,5". */
+typedef struct c_numeric {
+    locale_t c, old;
+} c_numeric;
+
+static c_numeric c_numeric_begin(void) {
+    c_numeric n = {newlocale(LC_NUMERIC_MASK, "C", (locale_t)0), (locale_t)0};
+    if (n.c) n.old = uselocale(n.c);
+    return n;
+}
+
+static void c_numeric_end(c_numeric n) {
+    if (!n.c) return;
+    uselocale(n.old);
+    freelocale(n.c);
+}
+
+ear_result ear_storage_set_double(ear_storage *storage, const char *key, double value) {
+    char text[40];
+    c_numeric n = c_numeric_begin();
+    /* The shortest of 15, 16 or 17 digits that reads back as the same double. */
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (value != value || strtod(text, NULL) == value) break;
+    }
+    c_numeric_end(n);
+    return ear_storage_set_string(storage, key, text);
+}
+
+ear_result ear_storage_set_bool(ear_storage *storage, const char *key, bool value) {
+    return ear_storage_set_string(storage, key, value ? "true" : "false");
+}
+
+const char *ear_storage_get_string(const ear_storage *storage, const char *key,
+                                   const char *fallback) {
+    if (!storage || !key) return fallback;
+    size_t pos = find_item(storage, key);
+    return pos == SIZE_MAX ? fallback : storage->items[pos].value;
+}
+
+static bool starts_like_number(const char *text) {
+    char c = text[0];
+    return (c >= '0' && c <= '9') || c == '-' || c == '+' || c == '.' || c == 'i' || c == 'I' ||
+           c == 'n' || c == 'N';
+}
+
+int64_t ear_storage_get_int(const ear_storage *storage, const char *key, int64_t fallback) {
+    const char *text = ear_storage_get_string(storage, key, NULL);
+    if (!text || !starts_like_number(text)) return fallback;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno != 0 || end == text || *end != '\0') return fallback;
+    return (int64_t)v;
+}
+
+double ear_storage_get_double(const ear_storage *storage, const char *key, double fallback) {
+    const char *text = ear_storage_get_string(storage, key, NULL);
+    if (!text || !starts_like_number(text)) return fallback;
+    char *end = NULL;
+    c_numeric n = c_numeric_begin();
+    double v = strtod(text, &end);
+    c_numeric_end(n);
+    if (end == text || *end != '\0') return fallback;
+    return v;
+}
+
+bool ear_storage_get_bool(const ear_storage *storage, const char *key, bool fallback) {
+    const char *text = ear_storage_get_string(storage, key, NULL);
+    if (!text) return fallback;
+    if (strcmp(text, "true") == 0 || strcmp(text, "1") == 0) return true;
+    if (strcmp(text, "false") == 0 || strcmp(text, "0") == 0) return false;
+    return fallback;
+}
+
+bool ear_storage_has(const ear_storage *storage, const char *key) {
+    return storage && key && find_item(storage, key) != SIZE_MAX;
+}
+
+bool ear_storage_remove(ear_storage *storage, const char *key) {
+    if (!storage || !key) return false;
+    size_t pos = find_item(storage, key);
+    if (pos == SIZE_MAX) return false;
+    mem_free(storage, storage->items[pos].key);
+    mem_free(storage, storage->items[pos].value);
+    memmove(&storage->items[pos], &storage->items[pos + 1],
+            (storage->count - pos - 1) * sizeof *storage->items);
+    storage->count--;
+    /* Same capacity, so this cannot fail. */
+    (void)index_rebuild(storage, storage->index_capacity);
+    storage->dirty = true;
+    return true;
+}
+
+void ear_storage_clear(ear_storage *storage) {
+    if (!storage || storage->count == 0) return;
+    clear_items(storage);
+    storage->dirty = true;
+}
+
+size_t ear_storage_count(const ear_storage *storage) {
+    return storage ? storage->count : 0;
+}
+
+const char *ear_storage_key_at(const ear_storage *storage, size_t index) {
+    return storage && index < storage->count ? storage->items[index].key : NULL;
+}
+
+const char *ear_storage_value_at(const ear_storage *storage, size_t index) {
+    return storage && index < storage->count ? storage->items[index].value : NULL;
+}
