@@ -16,7 +16,7 @@ deps:
 
 build: deps
 	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
-	@$(CMAKE) --build $(BUILD) -j $(JOBS)
+	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
 # The main job: render the bundled demo scene to a WAV and print its measurements.
 run: build
@@ -26,7 +26,7 @@ run: build
 test: deps
 	@$(CMAKE) -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEARSHOT_SANITIZE=ON \
 	  -DEARSHOT_TESTS=ON >/dev/null
-	@$(CMAKE) --build $(TEST_BUILD) -j $(JOBS)
+	@$(CMAKE) --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
 	@cd $(TEST_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
