@@ -46,10 +46,10 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_w64
 
 format:
-	@git ls-files '*.c' '*.h' | xargs clang-format -i
+	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i
 
 format-check:
-	@git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror
+	@scripts/check-format
 
 clean:
 	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD)

@@ -49,17 +49,25 @@ int main(int argc, char **argv) {
         return 1;
     }
 
-    ear_synth engine = {.waveform = EAR_WAVE_ENGINE, .frequency_hz = 60, .seconds = 1,
-                        .amplitude = 0.8f};
-    ear_synth beep[2] = {{.waveform = EAR_WAVE_SQUARE, .frequency_hz = 880, .seconds = 0.08f,
-                          .amplitude = 0.3f, .envelope = {.attack_s = 0.002f, .release_s = 0.01f}},
-                         {.waveform = EAR_WAVE_SINE, .frequency_hz = 1, .seconds = 0.72f,
+    ear_synth engine = {
+        .waveform = EAR_WAVE_ENGINE, .frequency_hz = 60, .seconds = 1, .amplitude = 0.8f};
+    ear_synth beep[2] = {{.waveform = EAR_WAVE_SQUARE,
+                          .frequency_hz = 880,
+                          .seconds = 0.08f,
+                          .amplitude = 0.3f,
+                          .envelope = {.attack_s = 0.002f, .release_s = 0.01f}},
+                         {.waveform = EAR_WAVE_SINE,
+                          .frequency_hz = 1,
+                          .seconds = 0.72f,
                           .amplitude = 0.0001f}}; /* a near-silent gap completes the period */
-    ear_synth chirp[2] = {{.waveform = EAR_WAVE_SINE, .frequency_hz = 2400,
-                           .end_frequency_hz = 4200, .seconds = 0.12f, .amplitude = 0.25f,
-                           .envelope = {.attack_s = 0.01f, .release_s = 0.04f}},
-                          {.waveform = EAR_WAVE_SINE, .frequency_hz = 1, .seconds = 0.9f,
-                           .amplitude = 0.0001f}};
+    ear_synth chirp[2] = {
+        {.waveform = EAR_WAVE_SINE,
+         .frequency_hz = 2400,
+         .end_frequency_hz = 4200,
+         .seconds = 0.12f,
+         .amplitude = 0.25f,
+         .envelope = {.attack_s = 0.01f, .release_s = 0.04f}},
+        {.waveform = EAR_WAVE_SINE, .frequency_hz = 1, .seconds = 0.9f, .amplitude = 0.0001f}};
     ear_synth wind = {.waveform = EAR_WAVE_NOISE, .seconds = 2, .amplitude = 0.3f, .seed = 7};
 
     ear_clip *engine_clip = make(&engine, 1, false);
@@ -69,7 +77,9 @@ int main(int argc, char **argv) {
 
     ear_voice_id car, beacon, bird, gust;
     ear_stage_play(stage, engine_clip,
-                   &(ear_play){.looping = true, .placed = true, .position = {-100, 0, -8},
+                   &(ear_play){.looping = true,
+                               .placed = true,
+                               .position = {-100, 0, -8},
                                .velocity = {25, 0, 0},
                                .attenuation = {EAR_MODEL_INVERSE, 5, 200, 1}},
                    &car);
@@ -80,8 +90,11 @@ int main(int argc, char **argv) {
                    &(ear_play){.looping = true, .placed = true, .position = {-2, 6, -5}},
                    &bird);
     ear_stage_play(stage, wind_clip,
-                   &(ear_play){.looping = true, .placed = true, .position = {-6, 0, 0},
-                               .occlusion = 0.7f, .loop_crossfade_s = 0.05f},
+                   &(ear_play){.looping = true,
+                               .placed = true,
+                               .position = {-6, 0, 0},
+                               .occlusion = 0.7f,
+                               .loop_crossfade_s = 0.05f},
                    &gust);
 
     float *out = malloc((size_t)frames * 2 * sizeof *out);
@@ -107,7 +120,8 @@ int main(int argc, char **argv) {
            seconds);
     printf("peak %.4f  rms %.4f / %.4f  hash %016llx  max_delta %.5f\n",
            (double)ear_peak(out, frames, 2, EAR_ALL_CHANNELS), ear_rms(out, frames, 2, 0),
-           ear_rms(out, frames, 2, 1), (unsigned long long)ear_hash_samples(out, (size_t)frames * 2),
+           ear_rms(out, frames, 2, 1),
+           (unsigned long long)ear_hash_samples(out, (size_t)frames * 2),
            (double)ear_max_delta(out, frames, 2, EAR_ALL_CHANNELS));
 
     free(out);

@@ -18,7 +18,8 @@
 static inline ear_clip *sine_clip(double hz, double seconds, uint32_t rate, float amp) {
     uint64_t n = (uint64_t)llround(seconds * rate);
     float *s = malloc(n * sizeof *s);
-    for (uint64_t i = 0; i < n; i++) s[i] = amp * (float)sin(2.0 * PI_D * hz * (double)i / rate);
+    for (uint64_t i = 0; i < n; i++)
+        s[i] = amp * (float)sin(2.0 * PI_D * hz * (double)i / rate);
     ear_clip *c = NULL;
     if (ear_clip_create(s, n, 1, rate, NULL, &c) != EAR_OK) c = NULL;
     free(s);

@@ -68,15 +68,19 @@ TEST(behind_lowers_centroid_and_rms_of_noise) {
     double cf = 0, cb = 0, rf = 0, rb = 0;
     for (int k = 0; k < 2; k++) {
         ear_stage *s = new_stage();
-        ear_stage_play(s, n, &(ear_play){.placed = true, .looping = true,
-                                         .position = {0, 0, k ? 5.0f : -5.0f},
-                                         .attenuation = {.model = EAR_MODEL_NONE}},
+        ear_stage_play(s, n,
+                       &(ear_play){.placed = true,
+                                   .looping = true,
+                                   .position = {0, 0, k ? 5.0f : -5.0f},
+                                   .attenuation = {.model = EAR_MODEL_NONE}},
                        NULL);
         float *out = render(s, 24000);
         double c = ear_spectral_centroid(out + 2000, 23000, 2, 0, RATE);
         double r = ear_rms(out + 2000, 23000, 2, 0);
-        if (k) cb = c, rb = r;
-        else cf = c, rf = r;
+        if (k)
+            cb = c, rb = r;
+        else
+            cf = c, rf = r;
         free(out);
         ear_stage_destroy(s);
     }

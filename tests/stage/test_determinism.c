@@ -44,7 +44,8 @@ static uint64_t run(const scene *sc, const uint32_t *chunks, size_t nchunks) {
     ear_play pb = placed_at(-3, -1, 4);
     pb.occlusion = 0.4f;
     ear_stage_play(s, sc->noise, &pb, &b);
-    ear_stage_play(s, sc->stereo, &(ear_play){.looping = true, .pan = -0.3f, .pitch = 1.3f}, &c);
+    ear_stage_play(s, sc->stereo, &(ear_play){.looping = true, .pan = -0.3f, .pitch = 1.3f},
+                   &c);
     float *out = malloc(TOTAL * 2 * sizeof *out);
     uint32_t done = 0, next_event = 4800;
     size_t k = 0;
@@ -61,7 +62,9 @@ static uint64_t run(const scene *sc, const uint32_t *chunks, size_t nchunks) {
             ear_stage_set_position(s, a, ear_vec3_make(5.0f - (float)event, 0, -5));
             ear_stage_set_pitch(s, c, 1.0f + 0.05f * (float)(event % 5));
             ear_stage_set_occlusion(s, b, (float)(event % 3) * 0.4f);
-            ear_listener l = {{0, 0, (float)event * 0.1f}, {0, 0, -2}, {0.1f * (float)event, 0, -1},
+            ear_listener l = {{0, 0, (float)event * 0.1f},
+                              {0, 0, -2},
+                              {0.1f * (float)event, 0, -1},
                               {0, 1, 0}};
             ear_stage_set_listener(s, &l);
             if (event == 12) ear_stage_stop(s, b, 0.05f);

@@ -153,8 +153,10 @@ TEST(loop_crossfade_removes_the_seam) {
                        NULL);
         float *out = render(s, 20 * 4800);
         double d = ear_max_delta(out, 20 * 4800, 2, 0);
-        if (k) faded = d;
-        else plain = d;
+        if (k)
+            faded = d;
+        else
+            plain = d;
         free(out);
         ear_stage_destroy(s);
     }
@@ -183,8 +185,7 @@ TEST(ten_minute_clip_keeps_pitch_and_position) {
     const float *d = ear_clip_data(c);
     uint64_t start = 599ull * RATE;
     for (uint32_t j = 0; j < RATE - 800; j += 997)
-        ASSERT_NEAR(buf[2 * j], d[start + j] * (float)sqrt(1.0) /* flat centre: unity */,
-                    1e-6);
+        ASSERT_NEAR(buf[2 * j], d[start + j] * (float)sqrt(1.0) /* flat centre: unity */, 1e-6);
     ear_stage_render(s, buf, 800 + 160);
     ear_stage_update(s);
     ASSERT_FALSE(ear_stage_is_playing(s, v));

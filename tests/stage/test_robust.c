@@ -192,7 +192,8 @@ TEST(rendering_allocates_nothing) {
     int before = allocs;
     for (int k = 0; k < 200; k++) {
         for (int i = 0; i < 40; i++)
-            ear_stage_set_position(s, ids[i], ear_vec3_make((float)(i - 20), (float)k * 0.1f, 3));
+            ear_stage_set_position(s, ids[i],
+                                   ear_vec3_make((float)(i - 20), (float)k * 0.1f, 3));
         ear_stage_render(s, buf, (uint32_t)(1 + (k * 37) % 4096));
         if (k == 100) ear_stage_stop(s, ids[3], 0.01f);
     }
@@ -261,6 +262,7 @@ TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(negative_volume_fades_to_silence),
           TEST_ENTRY(non_finite_vectors_are_ignored_with_a_warning),
           TEST_ENTRY(stale_ids_are_an_error_code), TEST_ENTRY(a_full_ring_loses_no_command),
-          TEST_ENTRY(rendering_allocates_nothing), TEST_ENTRY(clips_live_as_long_as_their_voices),
+          TEST_ENTRY(rendering_allocates_nothing),
+          TEST_ENTRY(clips_live_as_long_as_their_voices),
           TEST_ENTRY(destroy_releases_pending_and_playing_clips),
           TEST_ENTRY(bad_config_and_arguments))

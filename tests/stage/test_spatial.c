@@ -19,7 +19,8 @@ static void level_lr(ear_play p, double *l, double *r) {
     ear_stage_destroy(s);
 }
 
-static double model_gain(ear_distance_model m, double d, double ref, double max, double rolloff) {
+static double model_gain(ear_distance_model m, double d, double ref, double max,
+                         double rolloff) {
     double c = d < ref ? ref : (d > max ? max : d);
     switch (m) {
     case EAR_MODEL_LINEAR: {
@@ -242,7 +243,8 @@ TEST(listener_orientation_turns_the_stage) {
 TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(distance_models_follow_their_formulas),
           TEST_ENTRY(fade_model_is_silent_at_and_beyond_max),
-          TEST_ENTRY(cone_inside_outside_between), TEST_ENTRY(pan_right_is_louder_right_and_mirrors),
+          TEST_ENTRY(cone_inside_outside_between),
+          TEST_ENTRY(pan_right_is_louder_right_and_mirrors),
           TEST_ENTRY(equal_power_across_the_arc), TEST_ENTRY(interaural_delay_on_the_far_ear),
           TEST_ENTRY(doppler_approaching_and_receding),
           TEST_ENTRY(doppler_speed_is_limited_below_c), TEST_ENTRY(flat_balance_pan),

@@ -24,8 +24,8 @@ struct ear_clip {
 ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t channels,
                            uint32_t sample_rate, const ear_allocator *alloc,
                            ear_clip **out_clip) {
-    if (!out_clip || frames == 0 || (channels != 1 && channels != 2) ||
-        sample_rate < 1000 || sample_rate > 384000)
+    if (!out_clip || frames == 0 || (channels != 1 && channels != 2) || sample_rate < 1000 ||
+        sample_rate > 384000)
         return EAR_E_INVALID_ARG;
     /* Frames are indexed with 64-bit cursors; the bound keeps size arithmetic exact. */
     if (frames > ((uint64_t)1 << 40)) return EAR_E_INVALID_ARG;

@@ -57,11 +57,13 @@ float ear__doppler(ear_vec3 source_pos, ear_vec3 source_vel, ear_vec3 listener_p
                    ear_vec3 listener_vel, float factor, float speed_of_sound) {
     if (!(factor > 0.0f) || !(speed_of_sound > 0.0f)) return 1.0f;
     /* Source -> listener, in double so that huge but finite coordinates stay finite. */
-    double sx = (double)listener_pos.x - source_pos.x, sy = (double)listener_pos.y - source_pos.y,
+    double sx = (double)listener_pos.x - source_pos.x,
+           sy = (double)listener_pos.y - source_pos.y,
            sz = (double)listener_pos.z - source_pos.z;
     double dist = sqrt(sx * sx + sy * sy + sz * sz);
     if (!(dist > 1e-6)) return 1.0f;
-    float vls = (float)((sx * listener_vel.x + sy * listener_vel.y + sz * listener_vel.z) / dist);
+    float vls =
+        (float)((sx * listener_vel.x + sy * listener_vel.y + sz * listener_vel.z) / dist);
     float vss = (float)((sx * source_vel.x + sy * source_vel.y + sz * source_vel.z) / dist);
     /* Speeds are limited to just below c / f so the ratio stays finite and positive. */
     float limit = speed_of_sound / factor * 0.999f;
@@ -135,9 +137,9 @@ void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sampl
     out->delay_l = lx > 0.0f ? itd : 0.0f;
     out->delay_r = lx < 0.0f ? itd : 0.0f;
 
-    out->doppler = voice->doppler_on
-                       ? ear__doppler(voice->position, voice->velocity, ears->position,
-                                      ears->velocity, voice->doppler_factor * doppler_scale,
-                                      speed_of_sound)
-                       : 1.0f;
+    out->doppler =
+        voice->doppler_on
+            ? ear__doppler(voice->position, voice->velocity, ears->position, ears->velocity,
+                           voice->doppler_factor * doppler_scale, speed_of_sound)
+            : 1.0f;
 }

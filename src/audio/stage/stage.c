@@ -142,8 +142,8 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     if (cmd_mem) ear__ring_init(&s->commands, cmd_mem, c.command_capacity, sizeof(ear__cmd));
     if (ret_mem) ear__ring_init(&s->returns, ret_mem, ret_cap, sizeof(ear__ret));
     if (!s->gen || !s->alive || !s->free_slots || !s->start || !cmd_mem || !ret_mem ||
-        !s->cursor || !s->ended_id || !s->voices || !s->active || !s->block_out || !s->mix_l || !s->mix_r ||
-        !s->mono || !s->right) {
+        !s->cursor || !s->ended_id || !s->voices || !s->active || !s->block_out || !s->mix_l ||
+        !s->mix_r || !s->mono || !s->right) {
         if (!cmd_mem) s->commands.entries = NULL;
         if (!ret_mem) s->returns.entries = NULL;
         free_buffers(s);
@@ -300,15 +300,15 @@ ear_result ear_stage_play(ear_stage *stage, ear_clip *clip, const ear_play *para
         p.cone.inner_angle_rad = p.cone.outer_angle_rad = 0.0f;
     }
     p.cone.outer_gain = sane_gain(p.cone.outer_gain);
-    p.doppler_factor = (p.doppler_factor == 0.0f || !isfinite(p.doppler_factor) ||
-                        p.doppler_factor < 0.0f)
-                           ? 1.0f
-                           : p.doppler_factor;
+    p.doppler_factor =
+        (p.doppler_factor == 0.0f || !isfinite(p.doppler_factor) || p.doppler_factor < 0.0f)
+            ? 1.0f
+            : p.doppler_factor;
     p.smoothing_ms =
         (!(p.smoothing_ms > 0.0f) || !isfinite(p.smoothing_ms)) ? 20.0f : p.smoothing_ms;
-    p.loop_crossfade_s =
-        (!(p.loop_crossfade_s > 0.0f) || !isfinite(p.loop_crossfade_s)) ? 0.0f
-                                                                         : p.loop_crossfade_s;
+    p.loop_crossfade_s = (!(p.loop_crossfade_s > 0.0f) || !isfinite(p.loop_crossfade_s))
+                             ? 0.0f
+                             : p.loop_crossfade_s;
     p.occlusion = sane_unit(p.occlusion);
     if (p.start_frame >= ear_clip_frames(clip)) p.start_frame = 0;
 
@@ -406,8 +406,7 @@ bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id) {
     return id_live(stage, id, &slot);
 }
 
-ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id,
-                                uint64_t *out_frames) {
+ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames) {
     uint32_t slot;
     if (!stage || !out_frames) return EAR_E_INVALID_ARG;
     if (!id_live(stage, id, &slot)) return EAR_E_STALE_ID;
@@ -503,8 +502,8 @@ static void start_voice(ear_stage *s, uint32_t id) {
     v->cone = p->cone;
     v->doppler_factor = p->doppler_factor;
     v->base_step = (double)ear_clip_sample_rate(st->clip) / (double)s->config.sample_rate;
-    uint64_t xf = (uint64_t)llround((double)p->loop_crossfade_s *
-                                    (double)ear_clip_sample_rate(st->clip));
+    uint64_t xf =
+        (uint64_t)llround((double)p->loop_crossfade_s * (double)ear_clip_sample_rate(st->clip));
     if (!p->looping || xf * 2u > v->frames) xf = p->looping ? v->frames / 2u : 0u;
     if (p->loop_crossfade_s <= 0.0f) xf = 0;
     v->xfade = xf;
@@ -610,14 +609,13 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
         t->delay_l = sp.delay_l;
         t->delay_r = sp.delay_r;
         t->cue_G = sp.cue_filter > 0.0f
-                       ? ear__lowpass_G(cutoff(EAR__CUE_OPEN_HZ, EAR__CUE_CLOSED_HZ,
-                                               sp.cue_filter),
-                                        rate)
+                       ? ear__lowpass_G(
+                             cutoff(EAR__CUE_OPEN_HZ, EAR__CUE_CLOSED_HZ, sp.cue_filter), rate)
                        : 1.0f;
-        t->occ_G = v->occ_s > 0.0f
-                       ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s),
-                                        rate)
-                       : 1.0f;
+        t->occ_G =
+            v->occ_s > 0.0f
+                ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s), rate)
+                : 1.0f;
         doppler = sp.doppler;
     } else {
         /* Balance: the centre is unity on both sides; one side dims as pan moves away. */
@@ -730,7 +728,8 @@ void ear_stage_destroy(ear_stage *stage) {
         ear_clip_release(stage->voices[stage->active[i]].clip);
     ear__cmd cmd;
     while (ear__ring_pop(&stage->commands, &cmd))
-        if (cmd.type == EAR__CMD_PLAY) ear_clip_release(stage->start[(cmd.id & 0xffffu) - 1u].clip);
+        if (cmd.type == EAR__CMD_PLAY)
+            ear_clip_release(stage->start[(cmd.id & 0xffffu) - 1u].clip);
     for (size_t i = stage->overflow_head; i < stage->overflow_count; i++)
         if (stage->overflow[i].type == EAR__CMD_PLAY)
             ear_clip_release(stage->start[(stage->overflow[i].id & 0xffffu) - 1u].clip);
