@@ -61,6 +61,15 @@ uint32_t ear_clip_refcount(const ear_clip *clip);
 
 /* ---- Stage configuration ------------------------------------------------------------- */
 
+/* Which mixing kernel renders the voices. Every kernel computes the same formulas;
+ * outputs differ only by floating-point rounding (at most 1e-5 on full-scale
+ * signals). Each kernel is deterministic: the same calls give the same bits. */
+typedef enum ear_kernel {
+    EAR_KERNEL_AUTO = 0, /* the fastest this CPU runs (AVX2+FMA on x86-64, else scalar) */
+    EAR_KERNEL_SCALAR,   /* portable C, the reference */
+    EAR_KERNEL_AVX2,     /* x86-64 with AVX2 and FMA; EAR_E_UNSUPPORTED elsewhere */
+} ear_kernel;
+
 typedef struct ear_stage_config {
     uint32_t sample_rate;           /* output rate in Hz; default 48000 (8000..384000) */
     uint32_t channels;              /* output channels; default 2 (only stereo for now) */
@@ -72,6 +81,8 @@ typedef struct ear_stage_config {
     float speed_of_sound;           /* metres per second; default 343 */
     float doppler_scale;            /* multiplies every voice's doppler factor; default 1 */
     const ear_allocator *allocator; /* NULL: malloc/realloc/free */
+    ear_kernel kernel;              /* mixing kernel; default EAR_KERNEL_AUTO. The stage's
+                                       get_config reports the kernel AUTO chose. */
 } ear_stage_config;
 
 /* The defaults listed above. Thread: any. */
@@ -81,7 +92,8 @@ typedef struct ear_stage ear_stage;
 
 /* Creates a stage (config NULL: defaults). Everything the mixer needs is allocated
  * here, so rendering allocates nothing later. Fails with EAR_E_INVALID_ARG naming
- * nothing else changed, or EAR_E_OUT_OF_MEMORY. Thread: game. */
+ * nothing else changed, EAR_E_UNSUPPORTED (a kernel this CPU or build cannot run), or
+ * EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stage);
 
 /* Stops everything at once and frees the stage and its references to clips.

@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PI_D 3.14159265358979323846
 #define RATE 48000u
@@ -39,9 +40,20 @@ static inline ear_clip *noise_clip(double seconds, uint32_t rate, float amp, uin
     return c;
 }
 
+/* The kernel the tests ask for: EARSHOT_KERNEL=scalar or avx2 in the environment (CTest
+ * runs each stage test once with scalar), else the default. */
+static inline ear_kernel test_kernel(void) {
+    const char *k = getenv("EARSHOT_KERNEL");
+    if (k && strcmp(k, "scalar") == 0) return EAR_KERNEL_SCALAR;
+    if (k && strcmp(k, "avx2") == 0) return EAR_KERNEL_AVX2;
+    return EAR_KERNEL_AUTO;
+}
+
 static inline ear_stage *new_stage(void) {
+    ear_stage_config c = ear_stage_config_default();
+    c.kernel = test_kernel();
     ear_stage *s = NULL;
-    if (ear_stage_create(NULL, &s) != EAR_OK) return NULL;
+    if (ear_stage_create(&c, &s) != EAR_OK) return NULL;
     return s;
 }
 

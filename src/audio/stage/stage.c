@@ -55,6 +55,10 @@ static ear_result validate_config(const ear_stage_config *c) {
     if (!is_pow2(c->command_capacity) || c->command_capacity < 16) return EAR_E_INVALID_ARG;
     if (!(c->speed_of_sound > 0.0f) || !isfinite(c->speed_of_sound)) return EAR_E_INVALID_ARG;
     if (!(c->doppler_scale >= 0.0f) || !isfinite(c->doppler_scale)) return EAR_E_INVALID_ARG;
+    if (c->kernel != EAR_KERNEL_AUTO && c->kernel != EAR_KERNEL_SCALAR &&
+        c->kernel != EAR_KERNEL_AVX2)
+        return EAR_E_INVALID_ARG;
+    if (c->kernel == EAR_KERNEL_AVX2 && !ear__kernel_avx2_available()) return EAR_E_UNSUPPORTED;
     return EAR_OK;
 }
 
@@ -111,6 +115,8 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     ear_result r = validate_config(&c);
     if (r != EAR_OK) return r;
     if (c.max_voices > c.max_total_voices) c.max_voices = c.max_total_voices;
+    if (c.kernel == EAR_KERNEL_AUTO)
+        c.kernel = ear__kernel_avx2_available() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR;
 
     ear_allocator a = resolve_allocator(c.allocator);
     ear_stage *s = zalloc(&a, sizeof *s);
@@ -118,6 +124,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->config = c;
     s->alloc = a;
     s->block_s = (double)c.block_frames / (double)c.sample_rate;
+    s->render_voice = c.kernel == EAR_KERNEL_AVX2 ? ear__voice_render_avx2 : ear__voice_render;
     ear_rng_seed(&s->rng, c.seed);
 
     uint32_t n = c.max_total_voices, b = c.block_frames;
@@ -673,7 +680,7 @@ static void render_block(ear_stage *s) {
         voice_targets(s, v, &t);
         bool ended;
         if (real < s->config.max_voices) {
-            ended = ear__voice_render(v, &io, &t);
+            ended = s->render_voice(v, &io, &t);
             real++;
         } else {
             ended = ear__voice_advance(v, b, t.step_fx);

@@ -22,21 +22,21 @@
 
 /* Frames of history kept per voice for the interaural delay (0.66 ms is 31.7
  * frames at 48 kHz, 253 at 384 kHz). */
-#define EAR__HIST_MAX 320
-#define EAR__PI 3.14159265358979323846
-#define EAR__ITD_S 0.00066f
-#define EAR__PAN_SPREAD 0.9f
-#define EAR__BEHIND_GAIN 0.30f
-#define EAR__BELOW_GAIN 0.15f
-#define EAR__BELOW_FILTER 0.6f
-#define EAR__CUE_OPEN_HZ 20000.0f
+#define EAR__HIST_MAX      320
+#define EAR__PI            3.14159265358979323846
+#define EAR__ITD_S         0.00066f
+#define EAR__PAN_SPREAD    0.9f
+#define EAR__BEHIND_GAIN   0.30f
+#define EAR__BELOW_GAIN    0.15f
+#define EAR__BELOW_FILTER  0.6f
+#define EAR__CUE_OPEN_HZ   20000.0f
 #define EAR__CUE_CLOSED_HZ 2500.0f
-#define EAR__OCC_OPEN_HZ 20000.0f
+#define EAR__OCC_OPEN_HZ   20000.0f
 #define EAR__OCC_CLOSED_HZ 400.0f
-#define EAR__OCC_GAIN_DB -12.0f
-#define EAR__MIN_FADE_S 0.005f
-#define EAR__MIN_PITCH (1.0f / 256.0f)
-#define EAR__MAX_PITCH 256.0f
+#define EAR__OCC_GAIN_DB   -12.0f
+#define EAR__MIN_FADE_S    0.005f
+#define EAR__MIN_PITCH     (1.0f / 256.0f)
+#define EAR__MAX_PITCH     256.0f
 
 typedef enum ear__cmd_type {
     EAR__CMD_PLAY = 1,
@@ -75,10 +75,10 @@ typedef struct ear__start {
 
 /* The per-block targets of a placed voice, computed from the listener. */
 typedef struct ear__spatial {
-    float gain_l, gain_r;  /* pan x distance x cone x cue (not volume) */
+    float gain_l, gain_r;   /* pan x distance x cone x cue (not volume) */
     float delay_l, delay_r; /* interaural delay, frames */
-    float cue_filter;      /* 0 (open) .. 1 (2.5 kHz) */
-    float doppler;         /* playback-rate factor */
+    float cue_filter;       /* 0 (open) .. 1 (2.5 kHz) */
+    float doppler;          /* playback-rate factor */
 } ear__spatial;
 
 /* The listener as the mixer uses it: an orthonormal basis. */
@@ -95,7 +95,7 @@ typedef struct ear__voice {
     uint32_t id;
     bool active;
     bool looping, placed, doppler_on, behind_cue;
-    bool started;  /* rendered at least one block */
+    bool started; /* rendered at least one block */
     bool stopping;
     bool second_pass; /* looping: the loop point has been crossed (crossfade applies) */
     float volume_target, volume_s;
@@ -107,7 +107,7 @@ typedef struct ear__voice {
     ear_attenuation att;
     ear_cone cone;
     float doppler_factor;
-    uint64_t xfade; /* loop crossfade, clip frames (0: plain loop) */
+    uint64_t xfade;    /* loop crossfade, clip frames (0: plain loop) */
     uint64_t loop_len; /* frames - xfade */
     /* Cursor, fixed point 32.32 in clip frames. */
     uint64_t pos;
@@ -118,7 +118,7 @@ typedef struct ear__voice {
     float gain_l, gain_r;
     float delay_l, delay_r;
     float cue_G, occ_G;
-    float fade; /* stop fade level, 1 .. 0 */
+    float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
@@ -141,6 +141,10 @@ typedef struct ear__targets {
     float cue_G, occ_G;
 } ear__targets;
 
+/* One voice's block: ear__voice_render or an equivalent SIMD kernel. */
+typedef bool (*ear__render_fn)(ear__voice *voice, const ear__kernel_io *io,
+                               const ear__targets *t);
+
 struct ear_stage {
     ear_stage_config config;
     ear_allocator alloc;
@@ -148,8 +152,8 @@ struct ear_stage {
     double block_s;
 
     /* ---- game side ---- */
-    uint16_t *gen;   /* per slot: generation of the current or next voice */
-    uint8_t *alive;  /* per slot: a voice exists (game's view) */
+    uint16_t *gen;  /* per slot: generation of the current or next voice */
+    uint8_t *alive; /* per slot: a voice exists (game's view) */
     uint32_t *free_slots;
     uint32_t free_count;
     uint32_t alive_count;
@@ -174,6 +178,7 @@ struct ear_stage {
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
+    ear__render_fn render_voice; /* the kernel chosen at create */
     uint64_t frames_rendered;
 };
 
@@ -189,11 +194,19 @@ void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sampl
 float ear__lowpass_G(float cutoff_hz, float sample_rate);
 
 /* voice_render.c */
+/* Pass 1 of the scalar kernel (the read), shared with the SIMD kernels for the
+ * blocks their fast paths do not take. */
+bool ear__read_block(ear__voice *voice, uint64_t step_end_fx, uint32_t frames, float *out,
+                     float *out_r);
 /* Renders one block of a real voice into io's mix buffers, ramping from the voice's
  * last values to t; returns true when a one-shot reached its end in this block. */
 bool ear__voice_render(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
 /* Moves a virtual voice's cursor as rendering would, without rendering; returns true
  * when a one-shot reached its end. */
 bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx);
+
+/* voice_render_avx2.c: the same kernel with AVX2 and FMA (x86-64 only). */
+bool ear__kernel_avx2_available(void);
+bool ear__voice_render_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
 
 #endif

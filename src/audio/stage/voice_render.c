@@ -13,8 +13,11 @@
  *     ramped over the block; a filter that is open at both ends of the block is
  *     skipped and its state follows the input, so opening and closing never step.
  *  3. Mix: per-ear gains ramped over the block; the far ear reads the filtered
- *     signal through a fractional delay (ramped too) from a short history that the
- *     voice carries between blocks.
+ *     signal through a fractional delay from a short history that the voice carries
+ *     between blocks. When the delay changes, the block crossfades linearly from the
+ *     signal at last block's delay to the signal at this block's delay (two fixed
+ *     linear-interpolated delays), so the block ends exactly at the new delay and
+ *     the next one starts from it.
  */
 #include "stage_internal.h"
 
@@ -92,8 +95,8 @@ static void step_ramp(uint64_t from, uint64_t to, uint32_t frames, uint64_t *sta
 
 /* Pass 1. Writes `frames` samples to out (and out_r for flat stereo), zeros after a
  * one-shot's end; returns true when the one-shot ended in this block. */
-static bool read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
-                       float *out_r) {
+bool ear__read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
+                     float *out_r) {
     uint64_t step0;
     int64_t dstep;
     step_ramp(v->step_fx, step_end, frames, &step0, &dstep);
@@ -202,8 +205,10 @@ static void mix_plain(float *mix, const float *x, uint32_t frames, float g0, flo
     for (uint32_t j = 0; j < frames; j++) mix[j] += (g0 + dg * (float)(j + 1)) * x[j];
 }
 
-/* Adds buf[h + j - delay(j)] * gain(j) into mix, both ramped over the block. buf holds
- * h frames of history, then the block, then at least one readable pad frame. */
+/* Adds g(j) * [(1 - t(j)) D(d0, j) + t(j) D(d1, j)] into mix, t(j) = (j + 1) / frames,
+ * g ramped like mix_plain's, where D(d, j) reads buf at h + j - d with linear
+ * interpolation. buf holds h frames of history, then the block, then at least one
+ * readable pad frame. */
 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t frames, float g0,
                     float g1, float d0, float d1) {
     if (d0 == 0.0f && d1 == 0.0f) {
@@ -211,15 +216,24 @@ static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t frames, f
         return;
     }
     float dg = (g1 - g0) / (float)frames;
-    float dd = (d1 - d0) / (float)frames;
+    float p0 = (float)h - d0, p1 = (float)h - d1;
+    float f0 = floorf(p0), f1 = floorf(p1);
+    const float *b0 = buf + (uint32_t)f0, *b1 = buf + (uint32_t)f1;
+    float w0 = p0 - f0, w1 = p1 - f1;
+    if (d0 == d1) {
+        for (uint32_t j = 0; j < frames; j++) {
+            float g = g0 + dg * (float)(j + 1);
+            mix[j] += g * (b1[j] + w1 * (b1[j + 1] - b1[j]));
+        }
+        return;
+    }
+    float inv = 1.0f / (float)frames;
     for (uint32_t j = 0; j < frames; j++) {
         float g = g0 + dg * (float)(j + 1);
-        float p = (float)(h + j) - (d0 + dd * (float)(j + 1));
-        float fl = floorf(p);
-        uint32_t i = (uint32_t)fl;
-        float w = p - fl;
-        float a = buf[i], b = buf[i + 1];
-        mix[j] += g * (a + w * (b - a));
+        float t = (float)(j + 1) * inv;
+        float x0 = b0[j] + w0 * (b0[j + 1] - b0[j]);
+        float x1 = b1[j] + w1 * (b1[j + 1] - b1[j]);
+        mix[j] += g * (x0 + t * (x1 - x0));
     }
 }
 
@@ -227,7 +241,7 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
     uint32_t frames = io->frames, h = io->hist_len;
     float *mono = io->mono + h;
     bool stereo_flat = v->channels == 2 && !v->placed;
-    bool ended = read_block(v, t->step_fx, frames, mono, io->right);
+    bool ended = ear__read_block(v, t->step_fx, frames, mono, io->right);
 
     if (v->placed) {
         lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
