@@ -10,8 +10,9 @@
  *  1. Read (mono clips, blocks clear of the clip's end and crossfade): the cursor
  *     relative to the block start, C(j) = frac0 + j step0 + j (j + 1) / 2 dstep in
  *     64-bit integers, is exactly the scalar recurrence's value; it is computed for
- *     eight frames by adding per-lane increments, split into index and fraction, and
- *     the two neighbours are gathered. Other blocks use the scalar read.
+ *     eight frames by adding per-lane increments and split into index and fraction;
+ *     the two neighbours come from unaligned loads permuted into place (steps up to
+ *     2 frames) or from gathers. Other blocks use the scalar read.
  *  2. Filter: the TPT one-pole rewritten so that its recurrence is one FMA,
  *     s' = (1 - 2G) s + 2G x and y = (1 - G) s + G x (the same filter).
  *  3. Mix: the gain ramp and the crossfade between two fixed delays are plain
@@ -64,14 +65,33 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         /* Even 32-bit elements (fractions) to the low half, odd (indices) to the high. */
         __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
+        /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps four
+         * frames' indices within 3 * 2 + 1 of the first, and the clip must have eight
+         * readable frames past the block's last index. */
+        uint64_t max_step = step0 > step_end ? step0 : step_end;
+        bool no_gather = max_step <= (2ull << 32) && end_pos + 10u < v->frames;
+        __m256i firsts = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
         for (; j + 8 <= frames; j += 8) {
             __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
             __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
             __m256i fr = _mm256_permute2x128_si256(plo, phi, 0x20);
             __m256i ix = _mm256_permute2x128_si256(plo, phi, 0x31);
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
-            __m256 a = _mm256_i32gather_ps(d, ix, 4);
-            __m256 b = _mm256_i32gather_ps(d + 1, ix, 4);
+            __m256 a, b;
+            if (no_gather) {
+                /* Each half's four indices lie within eight frames of the half's first. */
+                int base0 = _mm256_extract_epi32(ix, 0), base4 = _mm256_extract_epi32(ix, 4);
+                __m256i rel = _mm256_sub_epi32(ix, _mm256_permutevar8x32_epi32(ix, firsts));
+                const float *p0 = d + base0, *p4 = d + base4;
+                a = _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(p0), rel),
+                                    _mm256_permutevar8x32_ps(_mm256_loadu_ps(p4), rel), 0xf0);
+                b = _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(p0 + 1), rel),
+                                    _mm256_permutevar8x32_ps(_mm256_loadu_ps(p4 + 1), rel),
+                                    0xf0);
+            } else {
+                a = _mm256_i32gather_ps(d, ix, 4);
+                b = _mm256_i32gather_ps(d + 1, ix, 4);
+            }
             _mm256_storeu_ps(out + j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a));
             clo = _mm256_add_epi64(clo, ilo);
             chi = _mm256_add_epi64(chi, ihi);
