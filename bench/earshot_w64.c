@@ -3,7 +3,7 @@
  * stage.h): one clip per voice made from the workload's float samples, one placed,
  * looping voice per clip with inverse attenuation (ref 1 m, max 100 m, rolloff 1),
  * doppler and the behind cue on (the defaults), a stage whose voice limits are raised
- * to N, and per block one ear_stage_set_position and one ear_stage_set_velocity per
+ * to N, and per block one ear_stage_set_motion (position and velocity) per
  * voice followed by ear_stage_render of the 480-frame block. The stage's own control
  * block stays at its default, 160 frames, so each render call runs three of them.
  *
@@ -101,8 +101,8 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
 static void earshot_update(void *engine, const w64_workload *w) {
     w64_earshot *e = engine;
     for (uint32_t i = 0; i < e->voices; i++) {
-        ear_stage_set_position(e->stage, e->ids[i], to_vec3(w->positions[i]));
-        ear_stage_set_velocity(e->stage, e->ids[i], to_vec3(w->velocities[i]));
+        ear_stage_set_motion(e->stage, e->ids[i], to_vec3(w->positions[i]),
+                             to_vec3(w->velocities[i]));
     }
 }
 

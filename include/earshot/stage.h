@@ -182,6 +182,10 @@ ear_result ear_stage_set_pitch(ear_stage *stage, ear_voice_id id, float pitch);
 ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan);
 ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m);
 ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps);
+/* Position and velocity in one command, as a game sets them each frame (half the cost of
+ * two calls). Both must be finite, or neither is applied (EAR_E_INVALID_ARG, warning). */
+ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 position_m,
+                                ear_vec3 velocity_mps);
 ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 forward);
 /* 0 (open) .. 1 (fully blocked), clamped; smoothed with the voice's time constant. */
 ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion);

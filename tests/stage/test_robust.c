@@ -92,7 +92,9 @@ TEST(non_finite_vectors_are_ignored_with_a_warning) {
     ASSERT_EQ(ear_stage_set_forward(s, v, ear_vec3_make(0, 0, NAN)), EAR_E_INVALID_ARG);
     ear_listener l = {{NAN, 0, 0}, {0, 0, 0}, {0, 0, -1}, {0, 1, 0}};
     ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_INVALID_ARG);
-    ASSERT_EQ(warnings, 4);
+    ASSERT_EQ(ear_stage_set_motion(s, v, ear_vec3_make(1, 2, 3), ear_vec3_make(0, NAN, 0)),
+              EAR_E_INVALID_ARG);
+    ASSERT_EQ(warnings, 5);
     ASSERT_U64_EQ(hash_of(s, 4800), plain);
     /* Playing at a non-finite position is refused and takes no voice. */
     ear_play bad = placed_at(NAN, 0, 0);

@@ -194,6 +194,33 @@ TEST(doppler_approaching_and_receding) {
     ASSERT_REL(heard_hz(p, NULL), 440.0, 0.001);
 }
 
+TEST(set_motion_equals_position_then_velocity) {
+    ear_clip *c = sine_clip(440.0, 1.0, RATE, 0.5f);
+    uint64_t h[2];
+    for (int k = 0; k < 2; k++) {
+        ear_stage *s = new_stage();
+        ear_voice_id v;
+        ear_play p = placed_at(-20, 0, -3);
+        ear_stage_play(s, c, &p, &v);
+        float *out = malloc(9600 * 2 * sizeof *out);
+        for (int b = 0; b < 20; b++) {
+            ear_vec3 pos = {-20.0f + (float)b, 0, -3}, vel = {48, 0, 0};
+            if (k) {
+                ASSERT_OK(ear_stage_set_motion(s, v, pos, vel));
+            } else {
+                ASSERT_OK(ear_stage_set_position(s, v, pos));
+                ASSERT_OK(ear_stage_set_velocity(s, v, vel));
+            }
+            ear_stage_render(s, out + 2 * 480 * b, 480);
+        }
+        h[k] = ear_hash_samples(out, 9600 * 2);
+        free(out);
+        ear_stage_destroy(s);
+    }
+    ASSERT_U64_EQ(h[0], h[1]);
+    ear_clip_release(c);
+}
+
 TEST(doppler_speed_is_limited_below_c) {
     ear_play p = placed_at(-200, 0, 0);
     p.attenuation.model = EAR_MODEL_NONE;
@@ -247,5 +274,6 @@ TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(pan_right_is_louder_right_and_mirrors),
           TEST_ENTRY(equal_power_across_the_arc), TEST_ENTRY(interaural_delay_on_the_far_ear),
           TEST_ENTRY(doppler_approaching_and_receding),
+          TEST_ENTRY(set_motion_equals_position_then_velocity),
           TEST_ENTRY(doppler_speed_is_limited_below_c), TEST_ENTRY(flat_balance_pan),
           TEST_ENTRY(listener_orientation_turns_the_stage))

@@ -380,6 +380,20 @@ ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 po
     return vec_cmd(stage, id, EAR__CMD_POSITION, position_m, "position");
 }
 
+ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 position_m,
+                                ear_vec3 velocity_mps) {
+    if (!stage) return EAR_E_INVALID_ARG;
+    bool ok = sane_vec(position_m, "position") & sane_vec(velocity_mps, "velocity");
+    if (!ok) {
+        uint32_t slot;
+        collect_returns(stage);
+        return id_slot(stage, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
+    }
+    float f[6] = {position_m.x,   position_m.y,   position_m.z,
+                  velocity_mps.x, velocity_mps.y, velocity_mps.z};
+    return voice_cmd(stage, id, EAR__CMD_MOTION, f, 6);
+}
+
 ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps) {
     return vec_cmd(stage, id, EAR__CMD_VELOCITY, velocity_mps, "velocity");
 }
@@ -563,6 +577,10 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_PAN: v->pan = c->f[0]; break;
     case EAR__CMD_POSITION: v->position = vec; break;
     case EAR__CMD_VELOCITY: v->velocity = vec; break;
+    case EAR__CMD_MOTION:
+        v->position = vec;
+        v->velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
+        break;
     case EAR__CMD_FORWARD: v->forward = vec; break;
     case EAR__CMD_OCCLUSION: v->occ_target = c->f[0]; break;
     case EAR__CMD_STOP: begin_stop(s, v, c->f[0]); break;

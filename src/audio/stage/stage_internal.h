@@ -51,6 +51,7 @@ typedef enum ear__cmd_type {
     EAR__CMD_STOP_ALL,
     EAR__CMD_LISTENER,
     EAR__CMD_MASTER_GAIN,
+    EAR__CMD_MOTION,
 } ear__cmd_type;
 
 /* One command: 64 bytes. */
