@@ -139,6 +139,18 @@ typedef struct ear_cone {
     float outer_gain;
 } ear_cone;
 
+/* The buses. Every voice plays on one; each bus has a volume, a mute and fades, and
+ * the master scales all of them (see mixer.h). */
+typedef enum ear_bus {
+    EAR_BUS_SFX = 0, /* the default */
+    EAR_BUS_MASTER,  /* straight onto the master */
+    EAR_BUS_MUSIC,
+    EAR_BUS_UI,
+    EAR_BUS_ENGINE,
+    EAR_BUS_AMBIENCE,
+    EAR_BUS_COUNT
+} ear_bus;
+
 /* How a voice plays. Zero-initialise and set what you need: every zero field means
  * its documented default, so (ear_play){0} is a flat, centred, one-shot voice at
  * unity volume and pitch. */
@@ -162,6 +174,9 @@ typedef struct ear_play {
                                linearly over this time; default 0 (a clean loop) */
     float occlusion;        /* 0 (open) .. 1 (blocked); default 0 */
     uint64_t start_frame;   /* where in the clip to start, in clip frames */
+    ear_bus bus;            /* default EAR_BUS_SFX */
+    uint8_t priority;       /* 0 (default, lowest) .. 255: who stays real and who is
+                               stolen when voices run short */
 } ear_play;
 
 /* Starts a voice of `clip` (which gains a reference until the voice ends) and

@@ -1,0 +1,230 @@
+/*
+ * The game mixer on top of the stage: buses, ducking, blend sounds (layers driven by
+ * parameters), one-shot pools, music with crossfades, and fire-and-forget events.
+ * Everything goes through the stage's command path and stays deterministic and
+ * chunk-independent; nothing here allocates while rendering. Formulas and defaults:
+ * docs/stage.md ("The mixer").
+ */
+#ifndef EARSHOT_MIXER_H
+#define EARSHOT_MIXER_H
+
+#include "earshot/stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EAR_NAME_MAX 32 /* names of ducks, blends, pools, parameters: at most 31 bytes */
+
+/* "sfx", "master", "music", "ui", "engine", "ambience"; NULL for anything else. */
+const char *ear_bus_name(ear_bus bus);
+/* The bus of that name; EAR_E_NOT_FOUND otherwise. Thread: any. */
+ear_result ear_bus_from_name(const char *name, ear_bus *out_bus);
+
+/* ---- Buses ------------------------------------------------------------------------- */
+
+/* Sets a bus's volume (linear; negative or not finite is silence), ramped over one
+ * block; cancels a fade in progress. Thread: game. */
+ear_result ear_stage_set_bus_volume(ear_stage *stage, ear_bus bus, float volume);
+/* Mutes or unmutes a bus (ramped over one block, so it never clicks). */
+ear_result ear_stage_set_bus_muted(ear_stage *stage, ear_bus bus, bool muted);
+/* Moves a bus's volume linearly to `volume` over `seconds` (0: one block). */
+ear_result ear_stage_fade_bus(ear_stage *stage, ear_bus bus, float volume, float seconds);
+
+/* The game side's view of a bus: what was last asked for. */
+typedef struct ear_bus_state {
+    float volume; /* the target (or the fade's end) */
+    bool muted;
+} ear_bus_state;
+ear_bus_state ear_stage_get_bus(const ear_stage *stage, ear_bus bus);
+
+/* ---- Ducking ---------------------------------------------------------------------- */
+
+/* Lowers `target` by gain_db while `trigger` sounds above threshold (the trigger bus's
+ * peak after its volume, per block), or while ear_stage_trigger_duck holds it: a linear
+ * ramp (in gain) down to gain_db over attack_s, held hold_s after the trigger stops,
+ * back over release_s. Several rules on one target multiply. Zero fields mean:
+ * gain_db -12, threshold 0.01 (-40 dBFS), attack 0.05 s, hold 0.2 s, release 0.5 s. */
+typedef struct ear_duck_rule {
+    char name[EAR_NAME_MAX];
+    ear_bus trigger;
+    ear_bus target;
+    float gain_db;
+    float threshold;
+    float attack_s;
+    float hold_s;
+    float release_s;
+} ear_duck_rule;
+
+/* Adds a rule, or replaces the rule of the same name (its current level is kept).
+ * At most 16 rules. EAR_E_INVALID_ARG for an empty name or trigger == target.
+ * Thread: game. */
+ear_result ear_stage_set_duck(ear_stage *stage, const ear_duck_rule *rule);
+ear_result ear_stage_remove_duck(ear_stage *stage, const char *name);
+/* Holds the named duck down for hold_s seconds from now (a crash under the music), as
+ * if its trigger sounded. EAR_E_NOT_FOUND for an unknown name. */
+ear_result ear_stage_trigger_duck(ear_stage *stage, const char *name, float hold_s);
+/* Copies the rule named `name` into *out (EAR_E_NOT_FOUND otherwise). */
+ear_result ear_stage_get_duck(const ear_stage *stage, const char *name, ear_duck_rule *out);
+
+/* ---- Blend sounds ----------------------------------------------------------------- */
+
+#define EAR_BLEND_MAX_PARAMS 8
+#define EAR_BLEND_MAX_LAYERS 8
+#define EAR_BLEND_MAX_CURVES 4 /* gain curves, and pitch curves, per layer */
+#define EAR_CURVE_MAX_POINTS 16
+
+typedef enum ear_curve_shape {
+    EAR_CURVE_LINEAR = 0, /* linear in amplitude: two in-phase layers sum to constant */
+    EAR_CURVE_EQUAL_POWER /* sin/cos: two unrelated layers sum to constant power; 0.707
+                             halfway */
+} ear_curve_shape;
+
+/* A piecewise curve over one parameter: points (x, y) in increasing x; outside the first
+ * and last point it holds the end values. With EAR_CURVE_EQUAL_POWER each segment from
+ * y0 to y1 follows y0 + (y1 - y0) * sin(t * pi / 2) when rising, and
+ * y1 + (y0 - y1) * cos(t * pi / 2) when falling (t in 0..1 along the segment). */
+typedef struct ear_curve {
+    char param[EAR_NAME_MAX];
+    uint32_t count;
+    float x[EAR_CURVE_MAX_POINTS];
+    float y[EAR_CURVE_MAX_POINTS];
+    ear_curve_shape shape;
+} ear_curve;
+
+typedef struct ear_blend_param {
+    char name[EAR_NAME_MAX];
+    float min, max, initial; /* initial: the default value, clamped into min..max */
+} ear_blend_param;
+
+/* A looping layer: its clip (a reference is taken at registration), the product of its
+ * gain curves is its volume, the product of its pitch curves its pitch. */
+typedef struct ear_blend_layer {
+    ear_clip *clip;
+    float loop_crossfade_s;
+    uint32_t gain_count, pitch_count;
+    ear_curve gain[EAR_BLEND_MAX_CURVES];
+    ear_curve pitch[EAR_BLEND_MAX_CURVES];
+} ear_blend_layer;
+
+/* A blend sound: data. Played, it is one voice (one position, one bus, counts once
+ * towards the voice limits). Zero fields: bus sfx, smoothing 30 ms, volume 1. */
+typedef struct ear_blend_def {
+    char name[EAR_NAME_MAX];
+    ear_bus bus;
+    float smoothing_ms; /* how parameters are followed */
+    float volume;
+    uint32_t param_count, layer_count;
+    ear_blend_param params[EAR_BLEND_MAX_PARAMS];
+    ear_blend_layer layers[EAR_BLEND_MAX_LAYERS];
+} ear_blend_def;
+
+/* Registers (or replaces) a blend by name; the stage copies the definition and holds a
+ * reference to each layer's clip. Errors name the problem through the log and return
+ * EAR_E_INVALID_ARG: an unknown parameter in a curve, points not increasing, no layers,
+ * a NULL clip, min > max. Thread: game. */
+ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def);
+/* Plays a registered blend with the placement and flags of params (its bus, volume
+ * and smoothing come from the definition unless params sets volume or bus). */
+ear_result ear_stage_play_blend(ear_stage *stage, const char *name, const ear_play *params,
+                                ear_voice_id *out_id);
+/* Sets a blend voice's parameter (clamped to min..max, followed through the blend's
+ * smoothing). EAR_E_NOT_FOUND for a parameter the blend does not have;
+ * EAR_E_INVALID_ARG for a value that is not finite. */
+ear_result ear_stage_set_param(ear_stage *stage, ear_voice_id id, const char *param,
+                               float value);
+
+/* ---- One-shot pools --------------------------------------------------------------- */
+
+#define EAR_POOL_MAX_CLIPS 16
+
+/* Picks a clip at random from the stage's seeded generator (never the one just played,
+ * when there are two or more and no_repeat is set), a volume uniform in
+ * [volume_min, volume_max] and a pitch of 2^(s / 12) with s uniform in
+ * [pitch_semitones_min, pitch_semitones_max], and fades out the oldest instance beyond
+ * max_instances (0: no limit). Zero volumes mean 1. */
+typedef struct ear_pool_def {
+    char name[EAR_NAME_MAX];
+    uint32_t clip_count;
+    ear_clip *clips[EAR_POOL_MAX_CLIPS];
+    ear_bus bus;
+    float volume_min, volume_max;
+    float pitch_semitones_min, pitch_semitones_max;
+    bool no_repeat;
+    uint32_t max_instances;
+    uint8_t priority;
+} ear_pool_def;
+
+ear_result ear_stage_register_pool(ear_stage *stage, const ear_pool_def *def);
+/* Plays one pick of the pool with the placement of params. */
+ear_result ear_stage_play_pool(ear_stage *stage, const char *name, const ear_play *params,
+                               ear_voice_id *out_id);
+
+/* ---- Music -------------------------------------------------------------------------- */
+
+/* A stream of frames pulled by the mixer on the audio thread (a file decoded ahead on
+ * another thread, for instance). read writes up to `frames` interleaved frames and
+ * returns how many it wrote; it must not block, allocate, lock or log. A short read is
+ * an underrun (silence is played for the rest); `ended` tells the mixer the stream has
+ * no more frames (a looping stream never ends). release is called on the game thread
+ * once the stage no longer uses the stream. */
+typedef struct ear_stream {
+    uint32_t channels;    /* 1 or 2 */
+    uint32_t sample_rate; /* 1000..384000 */
+    uint32_t (*read)(void *user, float *out, uint32_t frames);
+    bool (*ended)(void *user);
+    void (*release)(void *user);
+    void *user;
+} ear_stream;
+
+/* What a music track plays: a clip in memory, or a stream (exactly one of the two). */
+typedef struct ear_music_source {
+    ear_clip *clip;
+    const ear_stream *stream; /* copied; the stage calls release when done with it */
+} ear_music_source;
+
+/* Starts a track on the music bus: it fades in over crossfade_s while every playing
+ * track fades out over the same time with constant-power gains (sin and cos of the
+ * fade's progress times pi/2). Tracks at another rate are resampled. name is kept for
+ * status (up to 31 bytes). Thread: game. */
+ear_result ear_stage_music_play(ear_stage *stage, const char *name,
+                                const ear_music_source *source, bool loop, float volume,
+                                float crossfade_s);
+/* Fades all music out over fade_s and ends it. */
+ear_result ear_stage_music_stop(ear_stage *stage, float fade_s);
+/* The bus music plays on (default EAR_BUS_MUSIC); applies to tracks started later. */
+ear_result ear_stage_set_music_bus(ear_stage *stage, ear_bus bus);
+/* The name of the newest track, or "" when none plays. */
+const char *ear_stage_music_name(const ear_stage *stage);
+
+/* ---- Fire-and-forget ---------------------------------------------------------------- */
+
+/* Plays a one-shot nobody will stop or move (a footstep, a coin): no id comes back.
+ * A placed request farther from the listener than its own max distance, where its model
+ * reaches silence (EAR_MODEL_FADE, or EAR_MODEL_LINEAR with rolloff >= 1), is dropped
+ * before it takes a voice: EAR_OK, and *out_dropped (if given) says so. Looping is
+ * ignored. Thread: game. */
+ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play *params,
+                                bool *out_dropped);
+
+/* ---- Voice management --------------------------------------------------------------- */
+
+typedef struct ear_stage_stats {
+    uint32_t voices;         /* voices that exist */
+    uint32_t real_voices;    /* rendered in the last block */
+    uint32_t virtual_voices; /* moving their cursor only */
+    uint64_t refused;        /* plays refused with EAR_E_TOO_MANY_VOICES */
+    uint64_t stolen;         /* voices faded out to make room */
+    uint64_t dropped_far;    /* fire-and-forget requests dropped as out of range */
+} ear_stage_stats;
+
+/* Counts as of the last rendered block (voices: now). Thread: game. */
+ear_stage_stats ear_stage_get_stats(const ear_stage *stage);
+/* Whether the voice was rendered (real) in the last block. Thread: game. */
+bool ear_stage_is_real(const ear_stage *stage, ear_voice_id id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
