@@ -690,6 +690,17 @@ static void render_block(ear_stage *s) {
     memset(s->mix_r, 0, b * sizeof(float));
     ear__kernel_io io = {s->mono, s->right, s->mix_l, s->mix_r, b, hist_len(s)};
 
+    /* With a SIMD kernel, placed voices are read one by one but filtered and mixed in
+     * groups (their serial filters run side by side); a group is finished before any
+     * other voice mixes, so every voice adds into the mix in the same order as one by
+     * one. */
+    ear__group group;
+    group.n = 0;
+    uint32_t stride = (io.hist_len + b + 8u + 7u) & ~7u;
+    uint32_t lanes = EAR__LANE_FLOATS / stride;
+    if (lanes > EAR__LANES) lanes = EAR__LANES;
+    if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
+
     uint32_t real = 0;
     for (uint32_t i = 0; i < s->active_count;) {
         uint32_t slot = s->active[i];
@@ -698,17 +709,30 @@ static void render_block(ear_stage *s) {
         voice_targets(s, v, &t);
         bool ended;
         if (real < s->config.max_voices) {
-            ended = s->render_voice(v, &io, &t);
+            if (v->placed && lanes >= 2) {
+                float *buf = s->lanes + (size_t)group.n * stride;
+                ended = ear__voice_read_avx2(v, &io, &t, buf);
+                group.voice[group.n] = v;
+                group.t[group.n] = t;
+                group.buf[group.n] = buf;
+                if (++group.n == lanes) ear__group_finish_avx2(&group, &io);
+            } else {
+                if (group.n) ear__group_finish_avx2(&group, &io);
+                ended = s->render_voice(v, &io, &t);
+            }
             real++;
         } else {
             ended = ear__voice_advance(v, b, t.step_fx);
         }
         atomic_store_explicit(&s->cursor[slot], v->pos, memory_order_relaxed);
+        /* A voice that ends leaves the active list now; a grouped one is still mixed
+         * when its group finishes (its state stays in place until the next block). */
         if (ended || (v->stopping && v->fade <= 0.0f))
             end_voice(s, i); /* the last active voice moved into index i */
         else
             i++;
     }
+    if (group.n) ear__group_finish_avx2(&group, &io);
 
     float m0 = s->master_gain, m1 = s->master_target;
     float dm = (m1 - m0) / (float)b;
