@@ -71,6 +71,29 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         uint64_t max_step = step0 > step_end ? step0 : step_end;
         bool no_gather = max_step <= (2ull << 32) && end_pos + 10u < v->frames;
         __m256i firsts = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+        /* A step of at most one frame keeps all eight indices within seven of the
+         * first: one load and one permute per neighbour, the first index tracked in a
+         * scalar register (the exact lane-0 cursor) instead of read out of the vector. */
+        bool narrow = no_gather && max_step <= (1ull << 32);
+        uint64_t c0 = c[0], inc0 = inc[0], dinc0 = 64u * ds;
+        for (; narrow && j + 8 <= frames; j += 8) {
+            __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
+            __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
+            __m256i fr = _mm256_permute2x128_si256(plo, phi, 0x20);
+            __m256i ix = _mm256_permute2x128_si256(plo, phi, 0x31);
+            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
+            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
+            const float *p = d + (c0 >> 32);
+            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            _mm256_storeu_ps(out + j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a));
+            clo = _mm256_add_epi64(clo, ilo);
+            chi = _mm256_add_epi64(chi, ihi);
+            ilo = _mm256_add_epi64(ilo, dinc);
+            ihi = _mm256_add_epi64(ihi, dinc);
+            c0 += inc0;
+            inc0 += dinc0;
+        }
         for (; j + 8 <= frames; j += 8) {
             __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
             __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
