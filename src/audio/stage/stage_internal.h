@@ -41,6 +41,8 @@
  * by side in the stage's lane scratch so that their serial filters run as SIMD lanes. */
 #define EAR__LANES       8
 #define EAR__LANE_FLOATS 8192
+/* The behind cue's coefficient is interpolated from this many steps of its amount. */
+#define EAR__CUE_STEPS 256
 
 typedef enum ear__cmd_type {
     EAR__CMD_PLAY = 1,
@@ -194,6 +196,9 @@ struct ear_stage {
     float *mix_l, *mix_r, *mono, *right;
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
+    /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
+    float cue_table[EAR__CUE_STEPS + 1];
+    bool cue_table_built;
     uint64_t frames_rendered;
 };
 
