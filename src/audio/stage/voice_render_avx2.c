@@ -57,13 +57,20 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             c[l] = frac0 + l * step0 + l * (l + 1u) / 2u * ds;
             inc[l] = 8u * step0 + (8u * l + 36u) * ds;
         }
-        __m256i clo = _mm256_loadu_si256((const __m256i *)c);
-        __m256i chi = _mm256_loadu_si256((const __m256i *)(c + 4));
-        __m256i ilo = _mm256_loadu_si256((const __m256i *)inc);
-        __m256i ihi = _mm256_loadu_si256((const __m256i *)(inc + 4));
+        /* The two cursor vectors hold frames (0, 1, 4, 5) and (2, 3, 6, 7), so that
+         * in-lane shuffles of their even 32-bit elements (fractions) and odd ones
+         * (indices) give all eight frames in order. */
+        static const int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+        uint64_t cp[8], ip[8];
+        for (int l = 0; l < 8; l++) {
+            cp[l] = c[order[l]];
+            ip[l] = inc[order[l]];
+        }
+        __m256i clo = _mm256_loadu_si256((const __m256i *)cp);
+        __m256i chi = _mm256_loadu_si256((const __m256i *)(cp + 4));
+        __m256i ilo = _mm256_loadu_si256((const __m256i *)ip);
+        __m256i ihi = _mm256_loadu_si256((const __m256i *)(ip + 4));
         __m256i dinc = _mm256_set1_epi64x((long long)(64u * ds));
-        /* Even 32-bit elements (fractions) to the low half, odd (indices) to the high. */
-        __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
         /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps four
          * frames' indices within 3 * 2 + 1 of the first, and the clip must have eight
@@ -77,10 +84,10 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         bool narrow = no_gather && max_step <= (1ull << 32);
         uint64_t c0 = c[0], inc0 = inc[0], dinc0 = 64u * ds;
         for (; narrow && j + 8 <= frames; j += 8) {
-            __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
-            __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
-            __m256i fr = _mm256_permute2x128_si256(plo, phi, 0x20);
-            __m256i ix = _mm256_permute2x128_si256(plo, phi, 0x31);
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
             __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
             const float *p = d + (c0 >> 32);
@@ -95,10 +102,10 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             inc0 += dinc0;
         }
         for (; j + 8 <= frames; j += 8) {
-            __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
-            __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
-            __m256i fr = _mm256_permute2x128_si256(plo, phi, 0x20);
-            __m256i ix = _mm256_permute2x128_si256(plo, phi, 0x31);
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
             __m256 a, b;
             if (no_gather) {
