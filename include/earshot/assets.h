@@ -107,6 +107,22 @@ typedef struct ear_assets_stats {
 } ear_assets_stats;
 ear_assets_stats ear_assets_get_stats(const ear_assets *assets);
 
+/* ---- Music ------------------------------------------------------------------------ */
+
+/* Opens the music file `name` as a stream decoded on its own thread (ear_file_stream_open):
+ * an audio.json clip name, <root>/music/<name>, or <root>/sounds/<name> (each also with
+ * .ogg, .opus, .flac, .mp3 or .wav appended). A name that cannot be found or opened warns
+ * once per name (the reason included) and returns EAR_E_NOT_FOUND or the decoding error,
+ * with *out_stream untouched: the game plays on without it. */
+ear_result ear_assets_open_music(ear_assets *assets, const char *name, bool loop,
+                                 ear_stream *out_stream);
+
+/* Opens `name` as above and starts it on the stage's music channel (ear_stage_music_play,
+ * which then owns the stream): loop, volume and crossfade_s as there. A missing file warns
+ * once and plays nothing. */
+ear_result ear_assets_play_music(ear_assets *assets, ear_stage *stage, const char *name,
+                                 bool loop, float volume, float crossfade_s);
+
 /* ---- audio.json -------------------------------------------------------------------- */
 
 /* A blend, or a pool, as audio.json (or a .blend.json file) describes it: the definition

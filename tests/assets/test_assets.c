@@ -223,6 +223,32 @@ TEST(synth_names_are_built_once) {
     ear_assets_destroy(a);
 }
 
+TEST(music_opens_as_a_stream) {
+    ASSERT_TRUE(run("mkdir -p '%s'", at("music")));
+    ASSERT_TRUE(run("sox -n -r 44100 -c 2 '%s' synth 1 sine 220 sine 330 gain -6",
+                    at("music/menu.ogg")));
+    ear_assets *a = new_assets();
+    ear_stream s;
+    ASSERT_OK(ear_assets_open_music(a, "menu", true, &s));
+    ASSERT_EQ(s.channels, 2);
+    ASSERT_EQ(s.sample_rate, 44100);
+    float buf[2 * 1000];
+    ASSERT_EQ(s.read(s.user, buf, 1000), 1000); /* prefilled before open returned */
+    ASSERT_FALSE(s.ended(s.user));
+    s.release(s.user);
+    /* "door" is found under sounds/ too. */
+    ASSERT_OK(ear_assets_open_music(a, "door", false, &s));
+    s.release(s.user);
+    log_catcher log;
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_open_music(a, "no-such-song", false, &s), EAR_E_NOT_FOUND);
+    ASSERT_EQ(ear_assets_open_music(a, "no-such-song", false, &s), EAR_E_NOT_FOUND);
+    stop_catching();
+    ASSERT_EQ(log.warnings, 1);
+    ASSERT_TRUE(strstr(log.text, "no music named \"no-such-song\"") != NULL);
+    ear_assets_destroy(a);
+}
+
 TEST(bad_arguments) {
     ear_assets *a = new_assets();
     ear_clip *c;
@@ -249,5 +275,5 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
           TEST_ENTRY(a_failed_load_is_not_remembered),
           TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
           TEST_ENTRY(play_by_name_and_trim_while_playing),
-          TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(bad_arguments),
-          TEST_ENTRY(clean_up))
+          TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(music_opens_as_a_stream),
+          TEST_ENTRY(bad_arguments), TEST_ENTRY(clean_up))

@@ -21,6 +21,8 @@
 #include <sys/stat.h>
 
 static const char *const extensions[] = {".wav", ".ogg", ".flac", ".opus", ".mp3"};
+/* Music is more often compressed: those first. */
+static const char *const music_extensions[] = {"", ".ogg", ".opus", ".flac", ".mp3", ".wav"};
 
 void *ear__assets_alloc(const ear_assets *a, size_t size) {
     return a->alloc.alloc_fn ? a->alloc.alloc_fn(size, a->alloc.user) : malloc(size);
@@ -408,4 +410,43 @@ ear_result ear__assets_read_file(const char *path, char **out_text, size_t *out_
     *out_text = text;
     *out_len = len;
     return EAR_OK;
+}
+
+/* <root>/<folder>/<name> with each music extension; true when one exists. */
+static bool find_music_in(ear_assets *a, const char *folder, const char *name, char *out,
+                          size_t cap) {
+    for (size_t e = 0; e < sizeof music_extensions / sizeof music_extensions[0]; e++) {
+        int n = snprintf(out, cap, "%s/%s/%s%s", a->root, folder, name, music_extensions[e]);
+        if (n >= 0 && (size_t)n < cap && is_file(out)) return true;
+    }
+    return false;
+}
+
+ear_result ear_assets_open_music(ear_assets *a, const char *name, bool loop,
+                                 ear_stream *out_stream) {
+    if (!a || !name_ok(name) || !out_stream) return EAR_E_INVALID_ARG;
+    char path[4096];
+    bool found = false;
+    for (uint32_t i = 0; i < a->alias_count && !found; i++)
+        if (strcmp(a->aliases[i].name, name) == 0) {
+            snprintf(path, sizeof path, "%s", a->aliases[i].path);
+            found = true;
+        }
+    if (!found) found = find_music_in(a, "music", name, path, sizeof path);
+    if (!found) found = find_music_in(a, "sounds", name, path, sizeof path);
+    if (!found) {
+        ear__assets_warn_once(a, name,
+                              "no music named \"%s\" (not in audio.json's clips, no file "
+                              "%s/music/%s or %s/sounds/%s, with or without an extension); it "
+                              "plays nothing",
+                              name, a->root, name, a->root, name);
+        return EAR_E_NOT_FOUND;
+    }
+    ear_io_error err;
+    ear_file_stream_config c = {.loop = loop};
+    if (a->alloc.alloc_fn || a->alloc.free_fn) c.allocator = &a->alloc;
+    ear_result r = ear_file_stream_open(path, &c, out_stream, &err);
+    if (r != EAR_OK)
+        ear__assets_warn_once(a, name, "music \"%s\" will not play: %s", name, err.message);
+    return r;
 }

@@ -1,7 +1,7 @@
 /*
- * Applying audio.json and .blend.json files to a stage through mixer.h. The only file of
- * the assets module that calls the mixer, so the cache and the parser build and test on
- * their own.
+ * Applying audio.json and .blend.json files to a stage, and starting music, through
+ * mixer.h. The only file of the assets module that calls the mixer, so the cache and the
+ * parser build and test on their own.
  */
 #include "assets_internal.h"
 
@@ -123,4 +123,17 @@ ear_result ear_assets_play_blend(ear_assets *a, ear_stage *stage, const char *na
         return r;
     }
     return ear_stage_play_blend(stage, name, params, out_id);
+}
+
+ear_result ear_assets_play_music(ear_assets *a, ear_stage *stage, const char *name, bool loop,
+                                 float volume, float crossfade_s) {
+    if (!a || !stage || !name) return EAR_E_INVALID_ARG;
+    ear_stream stream;
+    ear_result r = ear_assets_open_music(a, name, loop, &stream);
+    if (r != EAR_OK) return r;
+    ear_music_source source = {.clip = NULL, .stream = &stream};
+    r = ear_stage_music_play(stage, name, &source, loop, volume, crossfade_s);
+    /* Refused, the stream was never handed over: it is ours to release. */
+    if (r != EAR_OK) stream.release(stream.user);
+    return r;
 }
