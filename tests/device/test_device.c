@@ -12,6 +12,8 @@
 #include "test.h"
 
 #include <SDL2/SDL.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <time.h>
 
 static void nap_ms(long ms) {
@@ -339,6 +341,63 @@ TEST(a_lost_device_is_reopened_and_playing_carries_on) {
     unsetenv("SDL_AUDIODRIVER");
 }
 
+/* An allocator that notes which thread frees. */
+static pthread_t game_thread;
+static atomic_int frees_on_game_thread, frees_elsewhere;
+
+static void *note_alloc(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+static void *note_realloc(void *p, size_t size, void *user) {
+    (void)user;
+    return realloc(p, size);
+}
+static void note_free(void *p, void *user) {
+    (void)user;
+    if (!p) return;
+    if (pthread_equal(pthread_self(), game_thread))
+        atomic_fetch_add(&frees_on_game_thread, 1);
+    else
+        atomic_fetch_add(&frees_elsewhere, 1);
+    free(p);
+}
+
+TEST(clips_are_freed_on_the_game_thread) {
+    setenv("SDL_AUDIODRIVER", "dummy", 1);
+    game_thread = pthread_self();
+    atomic_store(&frees_on_game_thread, 0);
+    atomic_store(&frees_elsewhere, 0);
+    ear_allocator noting = {note_alloc, note_realloc, note_free, NULL};
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_device *dev;
+    ASSERT_OK(ear_device_open(stage, NULL, &dev));
+    ASSERT_EQ(ear_device_get_state(dev), EAR_DEVICE_PLAYING);
+    /* Ten short clips whose last reference is their voice's: each is freed when its voice
+     * ends, and that must happen in update, on this thread. */
+    ear_voice_id ids[10];
+    for (int i = 0; i < 10; i++) {
+        ear_clip *c;
+        ASSERT_OK(
+            ear_synth_clip(&(ear_synth){.seconds = 0.02f + 0.01f * (float)i}, &noting, &c));
+        ASSERT_OK(ear_stage_play(stage, c, NULL, &ids[i]));
+        ear_clip_release(c);
+    }
+    ASSERT_EQ(atomic_load(&frees_on_game_thread), 0);
+    double give_up = now_s() + 10;
+    while (atomic_load(&frees_on_game_thread) < 10 && now_s() < give_up) {
+        ear_device_update(dev);
+        nap_ms(5);
+    }
+    ear_device_close(dev);
+    for (int i = 0; i < 10; i++) ASSERT_FALSE(ear_stage_is_playing(stage, ids[i]));
+    ASSERT_EQ(atomic_load(&frees_on_game_thread), 10);
+    ASSERT_EQ(atomic_load(&frees_elsewhere), 0);
+    ear_stage_destroy(stage);
+    unsetenv("SDL_AUDIODRIVER");
+}
+
 TEST(bad_arguments) {
     ear_device *dev;
     ASSERT_EQ(ear_device_open(NULL, NULL, &dev), EAR_E_INVALID_ARG);
@@ -356,4 +415,4 @@ TEST_MAIN(TEST_ENTRY(device_plays_what_the_offline_render_gives),
           TEST_ENTRY(mute_opens_nothing_and_otherwise_runs),
           TEST_ENTRY(without_a_device_every_sound_reads_as_finished),
           TEST_ENTRY(a_lost_device_is_reopened_and_playing_carries_on),
-          TEST_ENTRY(bad_arguments))
+          TEST_ENTRY(clips_are_freed_on_the_game_thread), TEST_ENTRY(bad_arguments))
