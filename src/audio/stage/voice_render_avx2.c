@@ -215,6 +215,50 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
     }
 }
 
+/* mix_plain into pm for the near ear (gain gp0 .. gp1, no delay) and mix_ear into fm
+ * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block, with
+ * the same operations per frame as the two calls: the block is loaded once and the
+ * ramps are shared. */
+AVX2 static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h, uint32_t frames,
+                          float gp0, float gp1, float gf0, float gf1, float d0, float d1) {
+    float dgp = (gp1 - gp0) / (float)frames, dgf = (gf1 - gf0) / (float)frames;
+    float p0 = (float)h - d0, p1 = (float)h - d1;
+    float f0 = floorf(p0), f1 = floorf(p1);
+    const float *b0 = buf + (uint32_t)f0, *b1 = buf + (uint32_t)f1, *x = buf + h;
+    float w0 = p0 - f0, w1 = p1 - f1;
+    float inv = d0 == d1 ? 0.0f : 1.0f / (float)frames;
+    if (d0 == d1) {
+        b0 = b1;
+        w0 = w1;
+    }
+    __m256 vgp0 = _mm256_set1_ps(gp0), vdgp = _mm256_set1_ps(dgp);
+    __m256 vgf0 = _mm256_set1_ps(gf0), vdgf = _mm256_set1_ps(dgf), vinv = _mm256_set1_ps(inv);
+    __m256 vw0 = _mm256_set1_ps(w0), vw1 = _mm256_set1_ps(w1);
+    __m256 k = _mm256_setr_ps(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f);
+    const __m256 eight = _mm256_set1_ps(8.0f);
+    uint32_t j = 0;
+    for (; j + 8 <= frames; j += 8) {
+        __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
+        __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
+        __m256 t = _mm256_mul_ps(k, vinv);
+        _mm256_storeu_ps(pm + j,
+                         _mm256_fmadd_ps(gp, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
+        __m256 a0 = _mm256_loadu_ps(b0 + j), a1 = _mm256_loadu_ps(b1 + j);
+        __m256 x0 = _mm256_fmadd_ps(vw0, _mm256_sub_ps(_mm256_loadu_ps(b0 + j + 1), a0), a0);
+        __m256 x1 = _mm256_fmadd_ps(vw1, _mm256_sub_ps(_mm256_loadu_ps(b1 + j + 1), a1), a1);
+        __m256 y = _mm256_fmadd_ps(t, _mm256_sub_ps(x1, x0), x0);
+        _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, y, _mm256_loadu_ps(fm + j)));
+        k = _mm256_add_ps(k, eight);
+    }
+    for (; j < frames; j++) {
+        float kj = (float)(j + 1);
+        pm[j] = fmaf(fmaf(dgp, kj, gp0), x[j], pm[j]);
+        float x0 = fmaf(w0, b0[j + 1] - b0[j], b0[j]);
+        float x1 = fmaf(w1, b1[j + 1] - b1[j], b1[j]);
+        fm[j] = fmaf(fmaf(dgf, kj, gf0), fmaf(kj * inv, x1 - x0, x0), fm[j]);
+    }
+}
+
 /* Eight rows of eight floats transposed in place: r[m] lane l <- r[l] lane m. */
 AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
     __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
@@ -327,8 +371,17 @@ AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__
                             float *buf) {
     uint32_t frames = io->frames, h = io->hist_len;
     copy_floats(buf, v->hist, h);
-    mix_ear(io->mix_l, buf, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
-    mix_ear(io->mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
+    if (v->delay_r == 0.0f && t->delay_r == 0.0f && (v->delay_l != 0.0f || t->delay_l != 0.0f))
+        mix_pair(io->mix_r, io->mix_l, buf, h, frames, v->gain_r, t->gain_r, v->gain_l,
+                 t->gain_l, v->delay_l, t->delay_l);
+    else if (v->delay_l == 0.0f && t->delay_l == 0.0f &&
+             (v->delay_r != 0.0f || t->delay_r != 0.0f))
+        mix_pair(io->mix_l, io->mix_r, buf, h, frames, v->gain_l, t->gain_l, v->gain_r,
+                 t->gain_r, v->delay_r, t->delay_r);
+    else {
+        mix_ear(io->mix_l, buf, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
+        mix_ear(io->mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
+    }
     copy_floats(v->hist, buf + frames, h);
 }
 
