@@ -734,14 +734,21 @@ static void render_block(ear_stage *s) {
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
 
+    /* Every voice's targets first: they depend on nothing the kernels change, and in
+     * one tight loop the long dependency chains of consecutive voices' maths (square
+     * roots, divisions) overlap instead of each waiting alone between two kernels. */
+    for (uint32_t i = 0; i < s->active_count; i++) {
+        if (i + 2u < s->active_count)
+            prefetch_voice(&s->voices[s->active[i + 2u]], io.hist_len);
+        ear__voice *v = &s->voices[s->active[i]];
+        voice_targets(s, v, &v->t);
+    }
+
     uint32_t real = 0;
     for (uint32_t i = 0; i < s->active_count;) {
         uint32_t slot = s->active[i];
         ear__voice *v = &s->voices[slot];
-        if (i + 2u < s->active_count)
-            prefetch_voice(&s->voices[s->active[i + 2u]], io.hist_len);
-        ear__targets t;
-        voice_targets(s, v, &t);
+        const ear__targets t = v->t;
         bool ended;
         if (real < s->config.max_voices) {
             if (v->placed && lanes >= 2) {

@@ -94,6 +94,14 @@ typedef struct ear__ears {
     ear_vec3 right, up, forward;
 } ear__ears;
 
+/* What a voice ramps to over one block (end-of-block values). */
+typedef struct ear__targets {
+    uint64_t step_fx; /* playback step, clip frames per output frame, 32.32 */
+    float gain_l, gain_r;
+    float delay_l, delay_r;
+    float cue_G, occ_G;
+} ear__targets;
+
 typedef struct ear__voice {
     ear_clip *clip;
     const float *data;
@@ -127,6 +135,7 @@ typedef struct ear__voice {
     float cue_G, occ_G;
     float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
+    ear__targets t;  /* this block's targets (render_block's first pass) */
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
     float hist[EAR__HIST_MAX];
@@ -139,14 +148,6 @@ typedef struct ear__kernel_io {
     uint32_t frames;   /* the control block */
     uint32_t hist_len; /* frames of delay history in use (<= EAR__HIST_MAX) */
 } ear__kernel_io;
-
-/* What a voice ramps to over one block (end-of-block values). */
-typedef struct ear__targets {
-    uint64_t step_fx; /* playback step, clip frames per output frame, 32.32 */
-    float gain_l, gain_r;
-    float delay_l, delay_r;
-    float cue_G, occ_G;
-} ear__targets;
 
 /* Placed voices whose read pass is done, waiting for their filters and mix: voice i's
  * block (after hist_len frames of room for its history) is in buf[i]. */
