@@ -755,7 +755,6 @@ static void render_block(ear_stage *s) {
                 float *buf = s->lanes + (size_t)group.n * stride;
                 ended = ear__voice_read_avx2(v, &io, &t, buf);
                 group.voice[group.n] = v;
-                group.t[group.n] = t;
                 group.buf[group.n] = buf;
                 if (++group.n == lanes) ear__group_finish_avx2(&group, &io);
             } else {

@@ -38,8 +38,9 @@
 #define EAR__MIN_PITCH     (1.0f / 256.0f)
 #define EAR__MAX_PITCH     256.0f
 /* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
- * by side in the stage's lane scratch so that their serial filters run as SIMD lanes. */
-#define EAR__LANES       8
+ * by side in the stage's lane scratch so that their serial filters run as SIMD lanes,
+ * eight at a time (sixteen voices make about eight behind ones in a typical scene). */
+#define EAR__LANES       16
 #define EAR__LANE_FLOATS 8192
 /* The behind cue's coefficient is interpolated from this many steps of its amount. */
 #define EAR__CUE_STEPS 256
@@ -149,11 +150,11 @@ typedef struct ear__kernel_io {
     uint32_t hist_len; /* frames of delay history in use (<= EAR__HIST_MAX) */
 } ear__kernel_io;
 
-/* Placed voices whose read pass is done, waiting for their filters and mix: voice i's
- * block (after hist_len frames of room for its history) is in buf[i]. */
+/* Placed voices whose read pass is done, waiting for their filters and mix towards
+ * their targets (voice->t): voice i's block (after hist_len frames of room for its
+ * history) is in buf[i]. */
 typedef struct ear__group {
     ear__voice *voice[EAR__LANES];
-    ear__targets t[EAR__LANES];
     float *buf[EAR__LANES];
     uint32_t n;
 } ear__group;
