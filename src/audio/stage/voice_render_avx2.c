@@ -359,15 +359,18 @@ AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear_
 }
 
 /* n floats from src to dst (not overlapping) in place of a memcpy call: the history
- * is a few dozen floats, where the call's overhead is most of the cost. */
+ * is a few dozen floats, where the call's overhead is most of the cost. The last eight
+ * are copied as one vector that may overlap the previous one (masked moves are slow
+ * on some CPUs). */
 AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
-    uint32_t j = 0;
-    for (; j + 8 <= n; j += 8) _mm256_storeu_ps(dst + j, _mm256_loadu_ps(src + j));
-    if (j < n) {
-        __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        _mm256_maskstore_ps(dst + j, mask, _mm256_maskload_ps(src + j, mask));
+    if (n < 8) {
+        for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
+        return;
     }
+    __m256 last = _mm256_loadu_ps(src + n - 8);
+    for (uint32_t j = 0; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_loadu_ps(src + j));
+    _mm256_storeu_ps(dst + n - 8, last);
 }
 
 /* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
