@@ -648,9 +648,21 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     float gain = v->volume_s * v->fade;
     double doppler = 1.0;
     if (v->placed) {
-        ear__spatial sp;
-        ear__spatialise(&s->ears, v, rate, s->config.speed_of_sound, s->config.doppler_scale,
-                        &sp);
+        /* Placement is a pure function of the listener and the voice's position,
+         * velocity and forward (the rest is fixed at play): a game moves its voices
+         * once a frame, several control blocks apart, so most blocks reuse the last. */
+        if (!(v->sp_valid && s->ears_same &&
+              memcmp(&v->sp_position, &v->position, sizeof v->position) == 0 &&
+              memcmp(&v->sp_velocity, &v->velocity, sizeof v->velocity) == 0 &&
+              memcmp(&v->sp_forward, &v->forward, sizeof v->forward) == 0)) {
+            ear__spatialise(&s->ears, v, rate, s->config.speed_of_sound,
+                            s->config.doppler_scale, &v->sp);
+            v->sp_position = v->position;
+            v->sp_velocity = v->velocity;
+            v->sp_forward = v->forward;
+            v->sp_valid = true;
+        }
+        const ear__spatial sp = v->sp;
         gain *= occlusion_gain(v->occ_s);
         t->gain_l = gain * sp.gain_l;
         t->gain_r = gain * sp.gain_r;
@@ -733,6 +745,10 @@ static void render_block(ear_stage *s) {
     uint32_t lanes = EAR__LANE_FLOATS / stride;
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
+
+    s->ears_same = s->ears_last_valid && memcmp(&s->ears_last, &s->ears, sizeof s->ears) == 0;
+    s->ears_last = s->ears;
+    s->ears_last_valid = true;
 
     /* Every voice's targets first: they depend on nothing the kernels change, and in
      * one tight loop the long dependency chains of consecutive voices' maths (square

@@ -137,6 +137,13 @@ typedef struct ear__voice {
     float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
     ear__targets t;  /* this block's targets (render_block's first pass) */
+    /* The last placement result and the inputs it came from (valid once computed).
+     * Reused while the listener, position, velocity and forward are unchanged; a
+     * command that changes any other placement input (attenuation, cone, doppler
+     * factor, behind cue) must clear sp_valid. */
+    bool sp_valid;
+    ear__spatial sp;
+    ear_vec3 sp_position, sp_velocity, sp_forward;
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
     float hist[EAR__HIST_MAX];
@@ -198,6 +205,9 @@ struct ear_stage {
     float *mix_l, *mix_r, *mono, *right;
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
+    /* The listener of the previous block, to tell whether it moved. */
+    ear__ears ears_last;
+    bool ears_last_valid, ears_same;
     /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
     float cue_table[EAR__CUE_STEPS + 1];
     bool cue_table_built;
