@@ -125,7 +125,7 @@ TEST(sdl2_backend_maps_injected_events) {
 /* ---- The audio hook ----------------------------------------------------------------- */
 
 typedef struct fake_device {
-    int attached, detached;
+    int attached, updated, detached;
     ear_stage *stage;
     int marker;
 } fake_device;
@@ -136,6 +136,11 @@ static ear_result fake_attach(ear_stage *stage, void *user, void **out_device) {
     d->stage = stage;
     *out_device = &d->marker;
     return EAR_OK;
+}
+
+static void fake_update(void *device, void *user) {
+    fake_device *d = user;
+    if (device == &d->marker) d->updated++;
 }
 
 static void fake_detach(void *device, void *user) {
@@ -159,11 +164,13 @@ TEST(sdl2_backend_attaches_audio_through_the_hook_unless_muted) {
         cfg.speech.log_only = true;
         cfg.mute = mute != 0;
         cfg.audio_attach = fake_attach;
+        cfg.audio_update = fake_update;
         cfg.audio_detach = fake_detach;
         cfg.hook_user = &d;
         ear_scene scene = {.update = quit_at_3, .user = &d};
         ASSERT_OK(ear_engine_run(&cfg, &scene));
         ASSERT_EQ(d.attached, mute ? 0 : 1);
+        ASSERT_EQ(d.updated, mute ? 0 : 3); /* frames 1..3 have a world sync */
         ASSERT_EQ(d.detached, mute ? 0 : 1);
         if (!mute) ASSERT_EQ(d.marker, 0); /* the hook got the context's stage */
     }
