@@ -21,6 +21,10 @@
  * The very first frame only advances the clocks, starts the first scene and applies
  * scene changes. Frames are never caught up: the next one is scheduled from now.
  * Drawing may blend the last two steps by ear_ctx_alpha.
+ *
+ * Thread: every function here is for the game thread (the one that calls
+ * ear_engine_run or owns the runner) unless its comment says otherwise. Scene callbacks
+ * and hooks run on that thread; nothing here locks.
  */
 #ifndef EARSHOT_ENGINE_H
 #define EARSHOT_ENGINE_H
