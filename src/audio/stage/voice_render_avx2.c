@@ -294,41 +294,35 @@ AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
  * the same and the k serial chains overlap instead of adding up. */
 AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
                                float *const *state, const float *g0, const float *g1) {
-    float vs[8] = {0}, vg0[8] = {0}, vdg[8] = {0};
-    float zero[8] = {0}, sink[8];
+    /* An idle lane repeats lane 0 (same input, state and ramp), so it computes the
+     * same values and may store them over lane 0's, with no branches in the loop. */
+    float vs[8], vg0[8], vdg[8];
     float *row[8];
-    uint32_t step[8];
     for (uint32_t l = 0; l < 8; l++) {
-        if (l < k) {
-            vs[l] = *state[l];
-            vg0[l] = g0[l];
-            vdg[l] = (g1[l] - g0[l]) / (float)frames;
-            row[l] = x[l];
-            step[l] = 8;
-        } else {
-            row[l] = sink; /* an idle lane filters silence into a sink */
-            step[l] = 0;
-        }
+        uint32_t from = l < k ? l : 0u;
+        vs[l] = *state[from];
+        vg0[l] = g0[from];
+        vdg[l] = (g1[from] - g0[from]) / (float)frames;
+        row[l] = x[from];
     }
     __m256 s = _mm256_loadu_ps(vs), G0 = _mm256_loadu_ps(vg0), DG = _mm256_loadu_ps(vdg);
     const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+    __m256 kv = _mm256_set1_ps(1.0f); /* j + m + 1, counted exactly */
     uint32_t j = 0;
     for (; j + 8 <= frames; j += 8) {
         __m256 r[8];
-        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(l < k ? row[l] : zero);
+        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(row[l] + j);
         transpose8(r);
         for (uint32_t m = 0; m < 8; m++) {
-            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, _mm256_set1_ps((float)(j + m + 1))));
+            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, kv));
             __m256 g2 = _mm256_mul_ps(two, g);
             __m256 xm = r[m];
             r[m] = _mm256_fmadd_ps(_mm256_sub_ps(one, g), s, _mm256_mul_ps(g, xm));
             s = _mm256_fmadd_ps(_mm256_sub_ps(one, g2), s, _mm256_mul_ps(g2, xm));
+            kv = _mm256_add_ps(kv, one);
         }
         transpose8(r);
-        for (uint32_t l = 0; l < 8; l++) {
-            _mm256_storeu_ps(row[l], r[l]);
-            row[l] += step[l];
-        }
+        for (uint32_t l = 0; l < 8; l++) _mm256_storeu_ps(row[l] + j, r[l]);
     }
     _mm256_storeu_ps(vs, s);
     for (uint32_t l = 0; l < k; l++) {
