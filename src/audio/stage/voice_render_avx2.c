@@ -28,6 +28,9 @@
 #include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2,fma")))
+/* Per-block helpers called once or twice per voice: inlined, their call overhead (saved
+ * registers, vzeroupper) would be a visible share of a 160-frame block. */
+#define AVX2_INLINE AVX2 inline __attribute__((always_inline))
 
 bool ear__kernel_avx2_available(void) {
     __builtin_cpu_init();
@@ -223,8 +226,9 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
  * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block, with
  * the same operations per frame as the two calls: the block is loaded once and the
  * ramps are shared. */
-AVX2 static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h, uint32_t frames,
-                          float gp0, float gp1, float gf0, float gf1, float d0, float d1) {
+AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h,
+                                 uint32_t frames, float gp0, float gp1, float gf0, float gf1,
+                                 float d0, float d1) {
     float dgp = (gp1 - gp0) / (float)frames, dgf = (gf1 - gf0) / (float)frames;
     float p0 = (float)h - d0, p1 = (float)h - d1;
     float f0 = floorf(p0), f1 = floorf(p1);
@@ -340,14 +344,17 @@ AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
  * starts at buf + hist_len); returns true when a one-shot ended. */
-AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                             float *mono) {
+AVX2_INLINE static bool read_filter(ear__voice *v, const ear__kernel_io *io,
+                                    const ear__targets *t, float *mono) {
     bool ended = false;
     if (!read_mono(v, t->step_fx, io->frames, mono))
         ended = ear__read_block(v, t->step_fx, io->frames, mono, io->right);
-    if (v->placed) {
+    if (v->placed && !(v->occ_G >= 1.0f && t->occ_G >= 1.0f)) {
         lowpass(mono, io->frames, &v->z_occ1, v->occ_G, t->occ_G);
         lowpass(mono, io->frames, &v->z_occ2, v->occ_G, t->occ_G);
+    } else if (v->placed) {
+        /* lowpass()'s open case, without the calls. */
+        v->z_occ1 = v->z_occ2 = mono[io->frames - 1];
     }
     return ended;
 }
@@ -356,7 +363,7 @@ AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear_
  * is a few dozen floats, where the call's overhead is most of the cost. The last eight
  * are copied as one vector that may overlap the previous one (masked moves are slow
  * on some CPUs). */
-AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
+AVX2_INLINE static void copy_floats(float *dst, const float *src, uint32_t n) {
     if (n < 8) {
         for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
         return;
@@ -368,8 +375,8 @@ AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
 }
 
 /* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
-AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                            float *buf) {
+AVX2_INLINE static void mix_placed(ear__voice *v, const ear__kernel_io *io,
+                                   const ear__targets *t, float *buf) {
     uint32_t frames = io->frames, h = io->hist_len;
     copy_floats(buf, v->hist, h);
     if (v->delay_r == 0.0f && t->delay_r == 0.0f && (v->delay_l != 0.0f || t->delay_l != 0.0f))
@@ -386,7 +393,7 @@ AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__
     copy_floats(v->hist, buf + frames, h);
 }
 
-AVX2 static void adopt_targets(ear__voice *v, const ear__targets *t) {
+AVX2_INLINE static void adopt_targets(ear__voice *v, const ear__targets *t) {
     v->gain_l = t->gain_l;
     v->gain_r = t->gain_r;
     v->delay_l = t->delay_l;
