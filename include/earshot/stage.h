@@ -77,6 +77,7 @@ typedef struct ear_stage_config {
     uint32_t max_voices;            /* voices rendered per block; default 64 */
     uint32_t max_total_voices;      /* voices that may exist at once; default 512 (<= 65535) */
     uint32_t command_capacity;      /* commands the ring holds; default 8192 (a power of two) */
+    uint32_t max_blend_voices;      /* blend voices that may exist at once; default 32 */
     uint64_t seed;                  /* seed of the stage's random generator; default 1 */
     float speed_of_sound;           /* metres per second; default 343 */
     float doppler_scale;            /* multiplies every voice's doppler factor; default 1 */

@@ -15,6 +15,7 @@
 #ifndef EAR_STAGE_INTERNAL_H
 #define EAR_STAGE_INTERNAL_H
 
+#include "earshot/mixer.h"
 #include "earshot/stage.h"
 #include "ring.h"
 
@@ -52,7 +53,71 @@ typedef enum ear__cmd_type {
     EAR__CMD_LISTENER,
     EAR__CMD_MASTER_GAIN,
     EAR__CMD_MOTION,
+    EAR__CMD_BUS_VOLUME, /* f: bus, volume, seconds (0: one block) */
+    EAR__CMD_BUS_MUTE,   /* f: bus, muted */
+    EAR__CMD_DUCK_SET,   /* id: duck slot; f: trigger, target, gain_db, threshold, attack,
+                            hold, release */
+    EAR__CMD_DUCK_REMOVE,
+    EAR__CMD_DUCK_TRIGGER, /* id: duck slot; f: hold seconds */
+    EAR__CMD_ENVELOPE,     /* f: kind (1 in, 2 out), seconds */
+    EAR__CMD_PARAM,        /* f: param index, value */
 } ear__cmd_type;
+
+/* Slots beyond max_total_voices for voices being stolen while they fade out. */
+#define EAR__STEAL_RESERVE      32u
+#define EAR__MAX_DUCKS          16u
+#define EAR__MAX_STREAMS        4u
+#define EAR__MAX_BLENDS         64u
+#define EAR__MAX_POOLS          64u
+#define EAR__POOL_MAX_INSTANCES 64u
+#define EAR__INAUDIBLE          1e-4f /* -80 dB: below this a voice is virtual */
+#define EAR__HYSTERESIS         1.15f
+
+/* The voice manager's ranking entry. */
+typedef struct ear__rank {
+    double key; /* priority, then audibility (with hysteresis) */
+    uint64_t serial;
+    uint32_t index; /* into the active list */
+} ear__rank;
+
+/* Audio-side duck state. */
+typedef struct ear__duck {
+    bool used;
+    uint8_t trigger, target;
+    float floor; /* linear gain at full duck: 10^(gain_db / 20) */
+    float threshold;
+    float attack_s, hold_s, release_s;
+    float level;         /* current gain, floor .. 1 */
+    float hold_left_s;   /* after the trigger stops */
+    float manual_left_s; /* trigger_duck's hold */
+} ear__duck;
+
+/* Audio-side state of a music stream being played. */
+typedef struct ear__stream_slot {
+    ear_stream stream;
+    float *fifo;       /* capacity frames x channels */
+    uint32_t capacity; /* frames */
+    uint32_t count;    /* valid frames */
+    uint64_t underruns;
+} ear__stream_slot;
+
+/* A registered blend (immutable once registered; replacing a name adds an entry). */
+typedef struct ear__blend {
+    ear_blend_def def;
+    bool used;
+    /* For each layer's curves, the parameter index of each curve. */
+    uint8_t gain_param[EAR_BLEND_MAX_LAYERS][EAR_BLEND_MAX_CURVES];
+    uint8_t pitch_param[EAR_BLEND_MAX_LAYERS][EAR_BLEND_MAX_CURVES];
+} ear__blend;
+
+/* A registered pool, with its game-side state. */
+typedef struct ear__pool {
+    ear_pool_def def;
+    bool used;
+    int32_t last_pick;
+    uint32_t instance_count, instance_head;
+    ear_voice_id instances[EAR__POOL_MAX_INSTANCES];
+} ear__pool;
 
 /* One command: 64 bytes. */
 typedef struct ear__cmd {
@@ -64,7 +129,7 @@ typedef struct ear__cmd {
 /* What the audio side returns when a voice ends. */
 typedef struct ear__ret {
     uint32_t id;
-    uint32_t pad_;
+    int32_t stream; /* stream slot to release, or -1 */
     ear_clip *clip;
 } ear__ret;
 
@@ -72,6 +137,9 @@ typedef struct ear__ret {
 typedef struct ear__start {
     ear_clip *clip;
     ear_play p;
+    int32_t blend;  /* index into the blend table, or -1 */
+    int32_t stream; /* stream slot, or -1 */
+    float env_in_s; /* music: fade in with sin over this time (0: none) */
 } ear__start;
 
 /* The per-block targets of a placed voice, computed from the listener. */
@@ -124,6 +192,22 @@ typedef struct ear__voice {
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
     float hist[EAR__HIST_MAX];
+    /* The mixer. */
+    uint8_t bus;
+    uint8_t priority;
+    bool real;       /* rendered in this block */
+    bool was_real;   /* rendered in the last block */
+    uint64_t serial; /* start order: lower is older */
+    uint32_t rendered_blocks;
+    float audibility; /* end-of-block gain x bus gain, for the voice manager */
+    uint8_t env_kind; /* 0 none, 1 fading in (sin), 2 fading out (cos) */
+    float env_t_s, env_len_s, env;
+    int32_t stream; /* stream slot, or -1 */
+    int32_t blend;  /* blend table index, or -1 */
+    int32_t layers; /* first layer voice in the stage's layer array, or -1 */
+    float param_target[EAR_BLEND_MAX_PARAMS];
+    float param_s[EAR_BLEND_MAX_PARAMS];
+    float param_k; /* per-block smoothing of the parameters */
 } ear__voice;
 
 typedef struct ear__kernel_io {
@@ -181,7 +265,89 @@ struct ear_stage {
     float *mix_l, *mix_r, *mono, *right;
     ear__render_fn render_voice; /* the kernel chosen at create */
     uint64_t frames_rendered;
+
+    /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */
+    uint32_t slot_count; /* max_total_voices + EAR__STEAL_RESERVE */
+    /* game side */
+    uint8_t *stolen;        /* per slot: fading out to make room */
+    uint8_t *slot_priority; /* per slot */
+    uint32_t counted;       /* alive and not stolen */
+    bool saturated;         /* a refusal was logged and nothing freed since */
+    uint64_t refused, stolen_count, dropped_far;
+    ear_bus_state bus_game[EAR_BUS_COUNT];
+    ear_duck_rule duck_game[EAR__MAX_DUCKS];
+    bool duck_game_used[EAR__MAX_DUCKS];
+    ear__blend *blends;
+    ear__pool *pools;
+    ear_bus music_bus;
+    ear_voice_id music[8]; /* music voices, newest last */
+    uint32_t music_count;
+    char music_name[EAR_NAME_MAX];
+    uint8_t stream_free[EAR__MAX_STREAMS];
+    ear_stream stream_game[EAR__MAX_STREAMS];
+    uint32_t blend_alive; /* blend voices that exist (game's view) */
+    /* shared */
+    _Atomic uint32_t *aud_bits; /* per slot: audibility as float bits (real flag in bit 0 of
+                                    real_flag) */
+    _Atomic uint8_t *real_flag; /* per slot */
+    _Atomic uint32_t stat_real, stat_virtual;
+    /* audio side */
+    float bus_vol[EAR_BUS_COUNT];    /* volume now (after fades) */
+    float bus_target[EAR_BUS_COUNT]; /* fade target */
+    float bus_rate[EAR_BUS_COUNT];   /* fade step per block (>= 0) */
+    bool bus_muted[EAR_BUS_COUNT];
+    float bus_gain[EAR_BUS_COUNT]; /* applied gain at the end of the last block */
+    bool bus_used[EAR_BUS_COUNT];
+    float *bus_l[EAR_BUS_COUNT], *bus_r[EAR_BUS_COUNT];
+    ear__duck ducks[EAR__MAX_DUCKS];
+    ear__stream_slot streams[EAR__MAX_STREAMS];
+    ear__voice *layer_voices; /* max_blend_voices x EAR_BLEND_MAX_LAYERS */
+    uint32_t *layer_free;
+    uint32_t layer_free_count;
+    uint64_t serial;
+    ear__targets *tgt; /* scratch: each active voice's targets for this block */
+    ear__rank *rank;   /* scratch for the voice manager */
 };
+
+/* stage.c, shared with the mixer's files */
+void *ear__zalloc(const ear_allocator *a, size_t size);
+void ear__dealloc(const ear_allocator *a, void *p);
+uint32_t ear__hist_len(const ear_stage *s);
+uint32_t ear__make_id(uint32_t slot, uint16_t gen);
+bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
+bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
+void ear__collect(ear_stage *s);
+ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
+float ear__sane_gain(float g);
+float ear__sane_pitch(float p);
+bool ear__sane_vec(ear_vec3 v, const char *what);
+float ear__smoothing_k(const ear_stage *s, float smoothing_ms);
+float ear__smooth(float current, float target, float k);
+uint64_t ear__to_fx(double step);
+void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
+void ear__end_voice(ear_stage *s, uint32_t index);
+ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
+/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
+ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
+                     int32_t stream, float env_in_s, ear_voice_id *out_id);
+
+/* mixer.c: the game side of buses, ducks, blends, pools, music */
+bool ear__mixer_create(ear_stage *s);
+void ear__mixer_init(ear_stage *s);
+void ear__mixer_free(ear_stage *s);
+/* Called when a voice's return is collected. */
+void ear__mixer_voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret);
+
+/* mixdown.c: the audio side */
+void ear__mixer_apply(ear_stage *s, const ear__cmd *c);
+void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
+void ear__buses_begin(ear_stage *s);
+float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
+void ear__choose_real(ear_stage *s);
+/* Renders (real) or advances (virtual) one voice of any kind; true when it ended. */
+bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io);
+void ear__buses_mixdown(ear_stage *s);
+void ear__mixer_release_voice(ear_stage *s, ear__voice *v);
 
 /* spatial.c */
 float ear__distance_gain(const ear_attenuation *att, float distance_m);
