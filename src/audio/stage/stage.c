@@ -196,7 +196,7 @@ uint32_t ear__make_id(uint32_t slot, uint16_t gen) {
  * not yet collected. */
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot) {
     uint32_t sl = (id & 0xffffu);
-    if (sl == 0 || sl > s->config.max_total_voices) return false;
+    if (sl == 0 || sl > s->slot_count) return false;
     sl -= 1u;
     if (!s->alive[sl] || s->gen[sl] != (uint16_t)(id >> 16)) return false;
     *slot = sl;
