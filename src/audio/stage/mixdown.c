@@ -382,7 +382,29 @@ static void fade_in_from_silence(ear__voice *v) {
     memset(v->hist, 0, sizeof v->hist);
 }
 
-bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io) {
+/* Renders one real (or leaving) voice's block into io's buffers: placed voices join the
+ * SIMD group when there is one (finishing it when full), others render at once after
+ * the group is flushed, so voices always add into their bus in the order they come. */
+static bool render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
+                       const ear__kernel_io *io, ear__group *group, uint32_t lanes,
+                       uint32_t stride) {
+    if (v->placed && lanes >= 2) {
+        float *buf = s->lanes + (size_t)group->n * stride;
+        bool ended = ear__voice_read_avx2(v, io, t, buf);
+        group->voice[group->n] = v;
+        group->t[group->n] = *t;
+        group->buf[group->n] = buf;
+        group->mix_l[group->n] = io->mix_l;
+        group->mix_r[group->n] = io->mix_r;
+        if (++group->n == lanes) ear__group_finish_avx2(group, io);
+        return ended;
+    }
+    if (group->n) ear__group_finish_avx2(group, io);
+    return s->render_voice(v, io, t);
+}
+
+bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
+                      ear__group *group, uint32_t lanes, uint32_t stride) {
     uint32_t n = s->config.block_frames;
     bool render = v->real || v->was_real;
     bool entering = v->real && !v->was_real && v->rendered_blocks > 0;
@@ -410,7 +432,7 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
             }
             if (entering) fade_in_from_silence(lv);
             if (render)
-                (void)s->render_voice(lv, &bio, &lt);
+                (void)render_one(s, lv, &lt, &bio, group, lanes, stride);
             else
                 (void)ear__voice_advance(lv, n, lt.step_fx);
         }
@@ -419,9 +441,10 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
         if (v->stream >= 0) stream_prepare(s, v, t->step_fx);
         if (entering) fade_in_from_silence(v);
         if (render)
-            ended = s->render_voice(v, &bio, t);
+            ended = render_one(s, v, t, &bio, group, lanes, stride);
         else
             ended = ear__voice_advance(v, n, t->step_fx);
+        /* The read pass is done (even for a grouped voice): the FIFO may move. */
         if (v->stream >= 0) stream_consume(s, v);
     }
     v->was_real = v->real;

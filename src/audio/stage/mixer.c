@@ -49,10 +49,11 @@ bool ear__mixer_create(ear_stage *s) {
     s->aud_bits = ear__zalloc(a, n * sizeof *s->aud_bits);
     s->real_flag = ear__zalloc(a, n * sizeof *s->real_flag);
     s->rank = ear__zalloc(a, n * sizeof *s->rank);
+    s->ended_scratch = ear__zalloc(a, n);
     s->blends = ear__zalloc(a, EAR__MAX_BLENDS * sizeof *s->blends);
     s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
     bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
-              s->blends && s->pools;
+              s->ended_scratch && s->blends && s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
         s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
         s->bus_r[k] = ear__zalloc(a, b * sizeof(float));
@@ -109,6 +110,7 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, (void *)s->aud_bits);
     ear__dealloc(a, (void *)s->real_flag);
     ear__dealloc(a, s->rank);
+    ear__dealloc(a, s->ended_scratch);
     ear__dealloc(a, s->blends);
     ear__dealloc(a, s->pools);
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {

@@ -783,19 +783,35 @@ static void render_block(ear_stage *s) {
     ear__choose_real(s);
 
     ear__kernel_io io = {s->mono, s->right, NULL, NULL, b, ear__hist_len(s)};
-    for (uint32_t i = 0; i < s->active_count;) {
+    /* With a SIMD kernel, placed voices are read one by one but filtered and mixed in
+     * groups (their serial filters run side by side); a group is finished before any
+     * other voice mixes, so every voice adds into its bus in the same order as one by
+     * one. */
+    ear__group group;
+    group.n = 0;
+    uint32_t stride = (io.hist_len + b + 8u + 7u) & ~7u;
+    uint32_t lanes = EAR__LANE_FLOATS / stride;
+    if (lanes > EAR__LANES) lanes = EAR__LANES;
+    if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
+    for (uint32_t i = 0; i < s->active_count; i++) {
         uint32_t slot = s->active[i];
         ear__voice *v = &s->voices[slot];
-        bool ended = ear__voice_block(s, v, &s->tgt[i], &io);
+        s->ended_scratch[i] = ear__voice_block(s, v, &s->tgt[i], &io, &group, lanes, stride);
         atomic_store_explicit(&s->cursor[slot], v->pos, memory_order_relaxed);
         float aud = v->audibility;
         uint32_t bits;
         memcpy(&bits, &aud, sizeof bits);
         atomic_store_explicit(&s->aud_bits[slot], bits, memory_order_relaxed);
         atomic_store_explicit(&s->real_flag[slot], (uint8_t)v->real, memory_order_relaxed);
-        if (ended || (v->stopping && v->fade <= 0.0f)) {
-            /* The last active voice moves into index i, with its targets. */
+    }
+    if (group.n) ear__group_finish_avx2(&group, &io);
+    /* Voices that ended leave the active list once every group is mixed. */
+    for (uint32_t i = 0; i < s->active_count;) {
+        ear__voice *v = &s->voices[s->active[i]];
+        if (s->ended_scratch[i] || (v->stopping && v->fade <= 0.0f)) {
+            /* The last active voice moves into index i, with its targets and flag. */
             s->tgt[i] = s->tgt[s->active_count - 1];
+            s->ended_scratch[i] = s->ended_scratch[s->active_count - 1];
             ear__end_voice(s, i);
         } else {
             i++;

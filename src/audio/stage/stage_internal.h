@@ -38,6 +38,10 @@
 #define EAR__MIN_FADE_S    0.005f
 #define EAR__MIN_PITCH     (1.0f / 256.0f)
 #define EAR__MAX_PITCH     256.0f
+/* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
+ * by side in the stage's lane scratch so that their serial filters run as SIMD lanes. */
+#define EAR__LANES       8
+#define EAR__LANE_FLOATS 8192
 
 typedef enum ear__cmd_type {
     EAR__CMD_PLAY = 1,
@@ -226,6 +230,16 @@ typedef struct ear__targets {
     float cue_G, occ_G;
 } ear__targets;
 
+/* Placed voices whose read pass is done, waiting for their filters and mix: voice i's
+ * block (after hist_len frames of room for its history) is in buf[i]. */
+typedef struct ear__group {
+    ear__voice *voice[EAR__LANES];
+    ear__targets t[EAR__LANES];
+    float *buf[EAR__LANES];
+    float *mix_l[EAR__LANES], *mix_r[EAR__LANES]; /* each voice's bus */
+    uint32_t n;
+} ear__group;
+
 /* One voice's block: ear__voice_render or an equivalent SIMD kernel. */
 typedef bool (*ear__render_fn)(ear__voice *voice, const ear__kernel_io *io,
                                const ear__targets *t);
@@ -263,7 +277,8 @@ struct ear_stage {
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
-    ear__render_fn render_voice; /* the kernel chosen at create */
+    ear__render_fn render_voice;   /* the kernel chosen at create */
+    float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
     uint64_t frames_rendered;
 
     /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */
@@ -305,8 +320,9 @@ struct ear_stage {
     uint32_t *layer_free;
     uint32_t layer_free_count;
     uint64_t serial;
-    ear__targets *tgt; /* scratch: each active voice's targets for this block */
-    ear__rank *rank;   /* scratch for the voice manager */
+    ear__targets *tgt;      /* scratch: each active voice's targets for this block */
+    ear__rank *rank;        /* scratch for the voice manager */
+    uint8_t *ended_scratch; /* per active index: the voice ended in this block */
 };
 
 /* stage.c, shared with the mixer's files */
@@ -344,8 +360,10 @@ void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
 void ear__buses_begin(ear_stage *s);
 float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
 void ear__choose_real(ear_stage *s);
-/* Renders (real) or advances (virtual) one voice of any kind; true when it ended. */
-bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io);
+/* Renders (real) or advances (virtual) one voice of any kind; true when it ended.
+ * Placed voices join `group` when lanes >= 2 (SIMD kernels); the caller finishes it. */
+bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
+                      ear__group *group, uint32_t lanes, uint32_t stride);
 void ear__buses_mixdown(ear_stage *s);
 void ear__mixer_release_voice(ear_stage *s, ear__voice *v);
 
@@ -375,5 +393,12 @@ bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx
 /* voice_render_avx2.c: the same kernel with AVX2 and FMA (x86-64 only). */
 bool ear__kernel_avx2_available(void);
 bool ear__voice_render_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
+/* The same kernel split for grouped placed voices: the read and occlusion filters of
+ * one voice into buf + hist_len (returns true when a one-shot ended), then the behind
+ * cue filters of the whole group as SIMD lanes and each voice's mix, in group order.
+ * The output is bit for bit that of ear__voice_render_avx2 on each voice in turn. */
+bool ear__voice_read_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t,
+                          float *buf);
+void ear__group_finish_avx2(ear__group *group, const ear__kernel_io *io);
 
 #endif

@@ -185,34 +185,177 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
     }
 }
 
-AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
-                                 const ear__targets *t) {
-    uint32_t frames = io->frames, h = io->hist_len;
-    float *mono = io->mono + h;
-    bool stereo_flat = v->channels == 2 && !v->placed;
-    bool ended = false;
-    if (!read_mono(v, t->step_fx, frames, mono))
-        ended = ear__read_block(v, t->step_fx, frames, mono, io->right);
+/* Eight rows of eight floats transposed in place: r[m] lane l <- r[l] lane m. */
+AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
+    __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
+    __m256 t2 = _mm256_unpacklo_ps(r[2], r[3]), t3 = _mm256_unpackhi_ps(r[2], r[3]);
+    __m256 t4 = _mm256_unpacklo_ps(r[4], r[5]), t5 = _mm256_unpackhi_ps(r[4], r[5]);
+    __m256 t6 = _mm256_unpacklo_ps(r[6], r[7]), t7 = _mm256_unpackhi_ps(r[6], r[7]);
+    __m256 u0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0));
+    __m256 u1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 u2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0));
+    __m256 u3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 u4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0));
+    __m256 u5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2));
+    __m256 u6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0));
+    __m256 u7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    r[0] = _mm256_permute2f128_ps(u0, u4, 0x20);
+    r[1] = _mm256_permute2f128_ps(u1, u5, 0x20);
+    r[2] = _mm256_permute2f128_ps(u2, u6, 0x20);
+    r[3] = _mm256_permute2f128_ps(u3, u7, 0x20);
+    r[4] = _mm256_permute2f128_ps(u0, u4, 0x31);
+    r[5] = _mm256_permute2f128_ps(u1, u5, 0x31);
+    r[6] = _mm256_permute2f128_ps(u2, u6, 0x31);
+    r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
+}
 
-    if (v->placed) {
-        lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
-        lowpass(mono, frames, &v->z_occ2, v->occ_G, t->occ_G);
-        lowpass(mono, frames, &v->z_cue, v->cue_G, t->cue_G);
-        memcpy(io->mono, v->hist, h * sizeof(float));
-        mix_ear(io->mix_l, io->mono, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
-        mix_ear(io->mix_r, io->mono, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
-        memcpy(v->hist, io->mono + frames, h * sizeof(float));
-    } else {
-        mix_plain(io->mix_l, mono, frames, v->gain_l, t->gain_l);
-        mix_plain(io->mix_r, stereo_flat ? io->right : mono, frames, v->gain_r, t->gain_r);
+/* lowpass() on k (2 .. 8) voices at once, one voice per SIMD lane: x[l] is voice l's
+ * block, state[l] its filter state, g0[l] .. g1[l] its coefficient ramp. Eight-frame
+ * tiles are transposed so that each lane runs one voice's recurrence; every lane does
+ * exactly lowpass()'s operations in lowpass()'s order, so the result is bit for bit
+ * the same and the k serial chains overlap instead of adding up. */
+AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
+                               float *const *state, const float *g0, const float *g1) {
+    float vs[8] = {0}, vg0[8] = {0}, vdg[8] = {0};
+    float zero[8] = {0}, sink[8];
+    float *row[8];
+    uint32_t step[8];
+    for (uint32_t l = 0; l < 8; l++) {
+        if (l < k) {
+            vs[l] = *state[l];
+            vg0[l] = g0[l];
+            vdg[l] = (g1[l] - g0[l]) / (float)frames;
+            row[l] = x[l];
+            step[l] = 8;
+        } else {
+            row[l] = sink; /* an idle lane filters silence into a sink */
+            step[l] = 0;
+        }
     }
+    __m256 s = _mm256_loadu_ps(vs), G0 = _mm256_loadu_ps(vg0), DG = _mm256_loadu_ps(vdg);
+    const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+    uint32_t j = 0;
+    for (; j + 8 <= frames; j += 8) {
+        __m256 r[8];
+        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(l < k ? row[l] : zero);
+        transpose8(r);
+        for (uint32_t m = 0; m < 8; m++) {
+            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, _mm256_set1_ps((float)(j + m + 1))));
+            __m256 g2 = _mm256_mul_ps(two, g);
+            __m256 xm = r[m];
+            r[m] = _mm256_fmadd_ps(_mm256_sub_ps(one, g), s, _mm256_mul_ps(g, xm));
+            s = _mm256_fmadd_ps(_mm256_sub_ps(one, g2), s, _mm256_mul_ps(g2, xm));
+        }
+        transpose8(r);
+        for (uint32_t l = 0; l < 8; l++) {
+            _mm256_storeu_ps(row[l], r[l]);
+            row[l] += step[l];
+        }
+    }
+    _mm256_storeu_ps(vs, s);
+    for (uint32_t l = 0; l < k; l++) {
+        float sl = vs[l], gl0 = vg0[l], dg = vdg[l];
+        float *xl = x[l];
+        for (uint32_t jj = j; jj < frames; jj++) {
+            float g = gl0 + dg * (float)(jj + 1);
+            float xj = xl[jj];
+            xl[jj] = fmaf(1.0f - g, sl, g * xj);
+            sl = fmaf(1.0f - 2.0f * g, sl, 2.0f * g * xj);
+        }
+        *state[l] = isfinite(sl) ? sl : 0.0f;
+    }
+}
+
+/* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
+ * starts at buf + hist_len); returns true when a one-shot ended. */
+AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
+                             float *mono) {
+    bool ended = false;
+    if (!read_mono(v, t->step_fx, io->frames, mono))
+        ended = ear__read_block(v, t->step_fx, io->frames, mono, io->right);
+    if (v->placed) {
+        lowpass(mono, io->frames, &v->z_occ1, v->occ_G, t->occ_G);
+        lowpass(mono, io->frames, &v->z_occ2, v->occ_G, t->occ_G);
+    }
+    return ended;
+}
+
+/* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
+AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
+                            float *buf) {
+    uint32_t frames = io->frames, h = io->hist_len;
+    memcpy(buf, v->hist, h * sizeof(float));
+    mix_ear(io->mix_l, buf, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
+    mix_ear(io->mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
+    memcpy(v->hist, buf + frames, h * sizeof(float));
+}
+
+AVX2 static void adopt_targets(ear__voice *v, const ear__targets *t) {
     v->gain_l = t->gain_l;
     v->gain_r = t->gain_r;
     v->delay_l = t->delay_l;
     v->delay_r = t->delay_r;
     v->cue_G = t->cue_G;
     v->occ_G = t->occ_G;
+}
+
+AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
+                                 const ear__targets *t) {
+    uint32_t frames = io->frames, h = io->hist_len;
+    float *mono = io->mono + h;
+    bool stereo_flat = v->channels == 2 && !v->placed;
+    bool ended = read_filter(v, io, t, mono);
+    if (v->placed) {
+        lowpass(mono, frames, &v->z_cue, v->cue_G, t->cue_G);
+        mix_placed(v, io, t, io->mono);
+    } else {
+        mix_plain(io->mix_l, mono, frames, v->gain_l, t->gain_l);
+        mix_plain(io->mix_r, stereo_flat ? io->right : mono, frames, v->gain_r, t->gain_r);
+    }
+    adopt_targets(v, t);
+    _mm256_zeroupper();
     return ended;
+}
+
+AVX2 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
+                               float *buf) {
+    bool ended = read_filter(v, io, t, buf + io->hist_len);
+    /* Back to the caller's SSE code with clean upper halves: the compiler does not
+     * always clear them after a tail call, and dirty ones slow down libm's maths. */
+    _mm256_zeroupper();
+    return ended;
+}
+
+AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
+    uint32_t frames = io->frames, h = io->hist_len;
+    float *x[EAR__LANES], *st[EAR__LANES], g0[EAR__LANES], g1[EAR__LANES];
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < gr->n; i++) {
+        ear__voice *v = gr->voice[i];
+        float a = v->cue_G, b = gr->t[i].cue_G;
+        if (a >= 1.0f && b >= 1.0f) {
+            v->z_cue = gr->buf[i][h + frames - 1];
+            continue;
+        }
+        x[k] = gr->buf[i] + h;
+        st[k] = &v->z_cue;
+        g0[k] = a;
+        g1[k] = b;
+        k++;
+    }
+    if (k == 1)
+        lowpass(x[0], frames, st[0], g0[0], g1[0]);
+    else if (k > 1)
+        lowpass_lanes(x, k, frames, st, g0, g1);
+    for (uint32_t i = 0; i < gr->n; i++) {
+        ear__kernel_io bus_io = *io; /* each voice mixes into its own bus */
+        bus_io.mix_l = gr->mix_l[i];
+        bus_io.mix_r = gr->mix_r[i];
+        mix_placed(gr->voice[i], &bus_io, &gr->t[i], gr->buf[i]);
+        adopt_targets(gr->voice[i], &gr->t[i]);
+    }
+    gr->n = 0;
+    _mm256_zeroupper();
 }
 
 #else
@@ -223,6 +366,17 @@ bool ear__kernel_avx2_available(void) {
 
 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
     return ear__voice_render(v, io, t);
+}
+
+bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
+                          float *buf) {
+    (void)v, (void)io, (void)t, (void)buf;
+    return false; /* never called: grouping needs the AVX2 kernel */
+}
+
+void ear__group_finish_avx2(ear__group *group, const ear__kernel_io *io) {
+    (void)io;
+    group->n = 0;
 }
 
 #endif

@@ -1,0 +1,34 @@
+/*
+ * What io's decoding files share: opening a file with libsndfile and checking it is
+ * something Earshot can play, and writing an error that names the file and the reason.
+ */
+#ifndef EAR_IO_INTERNAL_H
+#define EAR_IO_INTERNAL_H
+
+#include "earshot/decode.h"
+
+#include <sndfile.h>
+
+/* Writes "<path>: <reason>" into err, or logs it (error, module "io") when err is NULL,
+ * and returns result. */
+ear_result ear__io_fail(ear_io_error *err, ear_result result, const char *path,
+                        const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Opens path for reading and fills *info and *out (which may be NULL). Fails, with
+ * nothing open, as ear_decode_file documents. */
+ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
+                        ear_audio_info *out, ear_io_error *err);
+
+/* True when libsndfile's frame count for this file is exact (so a shorter body is a
+ * truncated file): everything but MP3, whose count is an estimate. */
+bool ear__io_frames_exact(const SF_INFO *info);
+
+/* True when libsndfile noticed, while opening, that the file is shorter than its header
+ * says (its log then holds "(should be N)"). */
+bool ear__io_header_overstates(SNDFILE *file);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * Helpers for the tests that decode files: a scratch folder, files made by sox (and
+ * opusenc, which sox cannot replace for Opus), sox's own measurements, and a log
+ * catcher. The tests run sox in the test itself, so every file they read was made by
+ * another program than the one that decodes it.
+ */
+#ifndef EAR_TEST_SOX_UTIL_H
+#define EAR_TEST_SOX_UTIL_H
+
+#include "earshot/core.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Makes a fresh folder under /tmp (its path in `out`); false on failure. */
+static inline bool scratch_dir(char *out, size_t cap, const char *tag) {
+    snprintf(out, cap, "/tmp/earshot-%s-XXXXXX", tag);
+    return mkdtemp(out) != NULL;
+}
+
+static inline void remove_tree(const char *dir) {
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+}
+
+/* Runs a shell command built like printf; true when it exits 0. Its output is dropped. */
+static inline bool run(const char *format, ...) {
+    char cmd[2048];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(cmd, sizeof cmd, format, args);
+    va_end(args);
+    char quiet[2100];
+    snprintf(quiet, sizeof quiet, "%s >/dev/null 2>&1", cmd);
+    return system(quiet) == 0;
+}
+
+/* sox's `stat` of a file: its RMS amplitude and the samples it read (all channels).
+ * False when sox cannot read the file. */
+static inline bool sox_stat(const char *path, double *rms, double *samples) {
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "sox '%s' -n stat 2>&1", path);
+    FILE *p = popen(cmd, "r");
+    if (!p) return false;
+    char line[256];
+    int found = 0;
+    while (fgets(line, sizeof line, p)) {
+        if (sscanf(line, "RMS amplitude: %lf", rms) == 1 ||
+            sscanf(line, "RMS     amplitude: %lf", rms) == 1)
+            found |= 1;
+        if (sscanf(line, "Samples read: %lf", samples) == 1) found |= 2;
+    }
+    pclose(p);
+    return found == 3;
+}
+
+/* Truncates a copy: writes the first `keep` bytes of src to dst. */
+static inline bool copy_prefix(const char *src, const char *dst, long keep) {
+    FILE *in = fopen(src, "rb");
+    if (!in) return false;
+    FILE *out = fopen(dst, "wb");
+    if (!out) {
+        fclose(in);
+        return false;
+    }
+    long n = 0;
+    int c;
+    while (n < keep && (c = fgetc(in)) != EOF) {
+        fputc(c, out);
+        n++;
+    }
+    fclose(in);
+    fclose(out);
+    return n == keep;
+}
+
+static inline long file_size(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return -1;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fclose(f);
+    return n;
+}
+
+/* Catches log lines into a buffer (the last 8 KiB) and counts them. */
+typedef struct log_catcher {
+    char text[8192];
+    int lines;
+    int warnings;
+} log_catcher;
+
+static inline void catch_log(void *user, ear_log_level level, const char *module,
+                             const char *message) {
+    log_catcher *c = user;
+    size_t used = strlen(c->text);
+    snprintf(c->text + used, sizeof c->text - used, "[%s] %s\n", module, message);
+    c->lines++;
+    if (level == EAR_LOG_WARN) c->warnings++;
+}
+
+static inline void start_catching(log_catcher *c) {
+    memset(c, 0, sizeof *c);
+    ear_log_set(catch_log, c, EAR_LOG_DEBUG);
+}
+static inline void stop_catching(void) {
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
+#endif

@@ -1,0 +1,209 @@
+/*
+ * Decoding: each format made by sox (Opus by opusenc) decodes to the frames, rate and
+ * channels of the file, with the RMS sox's own `stat` measures; missing, corrupt and
+ * truncated files give errors that name the file and the reason, and never crash
+ * (this runs under ASan and UBSan in `make test`).
+ */
+#include "earshot/decode.h"
+#include "sox_util.h"
+#include "test.h"
+
+static char dir[256];
+
+static const char *at(const char *name) {
+    static char paths[8][512];
+    static int next = 0;
+    char *p = paths[next++ % 8];
+    snprintf(p, 512, "%s/%s", dir, name);
+    return p;
+}
+
+static double clip_rms(const ear_clip *clip) {
+    const float *s = ear_clip_data(clip);
+    size_t n = (size_t)ear_clip_frames(clip) * ear_clip_channels(clip);
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) sum += (double)s[i] * s[i];
+    return sqrt(sum / (double)n);
+}
+
+/* Decodes `name` and checks it against the expectations and sox's stat of `stat_of`
+ * (the file itself when sox reads it). frame_slack: how far the count may stray (MP3
+ * carries encoder delay and padding); rms_rel: relative RMS tolerance. */
+static void check_file(const char *name, ear_audio_format format, uint64_t frames,
+                       uint32_t rate, uint32_t channels, uint64_t frame_slack,
+                       const char *stat_of, double rms_rel) {
+    ear_audio_info info;
+    ear_io_error err = {{0}};
+    ASSERT_OK(ear_decode_info(at(name), &info, &err));
+    ASSERT_EQ(info.format, format);
+    ASSERT_EQ(info.sample_rate, rate);
+    ASSERT_EQ(info.channels, channels);
+
+    ear_clip *clip = NULL;
+    ear_result r = ear_decode_file(at(name), NULL, &clip, &err);
+    if (r != EAR_OK) fprintf(stderr, "%s\n", err.message);
+    ASSERT_OK(r);
+    ASSERT_EQ(ear_clip_sample_rate(clip), rate);
+    ASSERT_EQ(ear_clip_channels(clip), channels);
+    ASSERT_LE(ear_clip_frames(clip), frames + frame_slack);
+    ASSERT_GE(ear_clip_frames(clip), frames);
+    double sox_rms = 0, sox_samples = 0;
+    ASSERT_TRUE(sox_stat(at(stat_of), &sox_rms, &sox_samples));
+    if (frame_slack == 0 && strcmp(stat_of, name) == 0)
+        ASSERT_EQ((uint64_t)sox_samples, ear_clip_frames(clip) * channels);
+    ASSERT_REL(clip_rms(clip), sox_rms, rms_rel);
+    printf("  %-10s %8llu frames  %6u Hz  %u ch  rms %.6f  sox %.6f\n", name,
+           (unsigned long long)ear_clip_frames(clip), rate, channels, clip_rms(clip), sox_rms);
+    ear_clip_release(clip);
+}
+
+TEST(make_files) {
+    ASSERT_TRUE(scratch_dir(dir, sizeof dir, "decode"));
+    /* Stereo, 44.1 kHz, a different tone per channel; 2 s = 88200 frames. */
+    ASSERT_TRUE(run("sox -n -b 16 -r 44100 -c 2 '%s' synth 2 sine 440 sine 660 gain -6",
+                    at("two.wav")));
+    ASSERT_TRUE(
+        run("sox -n -b 24 -r 48000 -c 1 '%s' synth 1.5 sine 1000 gain -3", at("mono.flac")));
+    ASSERT_TRUE(run("sox '%s' '%s'", at("two.wav"), at("two.flac")));
+    ASSERT_TRUE(run("sox '%s' '%s'", at("two.wav"), at("two.ogg")));
+    ASSERT_TRUE(run("sox '%s' '%s'", at("two.wav"), at("two.mp3")));
+    ASSERT_TRUE(run("sox -n -b 32 -e floating-point -r 22050 -c 1 '%s' synth 0.5 square 300 "
+                    "gain -10",
+                    at("float.wav")));
+    /* sox writes no Opus: opusenc encodes sox's 48 kHz WAV. */
+    ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 2 '%s' synth 2 sine 440 sine 660 gain -6",
+                    at("two48.wav")));
+    ASSERT_TRUE(run("opusenc --quiet '%s' '%s'", at("two48.wav"), at("two.opus")));
+}
+
+TEST(wav_16_bit_stereo) {
+    check_file("two.wav", EAR_AUDIO_WAV, 88200, 44100, 2, 0, "two.wav", 1e-5);
+}
+TEST(wav_32_bit_float) {
+    check_file("float.wav", EAR_AUDIO_WAV, 11025, 22050, 1, 0, "float.wav", 1e-5);
+}
+TEST(flac_stereo_and_mono_24_bit) {
+    check_file("two.flac", EAR_AUDIO_FLAC, 88200, 44100, 2, 0, "two.flac", 1e-5);
+    check_file("mono.flac", EAR_AUDIO_FLAC, 72000, 48000, 1, 0, "mono.flac", 1e-5);
+}
+TEST(ogg_vorbis) {
+    check_file("two.ogg", EAR_AUDIO_VORBIS, 88200, 44100, 2, 0, "two.ogg", 1e-4);
+}
+TEST(mp3) {
+    /* libsndfile keeps the encoder's delay and padding (under two MP3 frames); sox reads
+     * the same file with libmad, which trims differently, so RMS agrees to 1%. */
+    check_file("two.mp3", EAR_AUDIO_MP3, 88200, 44100, 2, 2 * 1152, "two.mp3", 0.01);
+}
+TEST(opus) {
+    /* sox cannot read Opus: compare with sox's stat of the WAV it was encoded from. */
+    check_file("two.opus", EAR_AUDIO_OPUS, 96000, 48000, 2, 0, "two48.wav", 0.01);
+}
+
+/* Decodes path expecting `expected`; the message must name the file and hold `reason`. */
+static void expect_error(const char *path, ear_result expected, const char *reason) {
+    ear_io_error err = {{0}};
+    ear_clip *clip = NULL;
+    ear_result r = ear_decode_file(path, NULL, &clip, &err);
+    printf("  %s\n", err.message);
+    ASSERT_EQ(r, expected);
+    ASSERT_TRUE(clip == NULL);
+    ASSERT_TRUE(strstr(err.message, path) != NULL);
+    ASSERT_TRUE(strstr(err.message, reason) != NULL);
+}
+
+TEST(missing_file_names_it) {
+    expect_error(at("nothing-here.wav"), EAR_E_NOT_FOUND, "no such file");
+    expect_error(dir, EAR_E_IO, "folder");
+}
+
+TEST(not_audio_names_the_reason) {
+    FILE *f = fopen(at("text.wav"), "w");
+    ASSERT_TRUE(f != NULL);
+    fputs("this is a text file, not a sound\n", f);
+    fclose(f);
+    expect_error(at("text.wav"), EAR_E_FORMAT, "not a sound file");
+    f = fopen(at("empty.flac"), "w");
+    ASSERT_TRUE(f != NULL);
+    fclose(f);
+    expect_error(at("empty.flac"), EAR_E_FORMAT, "empty");
+    /* Random bytes behind an Ogg name. */
+    f = fopen(at("noise.ogg"), "wb");
+    ASSERT_TRUE(f != NULL);
+    ear_rng rng;
+    ear_rng_seed(&rng, 7);
+    for (int i = 0; i < 20000; i++) fputc((int)(ear_rng_next(&rng) & 0xff), f);
+    fclose(f);
+    expect_error(at("noise.ogg"), EAR_E_FORMAT, "not a sound file");
+}
+
+TEST(truncated_files_name_the_reason) {
+    ASSERT_TRUE(copy_prefix(at("two.wav"), at("cut.wav"), file_size(at("two.wav")) / 2));
+    expect_error(at("cut.wav"), EAR_E_FORMAT, "truncated");
+    ASSERT_TRUE(copy_prefix(at("two.flac"), at("cut.flac"), file_size(at("two.flac")) / 2));
+    expect_error(at("cut.flac"), EAR_E_FORMAT, "truncated");
+    ASSERT_TRUE(copy_prefix(at("two.ogg"), at("cut.ogg"), file_size(at("two.ogg")) / 2));
+    expect_error(at("cut.ogg"), EAR_E_FORMAT, "truncated");
+    ASSERT_TRUE(copy_prefix(at("two.opus"), at("cut.opus"), file_size(at("two.opus")) / 2));
+    expect_error(at("cut.opus"), EAR_E_FORMAT, "truncated");
+    /* A header alone. */
+    ASSERT_TRUE(copy_prefix(at("two.wav"), at("head.wav"), 30));
+    expect_error(at("head.wav"), EAR_E_FORMAT, at("head.wav"));
+}
+
+/* Flips bytes through the body of a file: an error or a clip, never a crash. */
+TEST(corrupt_bodies_never_crash) {
+    const char *names[] = {"two.flac", "two.ogg", "two.mp3", "two.opus", "two.wav"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        long size = file_size(at(names[k]));
+        ASSERT_GT(size, 0);
+        FILE *in = fopen(at(names[k]), "rb");
+        ASSERT_TRUE(in != NULL);
+        unsigned char *bytes = malloc((size_t)size);
+        ASSERT_EQ(fread(bytes, 1, (size_t)size, in), (size_t)size);
+        fclose(in);
+        for (long i = 200; i < size; i += 331) bytes[i] ^= 0x5a;
+        char name[64];
+        snprintf(name, sizeof name, "bad-%s", names[k]);
+        FILE *out = fopen(at(name), "wb");
+        fwrite(bytes, 1, (size_t)size, out);
+        fclose(out);
+        free(bytes);
+        ear_io_error err = {{0}};
+        ear_clip *clip = NULL;
+        ear_result r = ear_decode_file(at(name), NULL, &clip, &err);
+        if (r == EAR_OK) {
+            const float *s = ear_clip_data(clip);
+            size_t n = (size_t)ear_clip_frames(clip) * ear_clip_channels(clip);
+            for (size_t i = 0; i < n; i++) ASSERT_TRUE(isfinite(s[i]));
+            ear_clip_release(clip);
+            printf("  %s: decoded (%zu samples)\n", name, n);
+        } else {
+            printf("  %s\n", err.message);
+            ASSERT_TRUE(strstr(err.message, at(name)) != NULL);
+        }
+    }
+}
+
+TEST(errors_are_logged_without_an_error_buffer) {
+    log_catcher c;
+    start_catching(&c);
+    ear_clip *clip = NULL;
+    ear_result r = ear_decode_file(at("nothing-here.ogg"), NULL, &clip, NULL);
+    stop_catching();
+    ASSERT_EQ(r, EAR_E_NOT_FOUND);
+    ASSERT_EQ(c.lines, 1);
+    ASSERT_TRUE(strstr(c.text, "[io]") != NULL);
+    ASSERT_TRUE(strstr(c.text, "nothing-here.ogg: no such file") != NULL);
+    ASSERT_EQ(ear_decode_file(NULL, NULL, &clip, NULL), EAR_E_INVALID_ARG);
+}
+
+TEST(clean_up) {
+    remove_tree(dir);
+}
+
+TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_32_bit_float),
+          TEST_ENTRY(flac_stereo_and_mono_24_bit), TEST_ENTRY(ogg_vorbis), TEST_ENTRY(mp3),
+          TEST_ENTRY(opus), TEST_ENTRY(missing_file_names_it),
+          TEST_ENTRY(not_audio_names_the_reason), TEST_ENTRY(truncated_files_name_the_reason),
+          TEST_ENTRY(corrupt_bodies_never_crash),
+          TEST_ENTRY(errors_are_logged_without_an_error_buffer), TEST_ENTRY(clean_up))
