@@ -44,6 +44,7 @@ bench: deps
 	  -DEARSHOT_BENCH=ON >/dev/null
 	@$(CMAKE) --build $(BENCH_BUILD) -j $(JOBS)
 	@$(BENCH_BUILD)/bench/bench_w64
+	@$(BENCH_BUILD)/bench/bench_mixer
 
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i

@@ -376,10 +376,23 @@ static void layer_targets(ear_stage *s, const ear__voice *v, const ear__blend *b
     (void)s;
 }
 
-static void fade_in_from_silence(ear__voice *v) {
-    v->gain_l = v->gain_r = 0.0f;
-    v->z_cue = v->z_occ1 = v->z_occ2 = 0.0f;
-    memset(v->hist, 0, sizeof v->hist);
+/* Before a voice renders: its first block starts at its targets; a voice coming back
+ * from virtual starts from silence (its gains fade in over the block, its filters and
+ * delay line start clean); every other block ramps from the last one's values. */
+static void prime(ear__voice *v, const ear__targets *t, bool first, bool entering) {
+    if (!first && !entering) return;
+    v->delay_l = t->delay_l;
+    v->delay_r = t->delay_r;
+    v->cue_G = t->cue_G;
+    v->occ_G = t->occ_G;
+    if (first) {
+        v->gain_l = t->gain_l;
+        v->gain_r = t->gain_r;
+    } else {
+        v->gain_l = v->gain_r = 0.0f;
+        v->z_cue = v->z_occ1 = v->z_occ2 = 0.0f;
+        memset(v->hist, 0, sizeof v->hist);
+    }
 }
 
 /* Renders one real (or leaving) voice's block into io's buffers: placed voices join the
@@ -407,10 +420,12 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
                       ear__group *group, uint32_t lanes, uint32_t stride) {
     uint32_t n = s->config.block_frames;
     bool render = v->real || v->was_real;
-    bool entering = v->real && !v->was_real && v->rendered_blocks > 0;
-    if (!v->real) t->gain_l = t->gain_r = 0.0f; /* leaving the real set: fade over a block */
+    bool entering = v->real && !v->was_real;
+    bool first = v->rendered_blocks == 0;
     ear__kernel_io bio = *io;
     if (render) {
+        ear__voice_targets_fine(s, v, t);
+        if (!v->real) t->gain_l = t->gain_r = 0.0f; /* leaving the real set: fade out */
         bio.mix_l = bus_buffer(s, v->bus, false);
         bio.mix_r = bus_buffer(s, v->bus, true);
     }
@@ -424,26 +439,25 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
             ear__targets lt;
             layer_targets(s, v, bl, l, t, lv, &lt);
             if (!lv->started) {
-                lv->gain_l = lt.gain_l, lv->gain_r = lt.gain_r;
-                lv->delay_l = lt.delay_l, lv->delay_r = lt.delay_r;
-                lv->cue_G = lt.cue_G, lv->occ_G = lt.occ_G;
                 lv->step_fx = lt.step_fx;
                 lv->started = true;
             }
-            if (entering) fade_in_from_silence(lv);
-            if (render)
+            if (render) {
+                prime(lv, &lt, first, entering);
                 (void)render_one(s, lv, &lt, &bio, group, lanes, stride);
-            else
+            } else {
                 (void)ear__voice_advance(lv, n, lt.step_fx);
+            }
         }
         v->pos = s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS].pos;
     } else {
         if (v->stream >= 0) stream_prepare(s, v, t->step_fx);
-        if (entering) fade_in_from_silence(v);
-        if (render)
+        if (render) {
+            prime(v, t, first, entering);
             ended = render_one(s, v, t, &bio, group, lanes, stride);
-        else
+        } else {
             ended = ear__voice_advance(v, n, t->step_fx);
+        }
         /* The read pass is done (even for a grouped voice): the FIFO may move. */
         if (v->stream >= 0) stream_consume(s, v);
     }

@@ -668,6 +668,7 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
 /* ---- audio side: one block ------------------------------------------------------------- */
 
 float ear__smooth(float current, float target, float k) {
+    if (current == target) return target;
     float next = target + (current - target) * k;
     return fabsf(next - target) < 1e-7f ? target : next;
 }
@@ -688,8 +689,10 @@ static float cutoff(float open_hz, float closed_hz, float amount) {
 }
 
 /* End-of-block targets of one voice; advances its smoothers and stop fade. */
+/* The coarse targets every voice needs each block, rendered or not: smoothers, stop
+ * fade and envelope, distance, cone and occlusion gain, doppler and the playback step,
+ * and the audibility the voice manager ranks by. */
 static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
-    float rate = (float)s->config.sample_rate;
     if (v->started) {
         v->volume_s = ear__smooth(v->volume_s, v->volume_target, v->smooth_k);
         v->pitch_s = ear__smooth(v->pitch_s, v->pitch_target, v->smooth_k);
@@ -712,43 +715,44 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     float gain = v->volume_s * v->fade * v->env;
     double doppler = 1.0;
     if (v->placed) {
-        ear__spatial sp;
-        ear__spatialise(&s->ears, v, rate, s->config.speed_of_sound, s->config.doppler_scale,
-                        &sp);
-        gain *= occlusion_gain(v->occ_s);
-        t->gain_l = gain * sp.gain_l;
-        t->gain_r = gain * sp.gain_r;
-        t->delay_l = sp.delay_l;
-        t->delay_r = sp.delay_r;
-        t->cue_G = sp.cue_filter > 0.0f
-                       ? ear__lowpass_G(
-                             cutoff(EAR__CUE_OPEN_HZ, EAR__CUE_CLOSED_HZ, sp.cue_filter), rate)
-                       : 1.0f;
+        ear__spatial_coarse(&s->ears, v, s->config.speed_of_sound, s->config.doppler_scale,
+                            &v->sp);
+        if (v->occ_s > 0.0f) gain *= occlusion_gain(v->occ_s);
+        doppler = v->sp.doppler;
+        gain *= v->sp.distance_gain;
+    }
+    v->coarse_gain = gain;
+    t->step_fx = ear__to_fx(v->base_step * (double)v->pitch_s * doppler);
+    v->audibility = gain * ear__bus_gain_now(s, v->bus);
+    if (!v->started) {
+        v->step_fx = t->step_fx; /* the first block plays at its pitch: nothing to ramp */
+        v->started = true;
+    }
+}
+
+void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
+    float rate = (float)s->config.sample_rate, gain = v->coarse_gain;
+    if (v->placed) {
+        ear__spatial_fine(v, rate, &v->sp);
+        t->gain_l = gain * v->sp.gain_l;
+        t->gain_r = gain * v->sp.gain_r;
+        t->delay_l = v->sp.delay_l;
+        t->delay_r = v->sp.delay_r;
+        t->cue_G =
+            v->sp.cue_filter > 0.0f
+                ? ear__lowpass_G(cutoff(EAR__CUE_OPEN_HZ, EAR__CUE_CLOSED_HZ, v->sp.cue_filter),
+                                 rate)
+                : 1.0f;
         t->occ_G =
             v->occ_s > 0.0f
                 ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s), rate)
                 : 1.0f;
-        doppler = sp.doppler;
     } else {
         /* Balance: the centre is unity on both sides; one side dims as pan moves away. */
         t->gain_l = gain * (v->pan > 0.0f ? 1.0f - v->pan : 1.0f);
         t->gain_r = gain * (v->pan < 0.0f ? 1.0f + v->pan : 1.0f);
         t->delay_l = t->delay_r = 0.0f;
         t->cue_G = t->occ_G = 1.0f;
-    }
-    t->step_fx = ear__to_fx(v->base_step * (double)v->pitch_s * doppler);
-    float loudest = t->gain_l > t->gain_r ? t->gain_l : t->gain_r;
-    v->audibility = loudest * ear__bus_gain_now(s, v->bus);
-    if (!v->started) {
-        /* The first block starts at its targets: nothing to ramp from. */
-        v->gain_l = t->gain_l;
-        v->gain_r = t->gain_r;
-        v->delay_l = t->delay_l;
-        v->delay_r = t->delay_r;
-        v->cue_G = t->cue_G;
-        v->occ_G = t->occ_G;
-        v->step_fx = t->step_fx;
-        v->started = true;
     }
 }
 

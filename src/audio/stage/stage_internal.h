@@ -148,10 +148,14 @@ typedef struct ear__start {
 
 /* The per-block targets of a placed voice, computed from the listener. */
 typedef struct ear__spatial {
-    float gain_l, gain_r;   /* pan x distance x cone x cue (not volume) */
+    /* coarse: every voice, every block */
+    float distance_gain; /* distance x cone */
+    float lx, ly, lz;    /* direction in listener space (0 when at the listener) */
+    float doppler;       /* playback-rate factor */
+    /* fine: voices that render */
+    float gain_l, gain_r;   /* pan x cue (distance excluded) */
     float delay_l, delay_r; /* interaural delay, frames */
     float cue_filter;       /* 0 (open) .. 1 (2.5 kHz) */
-    float doppler;          /* playback-rate factor */
 } ear__spatial;
 
 /* The listener as the mixer uses it: an orthonormal basis. */
@@ -195,7 +199,6 @@ typedef struct ear__voice {
     float fade_step; /* per block */
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
-    float hist[EAR__HIST_MAX];
     /* The mixer. */
     uint8_t bus;
     uint8_t priority;
@@ -203,15 +206,20 @@ typedef struct ear__voice {
     bool was_real;   /* rendered in the last block */
     uint64_t serial; /* start order: lower is older */
     uint32_t rendered_blocks;
-    float audibility; /* end-of-block gain x bus gain, for the voice manager */
-    uint8_t env_kind; /* 0 none, 1 fading in (sin), 2 fading out (cos) */
+    float coarse_gain; /* volume x fade x envelope x distance x cone x occlusion */
+    float audibility;  /* end-of-block gain x bus gain, for the voice manager */
+    uint8_t env_kind;  /* 0 none, 1 fading in (sin), 2 fading out (cos) */
     float env_t_s, env_len_s, env;
     int32_t stream; /* stream slot, or -1 */
     int32_t blend;  /* blend table index, or -1 */
     int32_t layers; /* first layer voice in the stage's layer array, or -1 */
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
-    float param_k; /* per-block smoothing of the parameters */
+    float param_k;   /* per-block smoothing of the parameters */
+    ear__spatial sp; /* this block's placement */
+    /* Cold: touched only by voices that render. The delay line is last, so the fields
+     * every voice (real or virtual) reads each block share a few cache lines. */
+    float hist[EAR__HIST_MAX];
 } ear__voice;
 
 typedef struct ear__kernel_io {
@@ -343,6 +351,8 @@ uint64_t ear__to_fx(double step);
 void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
 void ear__end_voice(ear_stage *s, uint32_t index);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
+/* The fine targets (pan, delays, filters) of a voice about to render. */
+void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t);
 /* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
 ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
                      int32_t stream, float env_in_s, ear_voice_id *out_id);
@@ -373,8 +383,11 @@ float ear__cone_gain(const ear_cone *cone, ear_vec3 forward, ear_vec3 to_listene
 float ear__doppler(ear_vec3 source_pos, ear_vec3 source_vel, ear_vec3 listener_pos,
                    ear_vec3 listener_vel, float factor, float speed_of_sound);
 void ear__ears_from_listener(const ear_listener *listener, ear__ears *ears);
-void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sample_rate,
-                     float speed_of_sound, float doppler_scale, ear__spatial *out);
+/* Distance, cone, direction and doppler (every voice, every block). */
+void ear__spatial_coarse(const ear__ears *ears, const ear__voice *voice, float speed_of_sound,
+                         float doppler_scale, ear__spatial *sp);
+/* Pan, interaural delay and the behind/below cue from the coarse direction. */
+void ear__spatial_fine(const ear__voice *voice, float sample_rate, ear__spatial *sp);
 /* One-pole TPT low-pass coefficient G = g / (1 + g), g = tan(pi fc / fs); 1 = open. */
 float ear__lowpass_G(float cutoff_hz, float sample_rate);
 
