@@ -218,8 +218,9 @@ void ear_stage_stop_all(ear_stage *stage);
  * ended or for any id that is not a live voice. Thread: game. */
 bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
 
-/* The voice's play position in clip frames, as of the last rendered control block
- * (0 before its first block). EAR_E_STALE_ID once it has ended. Thread: game. */
+/* The voice's play position in clip frames, as of the last rendered control block (0
+ * before its first block; for a virtual voice, as of the last time it was brought up to
+ * date, at most 8 blocks before). EAR_E_STALE_ID once it has ended. Thread: game. */
 ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames);
 
 /* Number of voices that exist (playing, starting or fading). Thread: game. */

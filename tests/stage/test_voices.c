@@ -124,9 +124,13 @@ TEST(virtual_loops_come_back_in_phase) {
     ASSERT_FALSE(ear_stage_is_real(s, v));
     uint64_t cursor = 0;
     ASSERT_OK(ear_stage_get_cursor(s, v, &cursor));
-    /* Cursor as of the last whole block: 37000 frames rendered = 231.25 blocks. */
-    uint64_t blocks_done = (elapsed + 159) / 160 * 160;
-    ASSERT_U64_EQ(cursor, (1234 + blocks_done) % 4800);
+    /* A virtual voice's cursor is published when it is brought up to date: as of one of
+     * the last 8 blocks (37000 frames rendered = 232 blocks begun), and exact then. */
+    uint64_t frames_done = (elapsed + 159) / 160 * 160;
+    bool matches = false;
+    for (uint64_t k = 0; k < 8; k++)
+        if (cursor == (1234 + frames_done - 160 * k) % 4800) matches = true;
+    ASSERT_TRUE(matches);
     /* Made real again, it plays the clip at exactly that place. */
     ear_stage_stop(s, loud, 0.005f);
     float *out = render(s, 4800);

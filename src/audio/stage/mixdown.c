@@ -44,9 +44,13 @@ void ear__mixer_apply(ear_stage *s, const ear__cmd *c) {
         if (blocks < 1.0f) blocks = 1.0f;
         s->bus_target[bus] = target;
         s->bus_rate[bus] = fabsf(target - s->bus_vol[bus]) / blocks;
+        s->eval_all = true;
         return;
     }
-    case EAR__CMD_BUS_MUTE: s->bus_muted[(uint32_t)c->f[0]] = c->f[1] != 0.0f; return;
+    case EAR__CMD_BUS_MUTE:
+        s->bus_muted[(uint32_t)c->f[0]] = c->f[1] != 0.0f;
+        s->eval_all = true; /* voices on the bus may turn audible or silent at once */
+        return;
     case EAR__CMD_DUCK_SET: {
         ear__duck *d = &s->ducks[c->id];
         float level = d->used ? d->level : 1.0f;
@@ -94,6 +98,12 @@ void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st) {
     v->bus = (uint8_t)st->p.bus;
     v->priority = st->p.priority;
     v->serial = s->serial++;
+    uint32_t slot = (v->id & 0xffffu) - 1u;
+    s->vflags[slot] = EAR__VF_NEW | (st->stream >= 0 ? EAR__VF_ALWAYS : 0u);
+    s->lag[slot] = 0;
+    s->aud[slot] = 0.0f;
+    s->prio[slot] = v->priority;
+    s->serial_of[slot] = v->serial;
     v->env = 1.0f;
     if (st->env_in_s > 0.0f) {
         v->env_kind = 1;
@@ -150,6 +160,11 @@ void ear__mixer_release_voice(ear_stage *s, ear__voice *v) {
 
 /* ---- buses ------------------------------------------------------------------------------ */
 
+static float duck_product(const ear_stage *s, uint32_t bus);
+
+/* Advances bus fades, and works out each bus's gain for this block (volume, mute,
+ * ducks as of now, and the master's volume for every other bus): the audibility the
+ * voice manager ranks by. */
 void ear__buses_begin(ear_stage *s) {
     for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
         float d = s->bus_target[b] - s->bus_vol[b];
@@ -158,6 +173,12 @@ void ear__buses_begin(ear_stage *s) {
         else
             s->bus_vol[b] += d > 0.0f ? s->bus_rate[b] : -s->bus_rate[b];
         s->bus_used[b] = false;
+    }
+    uint32_t m = EAR_BUS_MASTER;
+    float master = s->bus_muted[m] ? 0.0f : s->bus_vol[m] * duck_product(s, m);
+    for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
+        float g = s->bus_muted[b] ? 0.0f : s->bus_vol[b] * duck_product(s, b);
+        s->bus_now[b] = b == m ? g : g * master;
     }
 }
 
@@ -168,13 +189,8 @@ static float duck_product(const ear_stage *s, uint32_t bus) {
     return g;
 }
 
-/* The gain a bus applies this block (volume, mute, ducks as of now, and the master's
- * volume for every other bus), for the voice manager's audibility. */
 float ear__bus_gain_now(const ear_stage *s, uint8_t bus) {
-    float g = s->bus_muted[bus] ? 0.0f : s->bus_vol[bus] * duck_product(s, bus);
-    if (bus != EAR_BUS_MASTER)
-        g *= s->bus_muted[EAR_BUS_MASTER] ? 0.0f : s->bus_vol[EAR_BUS_MASTER];
-    return g;
+    return s->bus_now[bus];
 }
 
 static float *bus_buffer(ear_stage *s, uint8_t bus, bool right) {
@@ -295,23 +311,73 @@ static void select_top(ear__rank *r, uint32_t n, uint32_t k) {
     }
 }
 
+/* The exponent byte of a positive float: a coarse, order-preserving bucket. */
+static uint32_t exponent_of(float x) {
+    uint32_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return (bits >> 23) & 0xffu;
+}
+
+/* Marks the max_voices best voices real: priority first, then audibility (15 % more
+ * for a voice already real), then age. Linear time however many voices there are: a
+ * histogram over priority finds the boundary priority, one over the audibility's
+ * exponent within it finds the boundary octave, and only the voices in that octave are
+ * ranked exactly. */
 void ear__choose_real(ear_stage *s) {
-    uint32_t n = s->active_count, max = s->config.max_voices, count = 0;
-    ear__rank *r = s->rank;
+    uint32_t n = s->active_count, max = s->config.max_voices;
+    float *eff = s->eff;
+    uint32_t by_prio[256] = {0}, candidates = 0;
     for (uint32_t i = 0; i < n; i++) {
-        ear__voice *v = &s->voices[s->active[i]];
-        v->real = false;
-        if (v->audibility < EAR__INAUDIBLE) continue;
-        double aud = v->audibility * (v->was_real ? EAR__HYSTERESIS : 1.0f);
-        if (aud > 1e8) aud = 1e8;
-        r[count].key = (double)v->priority * 1e9 + aud;
-        r[count].serial = v->serial;
-        r[count].index = i;
-        count++;
+        uint32_t slot = s->active[i];
+        s->real_idx[i] = 0;
+        float a = s->aud[slot];
+        if (!(a >= EAR__INAUDIBLE)) {
+            eff[i] = -1.0f;
+            continue;
+        }
+        a *= (s->vflags[slot] & EAR__VF_RENDERED) ? EAR__HYSTERESIS : 1.0f;
+        eff[i] = a < 1e30f ? a : 1e30f;
+        by_prio[s->prio[s->active[i]]]++;
+        candidates++;
     }
-    if (count > max) select_top(r, count, max);
-    uint32_t take = count < max ? count : max;
-    for (uint32_t i = 0; i < take; i++) s->voices[s->active[r[i].index]].real = true;
+    uint32_t take = candidates < max ? candidates : max;
+    if (candidates <= max) {
+        for (uint32_t i = 0; i < n; i++) s->real_idx[i] = eff[i] >= 0.0f;
+    } else {
+        uint32_t p = 256, above = 0;
+        while (p > 0 && above + by_prio[p - 1] <= max) above += by_prio[--p];
+        uint32_t P = p - 1, need = max - above; /* 0 < need < by_prio[P] + 1 */
+        uint32_t by_exp[256] = {0};
+        for (uint32_t i = 0; i < n; i++)
+            if (eff[i] >= 0.0f && s->prio[s->active[i]] == P) by_exp[exponent_of(eff[i])]++;
+        uint32_t e = 256, above_e = 0;
+        while (e > 0 && above_e + by_exp[e - 1] <= need) above_e += by_exp[--e];
+        uint32_t E = e - 1, need_e = need - above_e;
+        ear__rank *r = s->rank;
+        uint32_t count = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (eff[i] < 0.0f) continue;
+            uint32_t pr = s->prio[s->active[i]];
+            if (pr > P) {
+                s->real_idx[i] = 1;
+                continue;
+            }
+            if (pr < P) continue;
+            uint32_t ex = exponent_of(eff[i]);
+            if (ex > E) {
+                s->real_idx[i] = 1;
+            } else if (ex == E) {
+                r[count].key = eff[i];
+                r[count].serial = s->serial_of[s->active[i]];
+                r[count].index = i;
+                count++;
+            }
+        }
+        if (need_e > 0) {
+            if (count > need_e) select_top(r, count, need_e);
+            for (uint32_t k = 0; k < need_e && k < count; k++) s->real_idx[r[k].index] = 1;
+        }
+    }
     atomic_store_explicit(&s->stat_real, take, memory_order_relaxed);
     atomic_store_explicit(&s->stat_virtual, n - take, memory_order_relaxed);
 }
@@ -432,8 +498,6 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
     bool ended = false;
     if (v->blend >= 0) {
         const ear__blend *bl = &s->blends[v->blend];
-        for (uint32_t k = 0; k < bl->def.param_count; k++)
-            v->param_s[k] = ear__smooth(v->param_s[k], v->param_target[k], v->param_k);
         for (uint32_t l = 0; l < bl->def.layer_count; l++) {
             ear__voice *lv = &s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS + l];
             ear__targets lt;
@@ -463,5 +527,30 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
     }
     v->was_real = v->real;
     v->rendered_blocks++;
+    uint32_t slot = (v->id & 0xffffu) - 1u;
+    if (v->real)
+        s->vflags[slot] |= EAR__VF_RENDERED;
+    else
+        s->vflags[slot] &= (uint8_t)~EAR__VF_RENDERED;
+    return ended;
+}
+
+bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks) {
+    uint32_t n = s->config.block_frames;
+    bool ended = false;
+    for (uint32_t k = 0; k < blocks && !ended; k++) {
+        ear__voice_step_state(s, v);
+        if (v->blend >= 0) {
+            const ear__blend *bl = &s->blends[v->blend];
+            for (uint32_t l = 0; l < bl->def.layer_count; l++) {
+                ear__voice *lv = &s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS + l];
+                (void)ear__voice_advance(lv, n, lv->step_fx);
+            }
+            v->pos = s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS].pos;
+        } else {
+            ended = ear__voice_advance(v, n, v->step_fx);
+        }
+        v->rendered_blocks++;
+    }
     return ended;
 }

@@ -50,10 +50,19 @@ bool ear__mixer_create(ear_stage *s) {
     s->real_flag = ear__zalloc(a, n * sizeof *s->real_flag);
     s->rank = ear__zalloc(a, n * sizeof *s->rank);
     s->ended_scratch = ear__zalloc(a, n);
+    s->vflags = ear__zalloc(a, n);
+    s->lag = ear__zalloc(a, n);
+    s->aud = ear__zalloc(a, n * sizeof *s->aud);
+    s->prio = ear__zalloc(a, n);
+    s->serial_of = ear__zalloc(a, n * sizeof *s->serial_of);
+    s->due = ear__zalloc(a, n);
+    s->real_idx = ear__zalloc(a, n);
+    s->eff = ear__zalloc(a, n * sizeof *s->eff);
     s->blends = ear__zalloc(a, EAR__MAX_BLENDS * sizeof *s->blends);
     s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
     bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
-              s->ended_scratch && s->blends && s->pools;
+              s->ended_scratch && s->vflags && s->lag && s->aud && s->prio && s->serial_of &&
+              s->due && s->real_idx && s->eff && s->blends && s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
         s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
         s->bus_r[k] = ear__zalloc(a, b * sizeof(float));
@@ -111,6 +120,14 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, (void *)s->real_flag);
     ear__dealloc(a, s->rank);
     ear__dealloc(a, s->ended_scratch);
+    ear__dealloc(a, s->vflags);
+    ear__dealloc(a, s->lag);
+    ear__dealloc(a, s->aud);
+    ear__dealloc(a, s->prio);
+    ear__dealloc(a, s->serial_of);
+    ear__dealloc(a, s->due);
+    ear__dealloc(a, s->real_idx);
+    ear__dealloc(a, s->eff);
     ear__dealloc(a, s->blends);
     ear__dealloc(a, s->pools);
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {

@@ -608,7 +608,8 @@ static void start_voice(ear_stage *s, uint32_t id) {
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id) {
     uint32_t slot = (id & 0xffffu) - 1u;
     ear__voice *v = &s->voices[slot];
-    return (v->active && v->id == id) ? v : NULL;
+    if (!v->active || v->id != id) return NULL;
+    return v;
 }
 
 void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s) {
@@ -639,12 +640,19 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         return;
     }
     if (c->type == EAR__CMD_STOP_ALL) {
-        for (uint32_t i = 0; i < s->active_count; i++)
+        for (uint32_t i = 0; i < s->active_count; i++) {
             ear__begin_stop(s, &s->voices[s->active[i]], c->f[0]);
+            s->vflags[s->active[i]] |= EAR__VF_TOUCHED;
+        }
         return;
     }
     ear__voice *v = ear__voice_for(s, c->id);
     if (!v) return; /* ended before the command arrived */
+    /* A virtual voice is brought up to date at once when its level or pitch changes or it
+     * stops; a move waits for its turn (at most EAR__VIRTUAL_EVERY - 1 blocks). */
+    if (c->type == EAR__CMD_VOLUME || c->type == EAR__CMD_PITCH || c->type == EAR__CMD_STOP ||
+        c->type == EAR__CMD_ENVELOPE)
+        s->vflags[(c->id & 0xffffu) - 1u] |= EAR__VF_TOUCHED;
     ear_vec3 vec = {c->f[0], c->f[1], c->f[2]};
     switch ((ear__cmd_type)c->type) {
     case EAR__CMD_VOLUME: v->volume_target = c->f[0]; break;
@@ -692,11 +700,16 @@ static float cutoff(float open_hz, float closed_hz, float amount) {
 /* The coarse targets every voice needs each block, rendered or not: smoothers, stop
  * fade and envelope, distance, cone and occlusion gain, doppler and the playback step,
  * and the audibility the voice manager ranks by. */
-static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
+/* One block of a voice's own evolution: smoothers, stop fade, envelope and blend
+ * parameters (what a virtual voice catches up on when it is brought up to date). */
+void ear__voice_step_state(ear_stage *s, ear__voice *v) {
     if (v->started) {
         v->volume_s = ear__smooth(v->volume_s, v->volume_target, v->smooth_k);
         v->pitch_s = ear__smooth(v->pitch_s, v->pitch_target, v->smooth_k);
         v->occ_s = ear__smooth(v->occ_s, v->occ_target, v->smooth_k);
+        if (v->blend >= 0)
+            for (uint32_t k = 0; k < s->blends[v->blend].def.param_count; k++)
+                v->param_s[k] = ear__smooth(v->param_s[k], v->param_target[k], v->param_k);
     }
     if (v->stopping) {
         v->fade -= v->fade_step;
@@ -712,6 +725,10 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
         if (v->env_kind == 1 && u >= 1.0f) v->env_kind = 0, v->env = 1.0f;
         if (v->env_kind == 2 && u >= 1.0f) v->stopping = true, v->fade = 0.0f;
     }
+}
+
+static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
+    ear__voice_step_state(s, v);
     float gain = v->volume_s * v->fade * v->env;
     double doppler = 1.0;
     if (v->placed) {
@@ -724,6 +741,7 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     v->coarse_gain = gain;
     t->step_fx = ear__to_fx(v->base_step * (double)v->pitch_s * doppler);
     v->audibility = gain * ear__bus_gain_now(s, v->bus);
+    s->aud[(v->id & 0xffffu) - 1u] = v->audibility;
     if (!v->started) {
         v->step_fx = t->step_fx; /* the first block plays at its pitch: nothing to ramp */
         v->started = true;
@@ -770,6 +788,19 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
     s->active[index] = s->active[--s->active_count];
 }
 
+/* Catches a skipped voice up on the blocks it missed, then computes this block's
+ * coarse targets. */
+static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i) {
+    ear__voice *v = &s->voices[slot];
+    if (s->lag[slot]) {
+        if (ear__voice_catch_up(s, v, s->lag[slot])) s->ended_scratch[i] = 1;
+        s->lag[slot] = 0;
+    }
+    s->vflags[slot] &= (uint8_t) ~(EAR__VF_TOUCHED | EAR__VF_NEW);
+    voice_targets(s, v, &s->tgt[i]);
+    s->due[i] = 1;
+}
+
 static void render_block(ear_stage *s) {
     /* Offline, the caller is also the producer: everything it sent before this block
      * applies now, however many times the ring had to be refilled from the overflow. */
@@ -781,9 +812,26 @@ static void render_block(ear_stage *s) {
 
     uint32_t b = s->config.block_frames;
     ear__buses_begin(s);
-    /* Every voice's targets first: the voice manager ranks by them. */
-    for (uint32_t i = 0; i < s->active_count; i++)
-        voice_targets(s, &s->voices[s->active[i]], &s->tgt[i]);
+    /* Targets for every voice that renders or may: voices real in the last block, new
+     * or changed ones, streams, and a quarter of the virtual ones in turn. The rest stay
+     * untouched and catch up (state and cursor) on their turn. */
+    uint64_t blk = s->block_index++;
+    bool all = s->eval_all;
+    s->eval_all = false;
+    for (uint32_t i = 0; i < s->active_count; i++) {
+        uint32_t slot = s->active[i];
+        s->ended_scratch[i] = 0;
+        bool due = all ||
+                   (s->vflags[slot] &
+                    (EAR__VF_RENDERED | EAR__VF_TOUCHED | EAR__VF_NEW | EAR__VF_ALWAYS)) ||
+                   (blk + slot) % EAR__VIRTUAL_EVERY == 0;
+        s->due[i] = due;
+        if (!due) {
+            s->lag[slot]++;
+            continue;
+        }
+        bring_up_to_date(s, slot, i);
+    }
     ear__choose_real(s);
 
     ear__kernel_io io = {s->mono, s->right, NULL, NULL, b, ear__hist_len(s)};
@@ -798,9 +846,19 @@ static void render_block(ear_stage *s) {
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
     for (uint32_t i = 0; i < s->active_count; i++) {
+        if (!s->due[i] && !s->real_idx[i]) continue; /* virtual and not its turn */
         uint32_t slot = s->active[i];
+        if (!s->due[i]) {
+            /* Ranked real on an older state: catch up on the blocks before this one
+             * (this block was counted as missed above; it renders now). */
+            s->lag[slot]--;
+            bring_up_to_date(s, slot, i);
+        }
         ear__voice *v = &s->voices[slot];
-        s->ended_scratch[i] = ear__voice_block(s, v, &s->tgt[i], &io, &group, lanes, stride);
+        v->real = s->real_idx[i];
+        bool ended = ear__voice_block(s, v, &s->tgt[i], &io, &group, lanes, stride);
+        s->ended_scratch[i] =
+            (uint8_t)(s->ended_scratch[i] || ended || (v->stopping && v->fade <= 0.0f));
         atomic_store_explicit(&s->cursor[slot], v->pos, memory_order_relaxed);
         float aud = v->audibility;
         uint32_t bits;
@@ -811,11 +869,13 @@ static void render_block(ear_stage *s) {
     if (group.n) ear__group_finish_avx2(&group, &io);
     /* Voices that ended leave the active list once every group is mixed. */
     for (uint32_t i = 0; i < s->active_count;) {
-        ear__voice *v = &s->voices[s->active[i]];
-        if (s->ended_scratch[i] || (v->stopping && v->fade <= 0.0f)) {
-            /* The last active voice moves into index i, with its targets and flag. */
-            s->tgt[i] = s->tgt[s->active_count - 1];
-            s->ended_scratch[i] = s->ended_scratch[s->active_count - 1];
+        if (s->ended_scratch[i]) {
+            /* The last active voice moves into index i, with its targets and flags. */
+            uint32_t last = s->active_count - 1;
+            s->tgt[i] = s->tgt[last];
+            s->ended_scratch[i] = s->ended_scratch[last];
+            s->due[i] = s->due[last];
+            s->real_idx[i] = s->real_idx[last];
             ear__end_voice(s, i);
         } else {
             i++;

@@ -76,6 +76,13 @@ typedef enum ear__cmd_type {
 #define EAR__POOL_MAX_INSTANCES 64u
 #define EAR__INAUDIBLE          1e-4f /* -80 dB: below this a voice is virtual */
 #define EAR__HYSTERESIS         1.15f
+/* Virtual voices are brought up to date every this many blocks (staggered by slot). */
+#define EAR__VIRTUAL_EVERY 8u
+/* Per-slot flags (ear_stage.vflags): why a voice must be brought up to date this block. */
+#define EAR__VF_RENDERED 1u /* real in the last block: it renders now, or fades out */
+#define EAR__VF_TOUCHED  2u /* a command changed it */
+#define EAR__VF_NEW      4u /* not evaluated yet */
+#define EAR__VF_ALWAYS   8u /* a stream: its FIFO is fed every block */
 
 /* The voice manager's ranking entry. */
 typedef struct ear__rank {
@@ -328,9 +335,21 @@ struct ear_stage {
     uint32_t *layer_free;
     uint32_t layer_free_count;
     uint64_t serial;
-    ear__targets *tgt;      /* scratch: each active voice's targets for this block */
-    ear__rank *rank;        /* scratch for the voice manager */
-    uint8_t *ended_scratch; /* per active index: the voice ended in this block */
+    ear__targets *tgt; /* scratch: each active voice's targets for this block */
+    /* Compact per-slot state, so ranking and skipping virtual voices touch no voice. */
+    uint8_t *vflags;
+    uint8_t *lag; /* blocks a virtual voice is behind */
+    float *aud;   /* audibility as of its last evaluation */
+    uint8_t *prio;
+    uint64_t *serial_of;
+    uint8_t *due;      /* per active index: evaluated this block */
+    uint8_t *real_idx; /* per active index: chosen real this block */
+    float *eff;        /* per active index: audibility with hysteresis (voice manager) */
+    uint64_t block_index;
+    bool eval_all;                /* a bus changed: bring every voice up to date this block */
+    float bus_now[EAR_BUS_COUNT]; /* each bus's gain this block, master included */
+    ear__rank *rank;              /* scratch for the voice manager */
+    uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
 };
 
 /* stage.c, shared with the mixer's files */
@@ -351,6 +370,11 @@ uint64_t ear__to_fx(double step);
 void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
 void ear__end_voice(ear_stage *s, uint32_t index);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
+/* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
+void ear__voice_step_state(ear_stage *s, ear__voice *v);
+/* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a
+ * one-shot ran out meanwhile. */
+bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks);
 /* The fine targets (pan, delays, filters) of a voice about to render. */
 void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t);
 /* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
