@@ -38,13 +38,15 @@ test-tsan: deps
 	@$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS)
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L threads
 
-# Speed against OpenAL Soft on the same workload, in the same run. Not part of CI.
+# Speed against OpenAL Soft on the same workload, and decoding against sox, each in the
+# same run. Not part of CI.
 bench: deps
 	@$(CMAKE) -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
 	  -DEARSHOT_BENCH=ON >/dev/null
 	@$(CMAKE) --build $(BENCH_BUILD) -j $(JOBS)
 	@$(BENCH_BUILD)/bench/bench_w64
 	@$(BENCH_BUILD)/bench/bench_mixer
+	@$(BENCH_BUILD)/bench/bench_io
 
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i

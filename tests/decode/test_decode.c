@@ -136,6 +136,11 @@ TEST(not_audio_names_the_reason) {
     expect_error(at("noise.ogg"), EAR_E_FORMAT, "not a sound file");
 }
 
+TEST(more_than_two_channels_is_unsupported) {
+    ASSERT_TRUE(run("sox -n -r 48000 -c 6 '%s' synth 0.1 sine 440", at("surround.wav")));
+    expect_error(at("surround.wav"), EAR_E_UNSUPPORTED, "has 6 channels");
+}
+
 TEST(truncated_files_name_the_reason) {
     ASSERT_TRUE(copy_prefix(at("two.wav"), at("cut.wav"), file_size(at("two.wav")) / 2));
     expect_error(at("cut.wav"), EAR_E_FORMAT, "truncated");
@@ -204,6 +209,7 @@ TEST(clean_up) {
 TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_32_bit_float),
           TEST_ENTRY(flac_stereo_and_mono_24_bit), TEST_ENTRY(ogg_vorbis), TEST_ENTRY(mp3),
           TEST_ENTRY(opus), TEST_ENTRY(missing_file_names_it),
-          TEST_ENTRY(not_audio_names_the_reason), TEST_ENTRY(truncated_files_name_the_reason),
-          TEST_ENTRY(corrupt_bodies_never_crash),
+          TEST_ENTRY(not_audio_names_the_reason),
+          TEST_ENTRY(more_than_two_channels_is_unsupported),
+          TEST_ENTRY(truncated_files_name_the_reason), TEST_ENTRY(corrupt_bodies_never_crash),
           TEST_ENTRY(errors_are_logged_without_an_error_buffer), TEST_ENTRY(clean_up))

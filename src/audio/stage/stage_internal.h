@@ -42,6 +42,8 @@
  * by side in the stage's lane scratch so that their serial filters run as SIMD lanes. */
 #define EAR__LANES       8
 #define EAR__LANE_FLOATS 8192
+/* The behind cue's coefficient is interpolated from this many steps of its amount. */
+#define EAR__CUE_STEPS 256
 
 typedef enum ear__cmd_type {
     EAR__CMD_PLAY = 1,
@@ -171,6 +173,14 @@ typedef struct ear__ears {
     ear_vec3 right, up, forward;
 } ear__ears;
 
+/* What a voice ramps to over one block (end-of-block values). */
+typedef struct ear__targets {
+    uint64_t step_fx; /* playback step, clip frames per output frame, 32.32 */
+    float gain_l, gain_r;
+    float delay_l, delay_r;
+    float cue_G, occ_G;
+} ear__targets;
+
 typedef struct ear__voice {
     ear_clip *clip;
     const float *data;
@@ -204,6 +214,7 @@ typedef struct ear__voice {
     float cue_G, occ_G;
     float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
+    ear__targets t;  /* this block's targets (render_block's first pass) */
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
     /* The mixer. */
@@ -236,14 +247,6 @@ typedef struct ear__kernel_io {
     uint32_t frames;   /* the control block */
     uint32_t hist_len; /* frames of delay history in use (<= EAR__HIST_MAX) */
 } ear__kernel_io;
-
-/* What a voice ramps to over one block (end-of-block values). */
-typedef struct ear__targets {
-    uint64_t step_fx; /* playback step, clip frames per output frame, 32.32 */
-    float gain_l, gain_r;
-    float delay_l, delay_r;
-    float cue_G, occ_G;
-} ear__targets;
 
 /* Placed voices whose read pass is done, waiting for their filters and mix: voice i's
  * block (after hist_len frames of room for its history) is in buf[i]. */
@@ -294,6 +297,9 @@ struct ear_stage {
     float *mix_l, *mix_r, *mono, *right;
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
+    /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
+    float cue_table[EAR__CUE_STEPS + 1];
+    bool cue_table_built;
     uint64_t frames_rendered;
 
     /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */

@@ -57,13 +57,20 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             c[l] = frac0 + l * step0 + l * (l + 1u) / 2u * ds;
             inc[l] = 8u * step0 + (8u * l + 36u) * ds;
         }
-        __m256i clo = _mm256_loadu_si256((const __m256i *)c);
-        __m256i chi = _mm256_loadu_si256((const __m256i *)(c + 4));
-        __m256i ilo = _mm256_loadu_si256((const __m256i *)inc);
-        __m256i ihi = _mm256_loadu_si256((const __m256i *)(inc + 4));
+        /* The two cursor vectors hold frames (0, 1, 4, 5) and (2, 3, 6, 7), so that
+         * in-lane shuffles of their even 32-bit elements (fractions) and odd ones
+         * (indices) give all eight frames in order. */
+        static const int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
+        uint64_t cp[8], ip[8];
+        for (int l = 0; l < 8; l++) {
+            cp[l] = c[order[l]];
+            ip[l] = inc[order[l]];
+        }
+        __m256i clo = _mm256_loadu_si256((const __m256i *)cp);
+        __m256i chi = _mm256_loadu_si256((const __m256i *)(cp + 4));
+        __m256i ilo = _mm256_loadu_si256((const __m256i *)ip);
+        __m256i ihi = _mm256_loadu_si256((const __m256i *)(ip + 4));
         __m256i dinc = _mm256_set1_epi64x((long long)(64u * ds));
-        /* Even 32-bit elements (fractions) to the low half, odd (indices) to the high. */
-        __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
         /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps four
          * frames' indices within 3 * 2 + 1 of the first, and the clip must have eight
@@ -71,11 +78,34 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         uint64_t max_step = step0 > step_end ? step0 : step_end;
         bool no_gather = max_step <= (2ull << 32) && end_pos + 10u < v->frames;
         __m256i firsts = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+        /* A step of at most one frame keeps all eight indices within seven of the
+         * first: one load and one permute per neighbour, the first index tracked in a
+         * scalar register (the exact lane-0 cursor) instead of read out of the vector. */
+        bool narrow = no_gather && max_step <= (1ull << 32);
+        uint64_t c0 = c[0], inc0 = inc[0], dinc0 = 64u * ds;
+        for (; narrow && j + 8 <= frames; j += 8) {
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
+            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
+            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
+            const float *p = d + (c0 >> 32);
+            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            _mm256_storeu_ps(out + j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a));
+            clo = _mm256_add_epi64(clo, ilo);
+            chi = _mm256_add_epi64(chi, ihi);
+            ilo = _mm256_add_epi64(ilo, dinc);
+            ihi = _mm256_add_epi64(ihi, dinc);
+            c0 += inc0;
+            inc0 += dinc0;
+        }
         for (; j + 8 <= frames; j += 8) {
-            __m256i plo = _mm256_permutevar8x32_epi32(clo, split);
-            __m256i phi = _mm256_permutevar8x32_epi32(chi, split);
-            __m256i fr = _mm256_permute2x128_si256(plo, phi, 0x20);
-            __m256i ix = _mm256_permute2x128_si256(plo, phi, 0x31);
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
             __m256 a, b;
             if (no_gather) {
@@ -185,6 +215,50 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
     }
 }
 
+/* mix_plain into pm for the near ear (gain gp0 .. gp1, no delay) and mix_ear into fm
+ * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block, with
+ * the same operations per frame as the two calls: the block is loaded once and the
+ * ramps are shared. */
+AVX2 static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h, uint32_t frames,
+                          float gp0, float gp1, float gf0, float gf1, float d0, float d1) {
+    float dgp = (gp1 - gp0) / (float)frames, dgf = (gf1 - gf0) / (float)frames;
+    float p0 = (float)h - d0, p1 = (float)h - d1;
+    float f0 = floorf(p0), f1 = floorf(p1);
+    const float *b0 = buf + (uint32_t)f0, *b1 = buf + (uint32_t)f1, *x = buf + h;
+    float w0 = p0 - f0, w1 = p1 - f1;
+    float inv = d0 == d1 ? 0.0f : 1.0f / (float)frames;
+    if (d0 == d1) {
+        b0 = b1;
+        w0 = w1;
+    }
+    __m256 vgp0 = _mm256_set1_ps(gp0), vdgp = _mm256_set1_ps(dgp);
+    __m256 vgf0 = _mm256_set1_ps(gf0), vdgf = _mm256_set1_ps(dgf), vinv = _mm256_set1_ps(inv);
+    __m256 vw0 = _mm256_set1_ps(w0), vw1 = _mm256_set1_ps(w1);
+    __m256 k = _mm256_setr_ps(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f);
+    const __m256 eight = _mm256_set1_ps(8.0f);
+    uint32_t j = 0;
+    for (; j + 8 <= frames; j += 8) {
+        __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
+        __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
+        __m256 t = _mm256_mul_ps(k, vinv);
+        _mm256_storeu_ps(pm + j,
+                         _mm256_fmadd_ps(gp, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
+        __m256 a0 = _mm256_loadu_ps(b0 + j), a1 = _mm256_loadu_ps(b1 + j);
+        __m256 x0 = _mm256_fmadd_ps(vw0, _mm256_sub_ps(_mm256_loadu_ps(b0 + j + 1), a0), a0);
+        __m256 x1 = _mm256_fmadd_ps(vw1, _mm256_sub_ps(_mm256_loadu_ps(b1 + j + 1), a1), a1);
+        __m256 y = _mm256_fmadd_ps(t, _mm256_sub_ps(x1, x0), x0);
+        _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, y, _mm256_loadu_ps(fm + j)));
+        k = _mm256_add_ps(k, eight);
+    }
+    for (; j < frames; j++) {
+        float kj = (float)(j + 1);
+        pm[j] = fmaf(fmaf(dgp, kj, gp0), x[j], pm[j]);
+        float x0 = fmaf(w0, b0[j + 1] - b0[j], b0[j]);
+        float x1 = fmaf(w1, b1[j + 1] - b1[j], b1[j]);
+        fm[j] = fmaf(fmaf(dgf, kj, gf0), fmaf(kj * inv, x1 - x0, x0), fm[j]);
+    }
+}
+
 /* Eight rows of eight floats transposed in place: r[m] lane l <- r[l] lane m. */
 AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
     __m256 t0 = _mm256_unpacklo_ps(r[0], r[1]), t1 = _mm256_unpackhi_ps(r[0], r[1]);
@@ -280,14 +354,35 @@ AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear_
     return ended;
 }
 
+/* n floats from src to dst (not overlapping) in place of a memcpy call: the history
+ * is a few dozen floats, where the call's overhead is most of the cost. */
+AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
+    uint32_t j = 0;
+    for (; j + 8 <= n; j += 8) _mm256_storeu_ps(dst + j, _mm256_loadu_ps(src + j));
+    if (j < n) {
+        __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
+                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+        _mm256_maskstore_ps(dst + j, mask, _mm256_maskload_ps(src + j, mask));
+    }
+}
+
 /* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
 AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
                             float *buf) {
     uint32_t frames = io->frames, h = io->hist_len;
-    memcpy(buf, v->hist, h * sizeof(float));
-    mix_ear(io->mix_l, buf, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
-    mix_ear(io->mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
-    memcpy(v->hist, buf + frames, h * sizeof(float));
+    copy_floats(buf, v->hist, h);
+    if (v->delay_r == 0.0f && t->delay_r == 0.0f && (v->delay_l != 0.0f || t->delay_l != 0.0f))
+        mix_pair(io->mix_r, io->mix_l, buf, h, frames, v->gain_r, t->gain_r, v->gain_l,
+                 t->gain_l, v->delay_l, t->delay_l);
+    else if (v->delay_l == 0.0f && t->delay_l == 0.0f &&
+             (v->delay_r != 0.0f || t->delay_r != 0.0f))
+        mix_pair(io->mix_l, io->mix_r, buf, h, frames, v->gain_l, t->gain_l, v->gain_r,
+                 t->gain_r, v->delay_r, t->delay_r);
+    else {
+        mix_ear(io->mix_l, buf, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
+        mix_ear(io->mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
+    }
+    copy_floats(v->hist, buf + frames, h);
 }
 
 AVX2 static void adopt_targets(ear__voice *v, const ear__targets *t) {

@@ -1,0 +1,308 @@
+/*
+ * Earshot's game runtime: engine settings, the runner that owns one frame, scenes and
+ * the scene stack, and the context a scene sees.
+ *
+ * ear_engine_config collects settings; ear_engine_run hands a runner to a window backend
+ * (SDL2, or headless for tests, smoke runs and replays). A backend only feeds the
+ * runner: key events, text, focus, and "a frame is due now". The frame, in this order
+ * (ear_runner_frame, one function):
+ *
+ *   1. time: both clocks advance (the frame clamped to 0.25 s) and the scheduler fires;
+ *   2. input: the queued events become pressed / released / held;
+ *   3. ui: the optional UI hook updates the top widget (and may block input);
+ *   4. ui events: each event it posted goes to the top scene's on_ui;
+ *   5. fixed steps: as many steps of 1 / step_hz as the accumulator holds (game time;
+ *      at most 8 a frame, the excess dropped), fixed_update after each;
+ *   6. update: the top scene's update;
+ *   7. world sync: the optional hook, then the stage's and speech's housekeeping;
+ *   8. scene changes: push / pop / switch, looping while start asks for more;
+ *   9. quit and save: on quit every scene ends and the save is written if dirty.
+ *
+ * The very first frame only advances the clocks, starts the first scene and applies
+ * scene changes. Frames are never caught up: the next one is scheduled from now.
+ * Drawing may blend the last two steps by ear_ctx_alpha.
+ */
+#ifndef EARSHOT_ENGINE_H
+#define EARSHOT_ENGINE_H
+
+#include "earshot/core.h"
+#include "earshot/input.h"
+#include "earshot/lang.h"
+#include "earshot/speech.h"
+#include "earshot/stage.h"
+#include "earshot/storage.h"
+#include "earshot/time.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ear_ctx ear_ctx;
+
+/* One event from the UI module (arriving with its own issue): which widget, what
+ * happened ("clicked", "changed", "closed" ...), a value and an index. The strings are
+ * copied when posted and live until the end of the frame. */
+typedef struct ear_ui_event {
+    const char *widget;
+    const char *kind;
+    const char *value;
+    int index;
+} ear_ui_event;
+
+/* A scene: callbacks with user data, every one optional. The runner copies the struct.
+ * Only the top scene of the stack gets update, fixed_update and on_ui. */
+typedef struct ear_scene {
+    const char *name; /* for messages; borrowed, must outlive the scene */
+    void (*start)(ear_ctx *ctx, void *user);
+    void (*update)(ear_ctx *ctx, void *user);
+    void (*fixed_update)(ear_ctx *ctx, void *user);
+    void (*on_ui)(ear_ctx *ctx, const ear_ui_event *event, void *user);
+    void (*end)(ear_ctx *ctx, void *user);
+    /* The scene's declared state as a hash, for replays: equal hashes at every step
+     * mean the replay reproduced the run. NULL: the scene declares no state. */
+    uint64_t (*hash_state)(ear_ctx *ctx, void *user);
+    void *user;
+} ear_scene;
+
+typedef enum ear_backend {
+    EAR_BACKEND_SDL2 = 0, /* a window, keyboard and a frame timer (the default) */
+    EAR_BACKEND_HEADLESS, /* scripted keys, one fixed step per frame, no window */
+} ear_backend;
+
+/* ---- Headless scripts ------------------------------------------------------------- */
+
+typedef enum ear_script_action {
+    EAR_SCRIPT_DOWN = 1, /* key goes down */
+    EAR_SCRIPT_UP,       /* key goes up */
+    EAR_SCRIPT_PRESS,    /* down and up in the same frame */
+    EAR_SCRIPT_TEXT,     /* text typed */
+    EAR_SCRIPT_FOCUS_LOST,
+    EAR_SCRIPT_FOCUS_GAINED,
+    EAR_SCRIPT_QUIT, /* the window is closed */
+} ear_script_action;
+
+typedef struct ear_script_event {
+    uint64_t frame; /* queued before this frame (frames count from 0) */
+    ear_script_action action;
+    ear_key key;
+    const char *text; /* EAR_SCRIPT_TEXT */
+} ear_script_event;
+
+/* What a headless run does, frame by frame. Events need not be sorted. */
+typedef struct ear_script {
+    const ear_script_event *events;
+    size_t count;
+} ear_script;
+
+/* Parses the text form, one event per line ('#' starts a comment):
+ *
+ *     <frame> down <KEY>       10 down SPACE
+ *     <frame> up <KEY>         12 up SPACE
+ *     <frame> press <KEY>      20 press F1
+ *     <frame> text <text>      30 text hello world
+ *     <frame> focus_lost | focus_gained | quit
+ *
+ * Key names are ear_key_name's. Writes a script that owns its events and texts; free it
+ * with ear_script_free. EAR_E_FORMAT with the line number in `error` (may be NULL) for a
+ * bad line; EAR_E_OUT_OF_MEMORY. Thread: any. */
+ear_result ear_script_parse(const char *text, ear_script *out_script, char *error,
+                            size_t error_size);
+/* Frees a parsed script. */
+void ear_script_free(ear_script *script);
+
+/* ---- Engine settings ---------------------------------------------------------------- */
+
+/* Hooks for modules that arrive later (UI, world, audio device). All optional. */
+typedef void (*ear_engine_ui_fn)(ear_ctx *ctx, void *user);
+typedef void (*ear_engine_world_sync_fn)(ear_ctx *ctx, void *user);
+/* Called once by the SDL2 backend after the window opens, unless muted: starts playing
+ * the stage on a sound card (src/audio/device). Returns EAR_OK and a device handle, or
+ * an error (the game then runs silent; the speech falls back to the console). */
+typedef ear_result (*ear_engine_audio_attach_fn)(ear_stage *stage, void *user,
+                                                 void **out_device);
+typedef void (*ear_engine_audio_detach_fn)(void *device, void *user);
+
+typedef struct ear_engine_config {
+    const char *title;       /* window title; default "Earshot" */
+    double step_hz;          /* fixed steps per second; default 60 (1..10000) */
+    double frame_hz;         /* SDL2: frames per second; default 60 */
+    uint32_t max_steps;      /* fixed steps a frame at most; default 8 */
+    double max_frame_s;      /* a frame's time is clamped to this; default 0.25 */
+    const char *language;    /* engine language setting; default NULL (locale) */
+    const char *lang_dir;    /* translations folder; default NULL (built-in only) */
+    const char *save_path;   /* save file; default NULL (in memory). Headless: always
+                                in memory */
+    const void *save_secret; /* encrypts the save when set; default NULL */
+    size_t save_secret_size;
+    bool mute;                     /* default false. Muted: a stage still exists, nobody
+                                      plays it */
+    bool pause_on_focus_loss;      /* default true (EAR_PAUSE_FOCUS) */
+    ear_backend backend;           /* default EAR_BACKEND_SDL2 */
+    const ear_stage_config *stage; /* default NULL: the stage's defaults */
+    ear_speech_config speech;      /* default ear_speech_config_default(); headless runs
+                                      force log_only */
+    /* Headless: the script, and how many frames to run (0: until quit). */
+    const ear_script *script;
+    uint64_t frames;
+    /* Replays: record this run's input per fixed step to record_path, or play
+     * replay_path back (headless, checking the state hash at every step). NULL: off. */
+    const char *record_path;
+    const char *replay_path;
+    /* Hooks. */
+    ear_engine_ui_fn ui;
+    ear_engine_world_sync_fn world_sync;
+    ear_engine_audio_attach_fn audio_attach;
+    ear_engine_audio_detach_fn audio_detach;
+    void *hook_user;
+} ear_engine_config;
+
+/* The defaults above with that title (borrowed). Thread: any. */
+ear_engine_config ear_engine_config_default(const char *title);
+
+/* Runs the game until it quits: builds a runner, hands it to the backend, destroys it
+ * (every scene ends, the save is written). Returns EAR_OK, a creation error, the
+ * backend's error (EAR_E_UNSUPPORTED: no display), or EAR_E_STATE when a replay diverged
+ * (the step is logged). Thread: the one that will own the game (the main thread). */
+ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *first_scene);
+
+/* ear_engine_run as a process exit code: 0 on success, 1 on failure (logged). */
+int ear_run(const ear_engine_config *config, const ear_scene *first_scene);
+
+/* The smallest game: a scene whose update is fn, with the default settings. */
+typedef void (*ear_update_fn)(ear_ctx *ctx, void *user);
+int ear_run_fn(const char *title, ear_update_fn fn);
+
+/* ---- The runner (for backends and tests) --------------------------------------------- */
+
+typedef struct ear_runner ear_runner;
+
+/* Builds the context (storage, language, stage, speech, input, time) and the stack with
+ * first_scene, which starts on the first frame. Fails with EAR_E_INVALID_ARG (NULL
+ * scene, bad step rate), EAR_E_OUT_OF_MEMORY, or the error of a part (the replay file,
+ * the stage). Thread: game. */
+ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *first_scene,
+                             ear_runner **out_runner);
+/* Ends the scenes still running, saves when dirty, writes the replay, frees everything.
+ * NULL does nothing. Thread: game. */
+void ear_runner_destroy(ear_runner *runner);
+
+/* One frame at real time now_s (seconds, any monotonic origin). Does nothing once the
+ * runner stopped. Thread: game. */
+void ear_runner_frame(ear_runner *runner, double now_s);
+/* False once the game quit (or the scene stack emptied). */
+bool ear_runner_running(const ear_runner *runner);
+/* When the next frame is due: the last frame's time plus one period (frame_hz). */
+double ear_runner_next_frame_s(const ear_runner *runner);
+
+/* What a backend reports. Thread: game. */
+void ear_runner_key_down(ear_runner *runner, ear_key key);
+void ear_runner_key_up(ear_runner *runner, ear_key key);
+void ear_runner_text(ear_runner *runner, const char *utf8);
+void ear_runner_focus_lost(ear_runner *runner);
+void ear_runner_focus_gained(ear_runner *runner);
+/* The window was closed: quit at the end of the next frame. */
+void ear_runner_close(ear_runner *runner);
+
+/* Headless mode: each frame runs exactly one fixed step whatever the clock says (smoke
+ * runs, scripts and replays). Set by the headless backend. */
+void ear_runner_set_one_step_per_frame(ear_runner *runner, bool on);
+
+ear_ctx *ear_runner_ctx(ear_runner *runner);
+/* Frames run and fixed steps taken. */
+uint64_t ear_runner_frames(const ear_runner *runner);
+uint64_t ear_runner_steps(const ear_runner *runner);
+/* The hash of the last fixed step (scene state and, when recording or replaying headless,
+ * the stage's output during that step); 0 before the first step. */
+uint64_t ear_runner_step_hash(const ear_runner *runner);
+/* A replay's first diverging step, or UINT64_MAX when none diverged (or no replay). */
+uint64_t ear_runner_replay_mismatch(const ear_runner *runner);
+/* True once a replay has no more steps (the headless backend then stops). */
+bool ear_runner_replay_done(const ear_runner *runner);
+/* Attaches a device handle (from audio_attach) so destroy detaches it. */
+void ear_runner_set_audio_device(ear_runner *runner, void *device);
+
+/* ---- Replays ------------------------------------------------------------------------ */
+
+/* Replay files: "EARSHOT-REPLAY\n\0" magic, a format version, the step rate and one row
+ * per fixed step (its state hash and the input events that step saw). The layout is in
+ * docs/modules/runtime.md. */
+#define EAR_REPLAY_VERSION 1
+
+typedef struct ear_replay ear_replay;
+
+/* Reads a replay file. A file that is not a replay, or a capture from an older or
+ * unknown format version, is refused with EAR_E_FORMAT and a message in error (may be
+ * NULL) that names the file and the version ("replay 'x.rep' is format version 0; this
+ * engine reads version 1: record it again"); also logged. EAR_E_NOT_FOUND, EAR_E_IO,
+ * EAR_E_OUT_OF_MEMORY. Thread: any. */
+ear_result ear_replay_load(const char *path, ear_replay **out_replay, char *error,
+                           size_t error_size);
+void ear_replay_free(ear_replay *replay);
+uint64_t ear_replay_steps(const ear_replay *replay);
+double ear_replay_step_hz(const ear_replay *replay);
+/* The recorded hash of step index (0-based); 0 out of range. */
+uint64_t ear_replay_step_hash(const ear_replay *replay, uint64_t index);
+/* Whether the hashes include the stage's output (recorded headless). */
+bool ear_replay_hashes_stage(const ear_replay *replay);
+
+/* ---- The context: what a scene sees ------------------------------------------------- */
+
+ear_time *ear_ctx_time(ear_ctx *ctx);
+ear_input *ear_ctx_input(ear_ctx *ctx);
+/* The engine's stage (always one, created with the config's stage settings). */
+ear_stage *ear_ctx_stage(ear_ctx *ctx);
+ear_lang *ear_ctx_lang(ear_ctx *ctx);
+ear_storage *ear_ctx_storage(ear_ctx *ctx);
+ear_speech *ear_ctx_speech(ear_ctx *ctx);
+
+/* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta. */
+double ear_ctx_dt(const ear_ctx *ctx);
+double ear_ctx_step_s(const ear_ctx *ctx);
+/* How far drawing is between the last two steps: accumulator / step, in 0..1 (1 in
+ * headless runs, which draw the latest step). */
+double ear_ctx_alpha(const ear_ctx *ctx);
+/* The frame number (0 on the first frame) and fixed steps taken so far. */
+uint64_t ear_ctx_frame(const ear_ctx *ctx);
+uint64_t ear_ctx_step(const ear_ctx *ctx);
+bool ear_ctx_headless(const ear_ctx *ctx);
+/* The runner's hook user pointer. */
+void *ear_ctx_hook_user(const ear_ctx *ctx);
+
+/* Keys. In fixed_update pressed / released are the step's edges (each press is seen by
+ * exactly one step); elsewhere the frame's. */
+bool ear_key_pressed(const ear_ctx *ctx, ear_key key);
+bool ear_key_released(const ear_ctx *ctx, ear_key key);
+bool ear_key_held(const ear_ctx *ctx, ear_key key);
+bool ear_key_repeating(const ear_ctx *ctx, ear_key key, double delay_s, double every_s);
+const char *ear_text_typed(const ear_ctx *ctx);
+
+/* Speech shortcuts (ear_speech_speak and friends on the engine's speech). */
+ear_result ear_say(ear_ctx *ctx, const char *text);
+ear_result ear_say_queued(ear_ctx *ctx, const char *text);
+ear_result ear_say_repeat_last(ear_ctx *ctx);
+/* A translated text (ear_lang_get on the engine's translations). */
+const char *ear_tr(ear_ctx *ctx, const char *key);
+
+/* Scene changes, applied after update in the order asked (scene copied). push starts
+ * the new scene on top; pop ends the top one (an empty stack quits); switch ends the top
+ * one and starts the new one in its place. EAR_E_STATE when 16 changes wait already. */
+ear_result ear_scene_push(ear_ctx *ctx, const ear_scene *scene);
+ear_result ear_scene_pop(ear_ctx *ctx);
+ear_result ear_scene_switch(ear_ctx *ctx, const ear_scene *scene);
+/* Scenes on the stack. */
+size_t ear_scene_depth(const ear_ctx *ctx);
+
+/* Quits at the end of this frame (scenes end, the save is written). */
+void ear_quit(ear_ctx *ctx);
+/* Writes the save at the end of this frame if it is dirty. */
+void ear_ctx_request_save(ear_ctx *ctx);
+
+/* UI hook side: posts an event for the top scene's on_ui this frame (strings copied).
+ * EAR_E_STATE outside the ui phase or when 64 events wait. */
+ear_result ear_ctx_post_ui_event(ear_ctx *ctx, const ear_ui_event *event);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EARSHOT_ENGINE_H */

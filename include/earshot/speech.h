@@ -1,0 +1,134 @@
+/*
+ * Earshot speech: messages spoken by the player's screen reader or a synthesiser, with
+ * a history the player can step back through.
+ *
+ * One speech thread, fed by a queue, owns the output. It tries, in order:
+ *   1. speech-dispatcher (libspeechd), the path screen readers take on Linux;
+ *   2. espeak-ng, synthesised into memory on the speech thread and handed back as a clip
+ *      that ear_speech_update plays on the stage's ui bus (EAR_BUS_UI) on the game
+ *      thread (so only the game thread talks to the stage);
+ *   3. the console (each message printed as a line).
+ * Messages sent while the thread is still starting wait in the queue and are not lost.
+ * ear_speech_speak interrupts what is being said; ear_speech_speak_queued waits its
+ * turn. History (the last 100 messages), mute and echo live on the game thread.
+ *
+ * With outputs set to EAR_SPEECH_OUTPUT_LOG no thread is started: messages only go to
+ * the history (headless runs and tests read it).
+ */
+#ifndef EARSHOT_SPEECH_H
+#define EARSHOT_SPEECH_H
+
+#include "earshot/core.h"
+#include "earshot/stage.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define EAR_SPEECH_HISTORY  100  /* messages kept for repeat and review */
+#define EAR_SPEECH_TEXT_MAX 1024 /* longest message in bytes; longer ones are cut */
+
+typedef enum ear_speech_output {
+    EAR_SPEECH_OUTPUT_NONE = 0,   /* not decided yet (the thread is starting) */
+    EAR_SPEECH_OUTPUT_DISPATCHER, /* speech-dispatcher */
+    EAR_SPEECH_OUTPUT_ESPEAK,     /* espeak-ng into the stage */
+    EAR_SPEECH_OUTPUT_CONSOLE,    /* printed lines */
+    EAR_SPEECH_OUTPUT_LOG,        /* history only, no thread */
+} ear_speech_output;
+
+/* "none", "speech-dispatcher", "espeak-ng", "console", "log". Thread: any. */
+const char *ear_speech_output_name(ear_speech_output output);
+
+/* Receives each line the console output (and echo) writes: the message without a
+ * newline. Called on the speech thread (console output) or the game thread (echo). */
+typedef void (*ear_speech_line_fn)(void *user, const char *text);
+
+typedef struct ear_speech_config {
+    const char *client_name; /* the name speech-dispatcher shows; default "earshot" */
+    bool log_only;           /* default false; true: no thread, history only */
+    bool skip_dispatcher;    /* default false: try speech-dispatcher first */
+    bool skip_espeak;        /* default false: then espeak-ng (needs a stage) */
+    /* The speech-dispatcher socket; default NULL: libspeechd's default (its environment
+     * SPEECHD_ADDRESS or the user's runtime socket). */
+    const char *dispatcher_socket;
+    bool dispatcher_autospawn; /* default false: never start a daemon */
+    /* The stage espeak-ng speaks on (borrowed; must outlive the speech object). NULL:
+     * espeak-ng is skipped, since nobody would hear it. */
+    ear_stage *stage;
+    float espeak_volume; /* linear volume of espeak-ng's voice; 0 means 1 */
+    bool mute;           /* default false */
+    bool echo;           /* default false: also write each message as a line */
+    const char *voice;   /* default NULL: the output's default voice */
+    int rate;            /* -100 (slowest) .. 100 (fastest); default 0 */
+    /* Where console lines and echo go; default NULL: stdout. */
+    ear_speech_line_fn line_fn;
+    void *line_user;
+} ear_speech_config;
+
+/* The defaults above. Thread: any. */
+ear_speech_config ear_speech_config_default(void);
+
+typedef struct ear_speech ear_speech;
+
+/* Creates the speech object and starts its thread (unless log_only). Returns at once;
+ * the thread picks its output in the background. config NULL: defaults (the copied
+ * strings are owned by the object). Fails with EAR_E_OUT_OF_MEMORY or EAR_E_STATE (the
+ * thread could not start); *out_speech untouched then. Thread: game. */
+ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_speech);
+
+/* Stops the thread (what is queued is dropped; the current message is cancelled) and
+ * frees everything. Stops the espeak-ng voice on the stage. NULL does nothing.
+ * Thread: game. */
+void ear_speech_destroy(ear_speech *speech);
+
+/* Says text (copied; cut at EAR_SPEECH_TEXT_MAX - 1 bytes), interrupting whatever is
+ * being said, and adds it to the history. While muted the message goes to the history
+ * only. EAR_E_INVALID_ARG for NULL. Thread: game. */
+ear_result ear_speech_speak(ear_speech *speech, const char *text);
+/* Says text after everything already queued. */
+ear_result ear_speech_speak_queued(ear_speech *speech, const char *text);
+/* Stops speaking and drops what is queued. */
+void ear_speech_stop(ear_speech *speech);
+/* Says the newest history entry again (interrupting), without adding to the history.
+ * EAR_E_NOT_FOUND when the history is empty. */
+ear_result ear_speech_repeat_last(ear_speech *speech);
+
+/* Game-thread housekeeping, once a frame (the engine calls it in world sync): plays the
+ * clips espeak-ng has finished on the stage. Thread: game. */
+void ear_speech_update(ear_speech *speech);
+
+void ear_speech_set_mute(ear_speech *speech, bool mute);
+bool ear_speech_muted(const ear_speech *speech);
+void ear_speech_set_echo(ear_speech *speech, bool echo);
+
+/* The output in use. Waits for the thread to choose, at most timeout_s (0: do not wait;
+ * EAR_SPEECH_OUTPUT_NONE then if it has not chosen yet). Thread: game. */
+ear_speech_output ear_speech_get_output(ear_speech *speech, double timeout_s);
+
+/* Voices of the output in use, published by the thread once it has started; these wait
+ * for that at most 3 seconds. The console has none. Names are owned by the object.
+ * Thread: game. */
+size_t ear_speech_voice_count(ear_speech *speech);
+const char *ear_speech_voice_name(ear_speech *speech, size_t index);
+/* Chooses a voice by name (EAR_E_NOT_FOUND when the output has no such voice). */
+ear_result ear_speech_set_voice(ear_speech *speech, const char *name);
+/* -100 (slowest) .. 100 (fastest), clamped; 0 is the output's normal rate. */
+void ear_speech_set_rate(ear_speech *speech, int rate);
+
+/* History, oldest first: the count (at most EAR_SPEECH_HISTORY) and the message at
+ * index (NULL out of range), owned by the object, valid until the next speak. */
+size_t ear_speech_history_count(const ear_speech *speech);
+const char *ear_speech_history_at(const ear_speech *speech, size_t index);
+/* Messages given to speak / speak_queued since creation (repeats not counted). */
+uint64_t ear_speech_total(const ear_speech *speech);
+/* Messages the thread has handed to its output so far (for tests). Thread: any. */
+uint64_t ear_speech_delivered(const ear_speech *speech);
+
+/* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */
+ear_voice_id ear_speech_stage_voice(const ear_speech *speech);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EARSHOT_SPEECH_H */

@@ -1,0 +1,82 @@
+/*
+ * The assets object's insides, shared by the cache (cache.c), the audio.json parser
+ * (setup_parse.c), its loading (setup_load.c) and its application to a stage
+ * (setup_apply.c, the one file that calls the mixer).
+ */
+#ifndef EAR_ASSETS_INTERNAL_H
+#define EAR_ASSETS_INTERNAL_H
+
+#include "earshot/assets.h"
+
+/* A cached clip: a file path, or a synth name, and its holders. */
+typedef struct ear__asset_entry {
+    char *key;
+    ear_clip *clip;
+    uint32_t holders;
+} ear__asset_entry;
+
+/* A name registered by the game; never trimmed. */
+typedef struct ear__asset_registered {
+    char *name;
+    ear_clip *clip;
+    uint32_t holders;
+} ear__asset_registered;
+
+/* A name from audio.json's "clips": the file's full path. */
+typedef struct ear__asset_alias {
+    char *name;
+    char *path;
+} ear__asset_alias;
+
+struct ear_assets {
+    ear_allocator alloc;
+    char *root;
+    ear__asset_entry *entries;
+    uint32_t entry_count, entry_cap;
+    ear__asset_registered *registered;
+    uint32_t registered_count, registered_cap;
+    ear__asset_alias *aliases;
+    uint32_t alias_count, alias_cap;
+    char **warned; /* names already warned about, so each warns once */
+    uint32_t warned_count, warned_cap;
+    ear_assets_stats stats;
+    bool setup_applied;
+};
+
+void *ear__assets_alloc(const ear_assets *a, size_t size);
+void ear__assets_free(const ear_assets *a, void *p);
+/* A copy of s made with the assets' allocator; NULL when out of memory. */
+char *ear__assets_strdup(const ear_assets *a, const char *s);
+/* Grows an array of `size`-byte items so that it holds at least `need`; false when out
+ * of memory (the array is unchanged). */
+bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t need,
+                      size_t size);
+
+/* Warns "message" once per name (module "assets"); later calls with the same name say
+ * nothing. */
+void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Adds or replaces an audio.json clip name. */
+ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *path);
+
+/* Reads a whole file into a NUL-terminated buffer (free with free()). EAR_E_NOT_FOUND when
+ * it does not exist, EAR_E_IO otherwise; the reason goes into err. */
+ear_result ear__assets_read_file(const char *path, char **out_text, size_t *out_len,
+                                 ear_io_error *err);
+
+/* Resolves every clip name of a blend or pool source through the assets (holding a
+ * reference to each clip); on failure nothing is held and err names `label` and `path`
+ * ("blends[0]" ...). */
+ear_result ear__assets_resolve_blend(ear_assets *a, ear_blend_source *b, const char *label,
+                                     const char *path, ear_io_error *err);
+ear_result ear__assets_resolve_pool(ear_assets *a, ear_pool_source *p, const char *label,
+                                    const char *path, ear_io_error *err);
+/* Releases what resolve took. */
+void ear__assets_unresolve_blend(ear_blend_source *b);
+void ear__assets_unresolve_pool(ear_pool_source *p);
+
+#endif

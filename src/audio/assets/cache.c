@@ -1,0 +1,452 @@
+/*
+ * The asset cache: names resolve to clips, and decoded clips are kept one per file path
+ * (or synth name) with a count of holders.
+ *
+ * Invariants. Each entry holds exactly one reference to its clip; `holders` counts the
+ * acquires not yet released, and an entry with none is idle (kept until trim). Keys are
+ * unique. Registered names hold one reference each and are never trimmed. Nothing is
+ * stored for a load that failed, so the next acquire reads the file again. The tables are
+ * small arrays searched in order: a game names tens to hundreds of sounds.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "assets_internal.h"
+#include "earshot/synth.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const extensions[] = {".wav", ".ogg", ".flac", ".opus", ".mp3"};
+/* Music is more often compressed: those first. */
+static const char *const music_extensions[] = {"", ".ogg", ".opus", ".flac", ".mp3", ".wav"};
+
+void *ear__assets_alloc(const ear_assets *a, size_t size) {
+    return a->alloc.alloc_fn ? a->alloc.alloc_fn(size, a->alloc.user) : malloc(size);
+}
+
+void ear__assets_free(const ear_assets *a, void *p) {
+    if (!p) return;
+    if (a->alloc.free_fn)
+        a->alloc.free_fn(p, a->alloc.user);
+    else
+        free(p);
+}
+
+char *ear__assets_strdup(const ear_assets *a, const char *s) {
+    size_t n = strlen(s) + 1;
+    char *copy = ear__assets_alloc(a, n);
+    if (copy) memcpy(copy, s, n);
+    return copy;
+}
+
+bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t need,
+                      size_t size) {
+    if (need <= *cap) return true;
+    uint32_t new_cap = *cap ? *cap * 2 : 16;
+    while (new_cap < need) new_cap *= 2;
+    void *bigger = ear__assets_alloc(a, (size_t)new_cap * size);
+    if (!bigger) return false;
+    if (*items) memcpy(bigger, *items, (size_t)*cap * size);
+    ear__assets_free(a, *items);
+    *items = bigger;
+    *cap = new_cap;
+    return true;
+}
+
+void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, ...) {
+    for (uint32_t i = 0; i < a->warned_count; i++)
+        if (strcmp(a->warned[i], name) == 0) return;
+    /* Out of memory only means the name may warn again. */
+    char *copy = ear__assets_strdup(a, name);
+    if (copy && ear__assets_grow(a, (void **)&a->warned, &a->warned_cap, a->warned_count + 1,
+                                 sizeof *a->warned))
+        a->warned[a->warned_count++] = copy;
+    else
+        ear__assets_free(a, copy);
+    char text[1024];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    ear_log(EAR_LOG_WARN, "assets", "%s", text);
+    a->stats.warnings++;
+}
+
+ear_assets_config ear_assets_config_default(void) {
+    return (ear_assets_config){.root = "assets", .allocator = NULL};
+}
+
+ear_result ear_assets_create(const ear_assets_config *config, ear_assets **out_assets) {
+    if (!out_assets) return EAR_E_INVALID_ARG;
+    ear_assets_config c = config ? *config : ear_assets_config_default();
+    if (!c.root || !*c.root) c.root = "assets";
+    ear_allocator alloc = {0};
+    if (c.allocator) alloc = *c.allocator;
+    void *mem = alloc.alloc_fn ? alloc.alloc_fn(sizeof(ear_assets), alloc.user)
+                               : malloc(sizeof(ear_assets));
+    if (!mem) return EAR_E_OUT_OF_MEMORY;
+    ear_assets *a = mem;
+    memset(a, 0, sizeof *a);
+    a->alloc = alloc;
+    /* A trailing slash would double in every path built from the root. */
+    size_t len = strlen(c.root);
+    while (len > 1 && c.root[len - 1] == '/') len--;
+    a->root = ear__assets_alloc(a, len + 1);
+    if (!a->root) {
+        ear__assets_free(a, a);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    memcpy(a->root, c.root, len);
+    a->root[len] = '\0';
+    *out_assets = a;
+    return EAR_OK;
+}
+
+void ear_assets_destroy(ear_assets *a) {
+    if (!a) return;
+    for (uint32_t i = 0; i < a->entry_count; i++) {
+        ear_clip_release(a->entries[i].clip);
+        ear__assets_free(a, a->entries[i].key);
+    }
+    for (uint32_t i = 0; i < a->registered_count; i++) {
+        ear_clip_release(a->registered[i].clip);
+        ear__assets_free(a, a->registered[i].name);
+    }
+    for (uint32_t i = 0; i < a->alias_count; i++) {
+        ear__assets_free(a, a->aliases[i].name);
+        ear__assets_free(a, a->aliases[i].path);
+    }
+    for (uint32_t i = 0; i < a->warned_count; i++) ear__assets_free(a, a->warned[i]);
+    ear__assets_free(a, a->entries);
+    ear__assets_free(a, a->registered);
+    ear__assets_free(a, a->aliases);
+    ear__assets_free(a, a->warned);
+    ear__assets_free(a, a->root);
+    ear__assets_free(a, a);
+}
+
+const char *ear_assets_root(const ear_assets *a) {
+    return a ? a->root : NULL;
+}
+
+static bool name_ok(const char *name) {
+    return name && *name && strlen(name) < EAR_SOUND_NAME_MAX;
+}
+
+static ear__asset_registered *find_registered(ear_assets *a, const char *name) {
+    for (uint32_t i = 0; i < a->registered_count; i++)
+        if (strcmp(a->registered[i].name, name) == 0) return &a->registered[i];
+    return NULL;
+}
+
+static ear__asset_entry *find_entry(ear_assets *a, const char *key) {
+    for (uint32_t i = 0; i < a->entry_count; i++)
+        if (strcmp(a->entries[i].key, key) == 0) return &a->entries[i];
+    return NULL;
+}
+
+ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *clip) {
+    if (!a || !name_ok(name) || !clip) return EAR_E_INVALID_ARG;
+    ear__asset_registered *r = find_registered(a, name);
+    if (r) {
+        ear_clip_retain(clip);
+        ear_clip_release(r->clip);
+        r->clip = clip;
+        return EAR_OK;
+    }
+    char *copy = ear__assets_strdup(a, name);
+    if (!copy || !ear__assets_grow(a, (void **)&a->registered, &a->registered_cap,
+                                   a->registered_count + 1, sizeof *a->registered)) {
+        ear__assets_free(a, copy);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    ear_clip_retain(clip);
+    a->registered[a->registered_count++] = (ear__asset_registered){copy, clip, 0};
+    return EAR_OK;
+}
+
+ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *path) {
+    for (uint32_t i = 0; i < a->alias_count; i++)
+        if (strcmp(a->aliases[i].name, name) == 0) {
+            char *p = ear__assets_strdup(a, path);
+            if (!p) return EAR_E_OUT_OF_MEMORY;
+            ear__assets_free(a, a->aliases[i].path);
+            a->aliases[i].path = p;
+            return EAR_OK;
+        }
+    char *n = ear__assets_strdup(a, name), *p = ear__assets_strdup(a, path);
+    if (!n || !p ||
+        !ear__assets_grow(a, (void **)&a->aliases, &a->alias_cap, a->alias_count + 1,
+                          sizeof *a->aliases)) {
+        ear__assets_free(a, n);
+        ear__assets_free(a, p);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    a->aliases[a->alias_count++] = (ear__asset_alias){n, p};
+    return EAR_OK;
+}
+
+static bool is_file(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool is_synth_name(const char *name) {
+    return strncmp(name, "synth:", 6) == 0;
+}
+
+/* The key of a name that is not registered: the synth name itself, an alias's path, or
+ * the first file that exists. */
+static ear_result resolve_key(ear_assets *a, const char *name, char *out, size_t cap) {
+    if (is_synth_name(name)) {
+        snprintf(out, cap, "%s", name);
+        return EAR_OK;
+    }
+    for (uint32_t i = 0; i < a->alias_count; i++)
+        if (strcmp(a->aliases[i].name, name) == 0) {
+            snprintf(out, cap, "%s", a->aliases[i].path);
+            return EAR_OK;
+        }
+    int n = snprintf(out, cap, "%s/sounds/%s", a->root, name);
+    if (n < 0 || (size_t)n >= cap) return EAR_E_NOT_FOUND;
+    if (is_file(out)) return EAR_OK;
+    for (size_t e = 0; e < sizeof extensions / sizeof extensions[0]; e++) {
+        n = snprintf(out, cap, "%s/sounds/%s%s", a->root, name, extensions[e]);
+        if (n >= 0 && (size_t)n < cap && is_file(out)) return EAR_OK;
+    }
+    return EAR_E_NOT_FOUND;
+}
+
+ear_result ear_assets_resolve(ear_assets *a, const char *name, char *out, size_t cap) {
+    if (!a || !name_ok(name) || !out || cap == 0) return EAR_E_INVALID_ARG;
+    if (find_registered(a, name) || is_synth_name(name)) {
+        out[0] = '\0';
+        return EAR_OK;
+    }
+    char key[4096];
+    ear_result r = resolve_key(a, name, key, sizeof key);
+    if (r != EAR_OK) return r;
+    if (strlen(key) >= cap) return EAR_E_INVALID_ARG;
+    memcpy(out, key, strlen(key) + 1);
+    return EAR_OK;
+}
+
+static void warn_missing(ear_assets *a, const char *name) {
+    ear__assets_warn_once(a, name,
+                          "no sound named \"%s\" (not registered, not in audio.json's clips, "
+                          "no file %s/sounds/%s[.wav|.ogg|.flac|.opus|.mp3]); it plays nothing",
+                          name, a->root, name);
+}
+
+/* Finds or loads the entry for `name`; adds `holders` to it. */
+static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_clip **out) {
+    if (!a || !name_ok(name) || !out) return EAR_E_INVALID_ARG;
+    ear__asset_registered *reg = find_registered(a, name);
+    if (reg) {
+        reg->holders += holders;
+        *out = reg->clip;
+        return EAR_OK;
+    }
+    char key[4096];
+    if (resolve_key(a, name, key, sizeof key) != EAR_OK) {
+        warn_missing(a, name);
+        return EAR_E_NOT_FOUND;
+    }
+    ear__asset_entry *e = find_entry(a, key);
+    if (e) {
+        e->holders += holders;
+        *out = e->clip;
+        return EAR_OK;
+    }
+    ear_clip *clip = NULL;
+    ear_result r;
+    const ear_allocator *alloc = (a->alloc.alloc_fn || a->alloc.free_fn) ? &a->alloc : NULL;
+    if (is_synth_name(name)) {
+        r = ear_synth_clip_from_name(name, alloc, &clip);
+        if (r != EAR_OK)
+            ear__assets_warn_once(a, name, "sound \"%s\": not a valid synth name (%s)", name,
+                                  ear_result_string(r));
+    } else {
+        ear_io_error err;
+        r = ear_decode_file(key, alloc, &clip, &err);
+        if (r != EAR_OK)
+            ear__assets_warn_once(a, name, "sound \"%s\" will not load: %s", name, err.message);
+    }
+    if (r != EAR_OK) {
+        a->stats.failed_loads++;
+        return r;
+    }
+    char *key_copy = ear__assets_strdup(a, key);
+    if (!key_copy || !ear__assets_grow(a, (void **)&a->entries, &a->entry_cap,
+                                       a->entry_count + 1, sizeof *a->entries)) {
+        ear__assets_free(a, key_copy);
+        ear_clip_release(clip);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    a->entries[a->entry_count++] = (ear__asset_entry){key_copy, clip, holders};
+    a->stats.loads++;
+    *out = clip;
+    return EAR_OK;
+}
+
+ear_result ear_assets_acquire(ear_assets *a, const char *name, ear_clip **out_clip) {
+    return lookup(a, name, 1, out_clip);
+}
+
+ear_result ear_assets_get(ear_assets *a, const char *name, ear_clip **out_clip) {
+    return lookup(a, name, 0, out_clip);
+}
+
+ear_result ear_assets_release(ear_assets *a, ear_clip *clip) {
+    if (!a || !clip) return EAR_E_INVALID_ARG;
+    for (uint32_t i = 0; i < a->registered_count; i++)
+        if (a->registered[i].clip == clip) {
+            if (a->registered[i].holders == 0) return EAR_E_STATE;
+            a->registered[i].holders--;
+            return EAR_OK;
+        }
+    for (uint32_t i = 0; i < a->entry_count; i++)
+        if (a->entries[i].clip == clip) {
+            if (a->entries[i].holders == 0) return EAR_E_STATE;
+            a->entries[i].holders--;
+            return EAR_OK;
+        }
+    return EAR_E_NOT_FOUND;
+}
+
+uint32_t ear_assets_trim(ear_assets *a) {
+    if (!a) return 0;
+    uint32_t kept = 0, unloaded = 0;
+    for (uint32_t i = 0; i < a->entry_count; i++) {
+        if (a->entries[i].holders == 0) {
+            ear_clip_release(a->entries[i].clip);
+            ear__assets_free(a, a->entries[i].key);
+            unloaded++;
+        } else {
+            a->entries[kept++] = a->entries[i];
+        }
+    }
+    a->entry_count = kept;
+    return unloaded;
+}
+
+ear_result ear_assets_play(ear_assets *a, ear_stage *stage, const char *name,
+                           const ear_play *params, ear_voice_id *out_id) {
+    if (out_id) *out_id = EAR_VOICE_NONE;
+    if (!a || !stage || !name_ok(name)) return EAR_E_INVALID_ARG;
+    ear_clip *clip;
+    ear_result r = ear_assets_get(a, name, &clip);
+    if (r != EAR_OK) return r;
+    ear_voice_id id = EAR_VOICE_NONE;
+    r = ear_stage_play(stage, clip, params ? params : &(ear_play){0}, &id);
+    if (r == EAR_OK && out_id) *out_id = id;
+    return r;
+}
+
+ear_asset_state ear_assets_state(ear_assets *a, const char *name) {
+    ear_asset_state s = {false, 0};
+    if (!a || !name_ok(name)) return s;
+    ear__asset_registered *reg = find_registered(a, name);
+    if (reg) return (ear_asset_state){true, reg->holders};
+    char key[4096];
+    if (resolve_key(a, name, key, sizeof key) != EAR_OK) return s;
+    ear__asset_entry *e = find_entry(a, key);
+    if (e) return (ear_asset_state){true, e->holders};
+    return s;
+}
+
+ear_assets_stats ear_assets_get_stats(const ear_assets *a) {
+    ear_assets_stats s = {0};
+    if (!a) return s;
+    s = a->stats;
+    s.entries = a->entry_count;
+    s.idle = 0;
+    for (uint32_t i = 0; i < a->entry_count; i++)
+        if (a->entries[i].holders == 0) s.idle++;
+    return s;
+}
+
+ear_result ear__assets_read_file(const char *path, char **out_text, size_t *out_len,
+                                 ear_io_error *err) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        ear_result r = errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
+        if (err) snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
+        return r;
+    }
+    size_t cap = 4096, len = 0;
+    char *text = malloc(cap);
+    while (text) {
+        if (cap - len < 2048) {
+            char *bigger = realloc(text, cap * 2);
+            if (!bigger) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = bigger;
+            cap *= 2;
+        }
+        size_t n = fread(text + len, 1, cap - len - 1, f);
+        len += n;
+        if (n == 0) break;
+    }
+    bool failed = ferror(f) != 0;
+    fclose(f);
+    if (!text) {
+        if (err) snprintf(err->message, sizeof err->message, "%s: out of memory", path);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    if (failed) {
+        free(text);
+        if (err) snprintf(err->message, sizeof err->message, "%s: read error", path);
+        return EAR_E_IO;
+    }
+    text[len] = '\0';
+    *out_text = text;
+    *out_len = len;
+    return EAR_OK;
+}
+
+/* <root>/<folder>/<name> with each music extension; true when one exists. */
+static bool find_music_in(ear_assets *a, const char *folder, const char *name, char *out,
+                          size_t cap) {
+    for (size_t e = 0; e < sizeof music_extensions / sizeof music_extensions[0]; e++) {
+        int n = snprintf(out, cap, "%s/%s/%s%s", a->root, folder, name, music_extensions[e]);
+        if (n >= 0 && (size_t)n < cap && is_file(out)) return true;
+    }
+    return false;
+}
+
+ear_result ear_assets_open_music(ear_assets *a, const char *name, bool loop,
+                                 ear_stream *out_stream) {
+    if (!a || !name_ok(name) || !out_stream) return EAR_E_INVALID_ARG;
+    char path[4096];
+    bool found = false;
+    for (uint32_t i = 0; i < a->alias_count && !found; i++)
+        if (strcmp(a->aliases[i].name, name) == 0) {
+            snprintf(path, sizeof path, "%s", a->aliases[i].path);
+            found = true;
+        }
+    if (!found) found = find_music_in(a, "music", name, path, sizeof path);
+    if (!found) found = find_music_in(a, "sounds", name, path, sizeof path);
+    if (!found) {
+        ear__assets_warn_once(a, name,
+                              "no music named \"%s\" (not in audio.json's clips, no file "
+                              "%s/music/%s or %s/sounds/%s, with or without an extension); it "
+                              "plays nothing",
+                              name, a->root, name, a->root, name);
+        return EAR_E_NOT_FOUND;
+    }
+    ear_io_error err;
+    ear_file_stream_config c = {.loop = loop};
+    if (a->alloc.alloc_fn || a->alloc.free_fn) c.allocator = &a->alloc;
+    ear_result r = ear_file_stream_open(path, &c, out_stream, &err);
+    if (r != EAR_OK)
+        ear__assets_warn_once(a, name, "music \"%s\" will not play: %s", name, err.message);
+    return r;
+}

@@ -1,0 +1,141 @@
+/*
+ * audio.json from the assets folder: read, parsed (setup_parse.c), its clip names
+ * registered, and every blend layer's and pool's sound resolved through the cache. A
+ * resolved source holds one reference to each of its clips, released by
+ * ear__assets_unresolve_* (the stage takes references of its own when it registers them).
+ */
+#include "assets_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ear_result resolve_clip(ear_assets *a, const char *name, const char *label,
+                               const char *where, ear_io_error *err, ear_clip **out) {
+    ear_clip *clip = NULL;
+    ear_result r = ear_assets_get(a, name, &clip);
+    if (r == EAR_OK) {
+        ear_clip_retain(clip);
+        *out = clip;
+        return EAR_OK;
+    }
+    if (err) {
+        if (r == EAR_E_NOT_FOUND)
+            snprintf(err->message, sizeof err->message,
+                     "%.200s: %.150s: no sound named \"%.100s\"", label, where, name);
+        else
+            snprintf(err->message, sizeof err->message,
+                     "%.200s: %.150s: sound \"%.100s\" will not load (%s)", label, where, name,
+                     ear_result_string(r));
+    }
+    return r == EAR_E_NOT_FOUND ? EAR_E_FORMAT : r;
+}
+
+void ear__assets_unresolve_blend(ear_blend_source *b) {
+    for (uint32_t i = 0; i < b->def.layer_count; i++) {
+        ear_clip_release(b->def.layers[i].clip);
+        b->def.layers[i].clip = NULL;
+    }
+}
+
+void ear__assets_unresolve_pool(ear_pool_source *p) {
+    for (uint32_t i = 0; i < p->def.clip_count; i++) {
+        ear_clip_release(p->def.clips[i]);
+        p->def.clips[i] = NULL;
+    }
+}
+
+ear_result ear__assets_resolve_blend(ear_assets *a, ear_blend_source *b, const char *label,
+                                     const char *path, ear_io_error *err) {
+    for (uint32_t i = 0; i < b->def.layer_count; i++) {
+        char where[300];
+        snprintf(where, sizeof where, "%s%slayers[%u].clip", path, *path ? "." : "", i);
+        ear_result r =
+            resolve_clip(a, b->clip_names[i], label, where, err, &b->def.layers[i].clip);
+        if (r != EAR_OK) {
+            ear__assets_unresolve_blend(b);
+            return r;
+        }
+    }
+    return EAR_OK;
+}
+
+ear_result ear__assets_resolve_pool(ear_assets *a, ear_pool_source *p, const char *label,
+                                    const char *path, ear_io_error *err) {
+    for (uint32_t i = 0; i < p->def.clip_count; i++) {
+        char where[300];
+        snprintf(where, sizeof where, "%s.clips[%u]", path, i);
+        ear_result r = resolve_clip(a, p->clip_names[i], label, where, err, &p->def.clips[i]);
+        if (r != EAR_OK) {
+            ear__assets_unresolve_pool(p);
+            return r;
+        }
+    }
+    return EAR_OK;
+}
+
+ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
+                                 ear_io_error *err) {
+    if (!a || !out_setup) return EAR_E_INVALID_ARG;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/audio.json", a->root);
+    char *text;
+    size_t len;
+    ear_result r = ear__assets_read_file(path, &text, &len, err);
+    if (r == EAR_E_NOT_FOUND && err) err->message[0] = '\0';
+    if (r != EAR_OK) return r;
+    ear_audio_setup *s = NULL;
+    r = ear_audio_setup_parse(text, len, path, &s, err);
+    free(text);
+    if (r != EAR_OK) return r;
+
+    /* The "clips" names first: blends and pools may use them. */
+    for (uint32_t i = 0; i < s->clip_count; i++) {
+        char file[4096];
+        if (s->clips[i].file[0] == '/')
+            snprintf(file, sizeof file, "%s", s->clips[i].file);
+        else
+            snprintf(file, sizeof file, "%s/sounds/%s", a->root, s->clips[i].file);
+        FILE *f = fopen(file, "rb");
+        if (!f) {
+            if (err)
+                snprintf(err->message, sizeof err->message,
+                         "%.200s: clips.%.100s: no file %.180s", path, s->clips[i].name, file);
+            ear_audio_setup_destroy(s);
+            return EAR_E_FORMAT;
+        }
+        fclose(f);
+        r = ear__assets_set_alias(a, s->clips[i].name, file);
+        if (r != EAR_OK) {
+            ear_audio_setup_destroy(s);
+            return r;
+        }
+    }
+    s->clips_resolved = true;
+    uint32_t blends = s->blend_count, pools = s->pool_count;
+    /* destroy releases only the sources resolved so far. */
+    s->blend_count = 0;
+    s->pool_count = 0;
+    for (uint32_t i = 0; i < blends; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "blends[%u]", i);
+        r = ear__assets_resolve_blend(a, &s->blends[i], path, where, err);
+        if (r != EAR_OK) {
+            ear_audio_setup_destroy(s);
+            return r;
+        }
+        s->blend_count++;
+    }
+    for (uint32_t i = 0; i < pools; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "pools[%u]", i);
+        r = ear__assets_resolve_pool(a, &s->pools[i], path, where, err);
+        if (r != EAR_OK) {
+            ear_audio_setup_destroy(s);
+            return r;
+        }
+        s->pool_count++;
+    }
+    *out_setup = s;
+    return EAR_OK;
+}

@@ -1,0 +1,58 @@
+/*
+ * The headless backend: no window, no sound card, no clock. Frame f runs at time
+ * f / step_hz and takes exactly one fixed step (frame 0 only starts the first scene),
+ * the script's events for frame f are queued just before it, the save lives in memory
+ * and speech goes to its history only. Tests, smoke runs and replays drive games here.
+ */
+#include "runtime_internal.h"
+
+#include <stdlib.h>
+
+static int by_frame(const void *a, const void *b) {
+    const ear_script_event *x = *(const ear_script_event *const *)a;
+    const ear_script_event *y = *(const ear_script_event *const *)b;
+    if (x->frame != y->frame) return x->frame < y->frame ? -1 : 1;
+    /* Same frame: keep the script's order (pointers into one array). */
+    return x < y ? -1 : x > y;
+}
+
+static void queue_event(ear_runner *r, const ear_script_event *e) {
+    switch (e->action) {
+    case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
+    case EAR_SCRIPT_UP: ear_runner_key_up(r, e->key); break;
+    case EAR_SCRIPT_PRESS:
+        ear_runner_key_down(r, e->key);
+        ear_runner_key_up(r, e->key);
+        break;
+    case EAR_SCRIPT_TEXT: ear_runner_text(r, e->text); break;
+    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
+    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
+    case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
+    }
+}
+
+ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg);
+
+ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg) {
+    ear_runner_set_one_step_per_frame(r, true);
+    const ear_script_event **order = NULL;
+    size_t count = 0, next = 0;
+    if (cfg->script && cfg->script->count && !cfg->replay_path) {
+        count = cfg->script->count;
+        order = malloc(count * sizeof *order);
+        if (!order) return EAR_E_OUT_OF_MEMORY;
+        for (size_t i = 0; i < count; i++) order[i] = &cfg->script->events[i];
+        qsort(order, count, sizeof *order, by_frame);
+    } else if (cfg->script && cfg->replay_path) {
+        ear_log(EAR_LOG_WARN, "runtime", "a replay ignores the script");
+    }
+    for (uint64_t frame = 0; ear_runner_running(r); frame++) {
+        if (cfg->frames && frame >= cfg->frames) break;
+        if (cfg->replay_path && ear_runner_replay_done(r)) break;
+        while (next < count && order[next]->frame <= frame) queue_event(r, order[next++]);
+        ear_runner_frame(r, (double)frame / cfg->step_hz);
+    }
+    free(order);
+    if (cfg->replay_path && ear_runner_replay_mismatch(r) != UINT64_MAX) return EAR_E_STATE;
+    return EAR_OK;
+}

@@ -1,0 +1,62 @@
+/* Internal to src/runtime: the replay file's reader and writer, the frame's phase names
+ * and the test hook that records them. */
+#ifndef EARSHOT_RUNTIME_INTERNAL_H
+#define EARSHOT_RUNTIME_INTERNAL_H
+
+#include "earshot/engine.h"
+
+#include <stdio.h>
+
+/* The magic at the start of every replay file (16 bytes, the NUL included). */
+#define EAR__REPLAY_MAGIC      "EARSHOT-REPLAY\n"
+#define EAR__REPLAY_MAGIC_LEN  16
+#define EAR__REPLAY_FLAG_STAGE 1u /* rows carry the stage's output hash */
+
+/* Called at the start of each phase of ear_runner_frame with its name ("time", "input",
+ * "ui", "ui_events", "fixed_step", "fixed_update", "update", "world_sync",
+ * "scene_changes", "quit_save"; the first frame: "time", "start", "scene_changes",
+ * "quit_save"). NULL (the default) calls nothing. For tests of the frame order. */
+extern void (*ear__runner_phase_hook)(const char *phase, void *user);
+extern void *ear__runner_phase_hook_user;
+
+/* One recorded step. */
+typedef struct ear__replay_row {
+    uint64_t scene_hash;
+    uint64_t stage_hash;
+    uint32_t first_event;
+    uint32_t event_count;
+} ear__replay_row;
+
+struct ear_replay {
+    double step_hz;
+    uint32_t flags;
+    ear__replay_row *rows;
+    uint64_t row_count;
+    ear_input_event *events;
+    size_t event_count;
+};
+
+/* The rows of a loaded replay (for the runner). */
+const ear__replay_row *ear__replay_get_row(const ear_replay *replay, uint64_t step);
+
+typedef struct ear__replay_writer {
+    FILE *file;
+    char *path;
+    uint64_t rows;
+    bool failed;
+} ear__replay_writer;
+
+/* Creates path and writes the header. EAR_E_IO (logged) when it cannot be created. */
+ear_result ear__replay_writer_open(ear__replay_writer *writer, const char *path, double step_hz,
+                                   uint32_t flags);
+/* Appends one step's row. A write error is logged once and recording stops. */
+void ear__replay_writer_step(ear__replay_writer *writer, uint64_t scene_hash,
+                             uint64_t stage_hash, const ear_input_event *events,
+                             uint32_t count);
+/* Writes the row count into the header and closes the file. */
+void ear__replay_writer_close(ear__replay_writer *writer);
+
+/* 64-bit mixing (splitmix64's finaliser), for combining hashes. */
+uint64_t ear__mix64(uint64_t x);
+
+#endif

@@ -1,0 +1,137 @@
+/*
+ * The headless script's text form: one event per line, "<frame> <action> [argument]".
+ * A parsed script owns one block of events and one block of texts (each text
+ * NUL-terminated inside it), so ear_script_free frees two pointers. The events block has
+ * one slot more than the events; that slot's text pointer is the texts block.
+ */
+#include "earshot/engine.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_error(char *error, size_t size, const char *format, ...) {
+    if (!error || size == 0) return;
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(error, size, format, ap);
+    va_end(ap);
+}
+
+static const char *skip_space(const char *s, const char *end) {
+    while (s < end && (*s == ' ' || *s == '\t')) s++;
+    return s;
+}
+
+static bool word_is(const char *w, size_t n, const char *name) {
+    return strlen(name) == n && strncmp(w, name, n) == 0;
+}
+
+ear_result ear_script_parse(const char *text, ear_script *out_script, char *error,
+                            size_t error_size) {
+    if (!text || !out_script) return EAR_E_INVALID_ARG;
+    set_error(error, error_size, "%s", "");
+    size_t lines = 1;
+    for (const char *p = text; *p; p++) lines += *p == '\n';
+    size_t text_bytes = strlen(text) + 1;
+    ear_script_event *events = calloc(lines + 1, sizeof *events);
+    char *texts = malloc(text_bytes);
+    if (!events || !texts) {
+        free(events);
+        free(texts);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    size_t count = 0, text_used = 0, lineno = 0;
+    const char *line = text;
+    while (*line) {
+        lineno++;
+        const char *end = strchr(line, '\n');
+        if (!end) end = line + strlen(line);
+        const char *next = *end ? end + 1 : end;
+        const char *stop = end;
+        if (stop > line && stop[-1] == '\r') stop--;
+        const char *p = skip_space(line, stop);
+        if (p == stop || *p == '#') {
+            line = next;
+            continue;
+        }
+        /* frame */
+        char *num_end;
+        errno = 0;
+        unsigned long long frame = strtoull(p, &num_end, 10);
+        if (num_end == p || errno || !isdigit((unsigned char)*p)) {
+            set_error(error, error_size, "script line %zu: expected a frame number", lineno);
+            goto fail;
+        }
+        p = skip_space(num_end, stop);
+        const char *w = p;
+        while (p < stop && *p != ' ' && *p != '\t') p++;
+        size_t wn = (size_t)(p - w);
+        p = skip_space(p, stop);
+        /* The argument runs to the end of the line, trailing spaces trimmed. */
+        const char *arg_end = stop;
+        while (arg_end > p && (arg_end[-1] == ' ' || arg_end[-1] == '\t')) arg_end--;
+        size_t an = (size_t)(arg_end - p);
+        ear_script_event *e = &events[count];
+        e->frame = frame;
+        if (word_is(w, wn, "down") || word_is(w, wn, "up") || word_is(w, wn, "press")) {
+            e->action = word_is(w, wn, "down") ? EAR_SCRIPT_DOWN
+                        : word_is(w, wn, "up") ? EAR_SCRIPT_UP
+                                               : EAR_SCRIPT_PRESS;
+            char name[32];
+            if (an == 0 || an >= sizeof name) {
+                set_error(error, error_size, "script line %zu: expected a key name", lineno);
+                goto fail;
+            }
+            memcpy(name, p, an);
+            name[an] = '\0';
+            e->key = ear_key_from_name(name);
+            if (e->key == EAR_KEY_UNKNOWN) {
+                set_error(error, error_size, "script line %zu: unknown key '%s'", lineno, name);
+                goto fail;
+            }
+        } else if (word_is(w, wn, "text")) {
+            e->action = EAR_SCRIPT_TEXT;
+            memcpy(texts + text_used, p, an);
+            texts[text_used + an] = '\0';
+            e->text = texts + text_used;
+            text_used += an + 1;
+        } else if (word_is(w, wn, "focus_lost")) {
+            e->action = EAR_SCRIPT_FOCUS_LOST;
+        } else if (word_is(w, wn, "focus_gained")) {
+            e->action = EAR_SCRIPT_FOCUS_GAINED;
+        } else if (word_is(w, wn, "quit")) {
+            e->action = EAR_SCRIPT_QUIT;
+        } else {
+            set_error(error, error_size,
+                      "script line %zu: unknown action '%.*s' (down, up, press, text, "
+                      "focus_lost, focus_gained, quit)",
+                      lineno, (int)wn, w);
+            goto fail;
+        }
+        count++;
+        line = next;
+    }
+    /* The slot after the last event (there is always one) keeps the texts block, so
+     * ear_script_free can find it. */
+    events[count].text = texts;
+    out_script->events = events;
+    out_script->count = count;
+    return EAR_OK;
+fail:
+    free(events);
+    free(texts);
+    return EAR_E_FORMAT;
+}
+
+void ear_script_free(ear_script *script) {
+    if (!script || !script->events) return;
+    /* The slot after the last event holds the texts block (see ear_script_parse). */
+    free((void *)script->events[script->count].text);
+    free((void *)script->events);
+    script->events = NULL;
+    script->count = 0;
+}

@@ -1,0 +1,175 @@
+/*
+ * The SDL2 backend: one window (its title is the game's), the keyboard, text input,
+ * focus, and a frame timer. It only feeds the runner. It never opens an audio device:
+ * that is src/audio/device's job, reached through the config's audio_attach hook.
+ *
+ * Key mapping: letters and digits follow the keyboard layout (the SDL keycode, so Z on a
+ * German keyboard is EAR_KEY_Z); everything else is physical (the scancode). The key a
+ * press reported is remembered per scancode, so its release maps to the same key even
+ * if the layout's answer changed in between (Shift, a layout switch).
+ */
+#include "runtime_internal.h"
+
+#include <SDL2/SDL.h>
+
+#include <string.h>
+
+ear_key ear__sdl_map_key(SDL_Keycode sym, SDL_Scancode scancode);
+
+ear_key ear__sdl_map_key(SDL_Keycode sym, SDL_Scancode scancode) {
+    if (sym >= SDLK_a && sym <= SDLK_z) return (ear_key)(EAR_KEY_A + (sym - SDLK_a));
+    if (sym >= SDLK_0 && sym <= SDLK_9) return (ear_key)(EAR_KEY_0 + (sym - SDLK_0));
+    switch (scancode) {
+    case SDL_SCANCODE_F1: return EAR_KEY_F1;
+    case SDL_SCANCODE_F2: return EAR_KEY_F2;
+    case SDL_SCANCODE_F3: return EAR_KEY_F3;
+    case SDL_SCANCODE_F4: return EAR_KEY_F4;
+    case SDL_SCANCODE_F5: return EAR_KEY_F5;
+    case SDL_SCANCODE_F6: return EAR_KEY_F6;
+    case SDL_SCANCODE_F7: return EAR_KEY_F7;
+    case SDL_SCANCODE_F8: return EAR_KEY_F8;
+    case SDL_SCANCODE_F9: return EAR_KEY_F9;
+    case SDL_SCANCODE_F10: return EAR_KEY_F10;
+    case SDL_SCANCODE_F11: return EAR_KEY_F11;
+    case SDL_SCANCODE_F12: return EAR_KEY_F12;
+    case SDL_SCANCODE_ESCAPE: return EAR_KEY_ESCAPE;
+    case SDL_SCANCODE_RETURN: return EAR_KEY_ENTER;
+    case SDL_SCANCODE_KP_ENTER: return EAR_KEY_ENTER;
+    case SDL_SCANCODE_SPACE: return EAR_KEY_SPACE;
+    case SDL_SCANCODE_TAB: return EAR_KEY_TAB;
+    case SDL_SCANCODE_BACKSPACE: return EAR_KEY_BACKSPACE;
+    case SDL_SCANCODE_DELETE: return EAR_KEY_DELETE;
+    case SDL_SCANCODE_INSERT: return EAR_KEY_INSERT;
+    case SDL_SCANCODE_HOME: return EAR_KEY_HOME;
+    case SDL_SCANCODE_END: return EAR_KEY_END;
+    case SDL_SCANCODE_PAGEUP: return EAR_KEY_PAGE_UP;
+    case SDL_SCANCODE_PAGEDOWN: return EAR_KEY_PAGE_DOWN;
+    case SDL_SCANCODE_UP: return EAR_KEY_UP;
+    case SDL_SCANCODE_DOWN: return EAR_KEY_DOWN;
+    case SDL_SCANCODE_LEFT: return EAR_KEY_LEFT;
+    case SDL_SCANCODE_RIGHT: return EAR_KEY_RIGHT;
+    case SDL_SCANCODE_LSHIFT: return EAR_KEY_LSHIFT;
+    case SDL_SCANCODE_RSHIFT: return EAR_KEY_RSHIFT;
+    case SDL_SCANCODE_LCTRL: return EAR_KEY_LCTRL;
+    case SDL_SCANCODE_RCTRL: return EAR_KEY_RCTRL;
+    case SDL_SCANCODE_LALT: return EAR_KEY_LALT;
+    case SDL_SCANCODE_RALT: return EAR_KEY_RALT;
+    case SDL_SCANCODE_MINUS: return EAR_KEY_MINUS;
+    case SDL_SCANCODE_EQUALS: return EAR_KEY_EQUALS;
+    case SDL_SCANCODE_COMMA: return EAR_KEY_COMMA;
+    case SDL_SCANCODE_PERIOD: return EAR_KEY_PERIOD;
+    case SDL_SCANCODE_SLASH: return EAR_KEY_SLASH;
+    case SDL_SCANCODE_SEMICOLON: return EAR_KEY_SEMICOLON;
+    case SDL_SCANCODE_APOSTROPHE: return EAR_KEY_APOSTROPHE;
+    case SDL_SCANCODE_LEFTBRACKET: return EAR_KEY_LEFT_BRACKET;
+    case SDL_SCANCODE_RIGHTBRACKET: return EAR_KEY_RIGHT_BRACKET;
+    case SDL_SCANCODE_BACKSLASH: return EAR_KEY_BACKSLASH;
+    case SDL_SCANCODE_GRAVE: return EAR_KEY_GRAVE;
+    default: break;
+    }
+    /* A layout whose letter keys report no letter (Cyrillic, Greek): the physical key. */
+    if (scancode >= SDL_SCANCODE_A && scancode <= SDL_SCANCODE_Z)
+        return (ear_key)(EAR_KEY_A + (scancode - SDL_SCANCODE_A));
+    if (scancode >= SDL_SCANCODE_1 && scancode <= SDL_SCANCODE_9)
+        return (ear_key)(EAR_KEY_1 + (scancode - SDL_SCANCODE_1));
+    if (scancode == SDL_SCANCODE_0) return EAR_KEY_0;
+    return EAR_KEY_UNKNOWN;
+}
+
+typedef struct sdl_state {
+    ear_runner *runner;
+    ear_key pressed_as[SDL_NUM_SCANCODES];
+} sdl_state;
+
+static void handle_event(sdl_state *st, const SDL_Event *e) {
+    ear_runner *r = st->runner;
+    switch (e->type) {
+    case SDL_QUIT: ear_runner_close(r); break;
+    case SDL_KEYDOWN: {
+        SDL_Scancode sc = e->key.keysym.scancode;
+        if (sc < 0 || sc >= SDL_NUM_SCANCODES) break;
+        /* A repeat (or a second Down) keeps the key its first press reported. */
+        ear_key k = st->pressed_as[sc];
+        if (k == EAR_KEY_UNKNOWN) k = ear__sdl_map_key(e->key.keysym.sym, sc);
+        if (k == EAR_KEY_UNKNOWN) break;
+        st->pressed_as[sc] = k;
+        ear_runner_key_down(r, k);
+        break;
+    }
+    case SDL_KEYUP: {
+        SDL_Scancode sc = e->key.keysym.scancode;
+        if (sc < 0 || sc >= SDL_NUM_SCANCODES) break;
+        ear_key k = st->pressed_as[sc];
+        if (k == EAR_KEY_UNKNOWN) k = ear__sdl_map_key(e->key.keysym.sym, sc);
+        st->pressed_as[sc] = EAR_KEY_UNKNOWN;
+        if (k != EAR_KEY_UNKNOWN) ear_runner_key_up(r, k);
+        break;
+    }
+    case SDL_TEXTINPUT: ear_runner_text(r, e->text.text); break;
+    case SDL_WINDOWEVENT:
+        switch (e->window.event) {
+        case SDL_WINDOWEVENT_FOCUS_LOST:
+            memset(st->pressed_as, 0, sizeof st->pressed_as);
+            ear_runner_focus_lost(r);
+            break;
+        case SDL_WINDOWEVENT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
+        case SDL_WINDOWEVENT_CLOSE: ear_runner_close(r); break;
+        default: break;
+        }
+        break;
+    default: break;
+    }
+}
+
+ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage);
+
+ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage) {
+    const Uint32 systems = SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER;
+    if (SDL_InitSubSystem(systems) != 0) {
+        ear_log(EAR_LOG_ERROR, "runtime", "SDL2 could not start: %s", SDL_GetError());
+        return EAR_E_UNSUPPORTED;
+    }
+    SDL_Window *window =
+        SDL_CreateWindow(cfg->title ? cfg->title : "Earshot", SDL_WINDOWPOS_CENTERED,
+                         SDL_WINDOWPOS_CENTERED, 640, 480, SDL_WINDOW_SHOWN);
+    if (!window) {
+        ear_log(EAR_LOG_ERROR, "runtime", "no window: %s", SDL_GetError());
+        SDL_QuitSubSystem(systems);
+        return EAR_E_UNSUPPORTED;
+    }
+    SDL_StartTextInput();
+    if (!cfg->mute && cfg->audio_attach) {
+        void *device = NULL;
+        ear_result res = cfg->audio_attach(stage, cfg->hook_user, &device);
+        if (res == EAR_OK)
+            ear_runner_set_audio_device(r, device);
+        else
+            ear_log(EAR_LOG_WARN, "runtime", "no sound: %s; the game runs silent",
+                    ear_result_string(res));
+    }
+    sdl_state *st = SDL_calloc(1, sizeof *st);
+    if (!st) {
+        SDL_DestroyWindow(window);
+        SDL_QuitSubSystem(systems);
+        return EAR_E_OUT_OF_MEMORY;
+    }
+    st->runner = r;
+    while (ear_runner_running(r)) {
+        SDL_Event e;
+        while (SDL_PollEvent(&e)) handle_event(st, &e);
+        double now = ear_now_s();
+        double due = ear_runner_frames(r) ? ear_runner_next_frame_s(r) : now;
+        if (now >= due) {
+            ear_runner_frame(r, now);
+        } else {
+            double wait_ms = (due - now) * 1000.0;
+            /* Sleep most of the wait, leaving a millisecond for the scheduler's slack. */
+            if (wait_ms > 1.5) SDL_Delay((Uint32)(wait_ms - 1.0));
+        }
+    }
+    SDL_free(st);
+    SDL_StopTextInput();
+    SDL_DestroyWindow(window);
+    SDL_QuitSubSystem(systems);
+    return EAR_OK;
+}

@@ -1,0 +1,279 @@
+/*
+ * Assets: names resolve to registered clips, synth names and files under
+ * <root>/sounds/; the cache loads a file once, counts holders, keeps idle entries until
+ * trim, forgets failures so a later acquire retries; a missing sound warns once and
+ * plays nothing. Files are made by sox in the test.
+ */
+#include "earshot/assets.h"
+#include "../decode/sox_util.h"
+#include "test.h"
+
+static char root[256];
+
+static const char *at(const char *name) {
+    static char paths[8][512];
+    static int next = 0;
+    char *p = paths[next++ % 8];
+    snprintf(p, 512, "%s/%s", root, name);
+    return p;
+}
+
+static ear_assets *new_assets(void) {
+    ear_assets *a = NULL;
+    ear_assets_config c = ear_assets_config_default();
+    c.root = root;
+    if (ear_assets_create(&c, &a) != EAR_OK) return NULL;
+    return a;
+}
+
+TEST(make_files) {
+    ASSERT_TRUE(scratch_dir(root, sizeof root, "assets"));
+    ASSERT_TRUE(run("mkdir -p '%s'", at("sounds")));
+    ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 1 '%s' synth 0.2 sine 500 gain -6",
+                    at("sounds/beep.wav")));
+    ASSERT_TRUE(run("sox -n -r 44100 -c 2 '%s' synth 0.3 sine 300 sine 400 gain -6",
+                    at("sounds/door.ogg")));
+    ASSERT_TRUE(
+        run("sox -n -r 22050 -c 1 '%s' synth 0.1 square 200 gain -12", at("sounds/step.flac")));
+}
+
+TEST(names_resolve_in_order) {
+    ear_assets *a = new_assets();
+    ASSERT_TRUE(a != NULL);
+    ASSERT_STR_EQ(ear_assets_root(a), root);
+    char path[1024];
+    ASSERT_OK(ear_assets_resolve(a, "beep", path, sizeof path));
+    ASSERT_STR_EQ(path, at("sounds/beep.wav"));
+    ASSERT_OK(ear_assets_resolve(a, "beep.wav", path, sizeof path));
+    ASSERT_STR_EQ(path, at("sounds/beep.wav"));
+    ASSERT_OK(ear_assets_resolve(a, "door", path, sizeof path));
+    ASSERT_STR_EQ(path, at("sounds/door.ogg"));
+    ASSERT_OK(ear_assets_resolve(a, "step", path, sizeof path));
+    ASSERT_STR_EQ(path, at("sounds/step.flac"));
+    ASSERT_OK(ear_assets_resolve(a, "synth:sine:440:0.5", path, sizeof path));
+    ASSERT_STR_EQ(path, "");
+    ASSERT_EQ(ear_assets_resolve(a, "ghost", path, sizeof path), EAR_E_NOT_FOUND);
+    /* A registered clip wins over the file of the same name. */
+    ear_clip *mine;
+    ASSERT_OK(ear_clip_create(NULL, 10, 1, 48000, NULL, &mine));
+    ASSERT_OK(ear_assets_register_clip(a, "beep", mine));
+    ASSERT_EQ(ear_clip_refcount(mine), 2);
+    ASSERT_OK(ear_assets_resolve(a, "beep", path, sizeof path));
+    ASSERT_STR_EQ(path, "");
+    ear_clip *got;
+    ASSERT_OK(ear_assets_acquire(a, "beep", &got));
+    ASSERT_TRUE(got == mine);
+    ASSERT_EQ(ear_assets_state(a, "beep").holders, 1);
+    ASSERT_OK(ear_assets_release(a, got));
+    ASSERT_EQ(ear_assets_trim(a), 0);
+    ear_assets_destroy(a);
+    ASSERT_EQ(ear_clip_refcount(mine), 1);
+    ear_clip_release(mine);
+}
+
+TEST(files_decode_at_their_own_rate) {
+    ear_assets *a = new_assets();
+    ear_clip *c;
+    ASSERT_OK(ear_assets_acquire(a, "door", &c));
+    ASSERT_EQ(ear_clip_sample_rate(c), 44100);
+    ASSERT_EQ(ear_clip_channels(c), 2);
+    ASSERT_EQ(ear_clip_frames(c), 13230);
+    ASSERT_OK(ear_assets_acquire(a, "step", &c));
+    ASSERT_EQ(ear_clip_sample_rate(c), 22050);
+    ASSERT_EQ(ear_clip_frames(c), 2205);
+    ear_assets_destroy(a);
+}
+
+TEST(cache_counts_holders_keeps_idle_and_trims) {
+    ear_assets *a = new_assets();
+    ear_clip *c1, *c2, *c3;
+    ASSERT_OK(ear_assets_acquire(a, "beep", &c1));
+    ASSERT_OK(ear_assets_acquire(a, "beep.wav", &c2)); /* the same file: the same entry */
+    ASSERT_TRUE(c1 == c2);
+    ear_assets_stats s = ear_assets_get_stats(a);
+    ASSERT_EQ(s.loads, 1);
+    ASSERT_EQ(s.entries, 1);
+    ASSERT_EQ(s.idle, 0);
+    ASSERT_EQ(ear_assets_state(a, "beep").holders, 2);
+    ASSERT_EQ(ear_clip_refcount(c1), 1); /* the cache's own reference */
+
+    ASSERT_OK(ear_assets_acquire(a, "door", &c3));
+    ASSERT_OK(ear_assets_release(a, c1));
+    ASSERT_OK(ear_assets_release(a, c1));
+    ASSERT_EQ(ear_assets_release(a, c1), EAR_E_STATE);
+    /* Idle: no holders, still loaded; acquiring again reads no file. */
+    ear_asset_state st = ear_assets_state(a, "beep");
+    ASSERT_TRUE(st.loaded);
+    ASSERT_EQ(st.holders, 0);
+    s = ear_assets_get_stats(a);
+    ASSERT_EQ(s.entries, 2);
+    ASSERT_EQ(s.idle, 1);
+    ASSERT_OK(ear_assets_acquire(a, "beep", &c2));
+    ASSERT_TRUE(c2 == c1);
+    ASSERT_EQ(ear_assets_get_stats(a).loads, 2);
+    ASSERT_OK(ear_assets_release(a, c2));
+
+    /* Trim unloads the idle entry only; the held one stays. */
+    ASSERT_EQ(ear_assets_trim(a), 1);
+    ASSERT_FALSE(ear_assets_state(a, "beep").loaded);
+    ASSERT_TRUE(ear_assets_state(a, "door").loaded);
+    s = ear_assets_get_stats(a);
+    ASSERT_EQ(s.entries, 1);
+    ASSERT_EQ(s.idle, 0);
+    /* After a trim the file is read again. */
+    ASSERT_OK(ear_assets_acquire(a, "beep", &c1));
+    ASSERT_EQ(ear_assets_get_stats(a).loads, 3);
+    ASSERT_OK(ear_assets_release(a, c1));
+    ASSERT_OK(ear_assets_release(a, c3));
+    ASSERT_EQ(ear_assets_trim(a), 2);
+    ear_clip *stranger;
+    ASSERT_OK(ear_clip_create(NULL, 4, 1, 48000, NULL, &stranger));
+    ASSERT_EQ(ear_assets_release(a, stranger), EAR_E_NOT_FOUND);
+    ear_clip_release(stranger);
+    ear_assets_destroy(a);
+}
+
+TEST(a_failed_load_is_not_remembered) {
+    ear_assets *a = new_assets();
+    FILE *f = fopen(at("sounds/late.wav"), "w");
+    ASSERT_TRUE(f != NULL);
+    fputs("not yet a sound\n", f);
+    fclose(f);
+    log_catcher log;
+    start_catching(&log);
+    ear_clip *c = NULL;
+    ASSERT_EQ(ear_assets_acquire(a, "late", &c), EAR_E_FORMAT);
+    ASSERT_EQ(ear_assets_acquire(a, "late", &c), EAR_E_FORMAT);
+    stop_catching();
+    ASSERT_TRUE(c == NULL);
+    ear_assets_stats s = ear_assets_get_stats(a);
+    ASSERT_EQ(s.entries, 0);
+    ASSERT_EQ(s.failed_loads, 2); /* tried each time */
+    ASSERT_EQ(log.warnings, 1);   /* said once */
+    ASSERT_TRUE(strstr(log.text, "late.wav: not a sound file") != NULL);
+    /* The file is fixed: the next acquire loads it. */
+    ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.1 sine 700", at("sounds/late.wav")));
+    ASSERT_OK(ear_assets_acquire(a, "late", &c));
+    ASSERT_EQ(ear_clip_frames(c), 4800);
+    ASSERT_EQ(ear_assets_get_stats(a).loads, 1);
+    ear_assets_destroy(a);
+}
+
+TEST(a_missing_sound_warns_once_and_plays_nothing) {
+    ear_assets *a = new_assets();
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    log_catcher log;
+    start_catching(&log);
+    ear_clip *c = NULL;
+    ear_voice_id id = 123;
+    for (int i = 0; i < 5; i++) {
+        ASSERT_EQ(ear_assets_acquire(a, "ghost", &c), EAR_E_NOT_FOUND);
+        ASSERT_EQ(ear_assets_play(a, stage, "ghost", NULL, &id), EAR_E_NOT_FOUND);
+        ASSERT_EQ(id, EAR_VOICE_NONE);
+    }
+    ASSERT_EQ(ear_assets_play(a, stage, "another ghost", NULL, &id), EAR_E_NOT_FOUND);
+    stop_catching();
+    ASSERT_EQ(log.warnings, 2);
+    ASSERT_EQ(ear_assets_get_stats(a).warnings, 2);
+    ASSERT_TRUE(strstr(log.text, "[assets] no sound named \"ghost\"") != NULL);
+    /* What gameplay sees: the sound is finished, nothing plays, the stage is silent. */
+    ASSERT_FALSE(ear_stage_is_playing(stage, id));
+    ASSERT_EQ(ear_stage_voice_count(stage), 0);
+    ear_stage_destroy(stage);
+    ear_assets_destroy(a);
+}
+
+TEST(play_by_name_and_trim_while_playing) {
+    ear_assets *a = new_assets();
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_voice_id id;
+    ASSERT_OK(ear_assets_play(a, stage, "door", &(ear_play){.volume = 1}, &id));
+    ASSERT_TRUE(ear_stage_is_playing(stage, id));
+    /* The cache forgets the clip while the voice plays: the voice's reference keeps it. */
+    ASSERT_EQ(ear_assets_trim(a), 1);
+    float *out = calloc(2 * 24000, sizeof(float));
+    ASSERT_OK(ear_stage_render(stage, out, 24000));
+    ear_stage_update(stage);
+    double sum = 0;
+    for (int i = 0; i < 2 * 14000; i++) sum += (double)out[i] * out[i];
+    ASSERT_DBL_GT(sqrt(sum / (2 * 14000)), 0.1);
+    ASSERT_FALSE(ear_stage_is_playing(stage, id)); /* 0.3 s clip, 0.5 s rendered */
+    free(out);
+    ear_stage_destroy(stage);
+    ear_assets_destroy(a);
+}
+
+TEST(synth_names_are_built_once) {
+    ear_assets *a = new_assets();
+    ear_clip *c1, *c2;
+    ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:0.5", &c1));
+    ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:0.5", &c2));
+    ASSERT_TRUE(c1 == c2);
+    ASSERT_EQ(ear_clip_frames(c1), 24000);
+    ASSERT_EQ(ear_assets_get_stats(a).loads, 1);
+    log_catcher log;
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_acquire(a, "synth:wobble:440", &c2), EAR_E_FORMAT);
+    ASSERT_EQ(ear_assets_acquire(a, "synth:wobble:440", &c2), EAR_E_FORMAT);
+    stop_catching();
+    ASSERT_EQ(log.warnings, 1);
+    ASSERT_TRUE(strstr(log.text, "synth:wobble:440") != NULL);
+    ear_assets_destroy(a);
+}
+
+TEST(music_opens_as_a_stream) {
+    ASSERT_TRUE(run("mkdir -p '%s'", at("music")));
+    ASSERT_TRUE(run("sox -n -r 44100 -c 2 '%s' synth 1 sine 220 sine 330 gain -6",
+                    at("music/menu.ogg")));
+    ear_assets *a = new_assets();
+    ear_stream s;
+    ASSERT_OK(ear_assets_open_music(a, "menu", true, &s));
+    ASSERT_EQ(s.channels, 2);
+    ASSERT_EQ(s.sample_rate, 44100);
+    float buf[2 * 1000];
+    ASSERT_EQ(s.read(s.user, buf, 1000), 1000); /* prefilled before open returned */
+    ASSERT_FALSE(s.ended(s.user));
+    s.release(s.user);
+    /* "door" is found under sounds/ too. */
+    ASSERT_OK(ear_assets_open_music(a, "door", false, &s));
+    s.release(s.user);
+    log_catcher log;
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_open_music(a, "no-such-song", false, &s), EAR_E_NOT_FOUND);
+    ASSERT_EQ(ear_assets_open_music(a, "no-such-song", false, &s), EAR_E_NOT_FOUND);
+    stop_catching();
+    ASSERT_EQ(log.warnings, 1);
+    ASSERT_TRUE(strstr(log.text, "no music named \"no-such-song\"") != NULL);
+    ear_assets_destroy(a);
+}
+
+TEST(bad_arguments) {
+    ear_assets *a = new_assets();
+    ear_clip *c;
+    ASSERT_EQ(ear_assets_acquire(a, "", &c), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_assets_acquire(a, NULL, &c), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_assets_acquire(NULL, "beep", &c), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_assets_register_clip(a, "x", NULL), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_assets_create(NULL, NULL), EAR_E_INVALID_ARG);
+    ear_assets_destroy(NULL);
+    ear_assets_destroy(a);
+    /* Defaults: the folder "assets". */
+    ASSERT_OK(ear_assets_create(NULL, &a));
+    ASSERT_STR_EQ(ear_assets_root(a), "assets");
+    ear_assets_destroy(a);
+}
+
+TEST(clean_up) {
+    remove_tree(root);
+}
+
+TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
+          TEST_ENTRY(files_decode_at_their_own_rate),
+          TEST_ENTRY(cache_counts_holders_keeps_idle_and_trims),
+          TEST_ENTRY(a_failed_load_is_not_remembered),
+          TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
+          TEST_ENTRY(play_by_name_and_trim_while_playing),
+          TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(music_opens_as_a_stream),
+          TEST_ENTRY(bad_arguments), TEST_ENTRY(clean_up))

@@ -1,0 +1,125 @@
+/*
+ * The SDL2 backend under SDL's dummy video driver (no display): key events injected with
+ * SDL_PushEvent reach the game the way a keyboard's would. Letters follow the layout's
+ * keycode, other keys the scancode; a release maps to the key its press reported; text,
+ * focus loss (keys released, game time paused) and the window closing all arrive.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "earshot/engine.h"
+#include "test.h"
+
+#include <SDL2/SDL.h>
+
+#include <stdlib.h>
+
+typedef struct sdl_probe {
+    uint64_t last_frame;
+    bool a_pressed, left_pressed, q_pressed;
+    bool a_released, q_released, a_held_after;
+    uint32_t a_repeats;
+    char text[16];
+    bool left_released_on_focus_loss, paused_on_focus_loss, resumed;
+    bool quit_seen;
+} sdl_probe;
+
+static void push_key(Uint32 type, SDL_Scancode sc, SDL_Keycode sym, Uint8 repeat) {
+    SDL_Event e;
+    SDL_zero(e);
+    e.type = type;
+    e.key.state = type == SDL_KEYDOWN ? SDL_PRESSED : SDL_RELEASED;
+    e.key.repeat = repeat;
+    e.key.keysym.scancode = sc;
+    e.key.keysym.sym = sym;
+    SDL_PushEvent(&e);
+}
+
+static void push_window(Uint8 event) {
+    SDL_Event e;
+    SDL_zero(e);
+    e.type = SDL_WINDOWEVENT;
+    e.window.event = event;
+    SDL_PushEvent(&e);
+}
+
+static void probe_update(ear_ctx *ctx, void *user) {
+    sdl_probe *p = user;
+    uint64_t f = ear_ctx_frame(ctx);
+    p->last_frame = f;
+    switch (f) {
+    case 2:
+        /* An AZERTY keyboard: the physical Q key types 'a'. */
+        push_key(SDL_KEYDOWN, SDL_SCANCODE_Q, SDLK_a, 0);
+        push_key(SDL_KEYDOWN, SDL_SCANCODE_LEFT, SDLK_LEFT, 0);
+        break;
+    case 3:
+        p->a_pressed = ear_key_pressed(ctx, EAR_KEY_A);
+        p->q_pressed = ear_key_pressed(ctx, EAR_KEY_Q);
+        p->left_pressed = ear_key_pressed(ctx, EAR_KEY_LEFT);
+        push_key(SDL_KEYDOWN, SDL_SCANCODE_Q, SDLK_a, 1); /* OS repeat */
+        /* The layout switched meanwhile: the same key now reports 'q' on release. */
+        push_key(SDL_KEYUP, SDL_SCANCODE_Q, SDLK_q, 0);
+        break;
+    case 4: {
+        p->a_released = ear_key_released(ctx, EAR_KEY_A);
+        p->q_released = ear_key_released(ctx, EAR_KEY_Q);
+        p->a_held_after = ear_key_held(ctx, EAR_KEY_A);
+        p->a_repeats = ear_input_os_repeats(ear_ctx_input(ctx), EAR_KEY_A);
+        SDL_Event e;
+        SDL_zero(e);
+        e.type = SDL_TEXTINPUT;
+        SDL_strlcpy(e.text.text, "\xc3\xa9", sizeof e.text.text);
+        SDL_PushEvent(&e);
+        push_window(SDL_WINDOWEVENT_FOCUS_LOST);
+        break;
+    }
+    case 5:
+        SDL_strlcpy(p->text, ear_text_typed(ctx), sizeof p->text);
+        p->left_released_on_focus_loss = ear_key_released(ctx, EAR_KEY_LEFT);
+        p->paused_on_focus_loss = (ear_ctx_time(ctx)->pause_reasons & EAR_PAUSE_FOCUS) != 0;
+        push_window(SDL_WINDOWEVENT_FOCUS_GAINED);
+        break;
+    case 6: {
+        p->resumed = !ear_time_paused(ear_ctx_time(ctx));
+        SDL_Event e;
+        SDL_zero(e);
+        e.type = SDL_QUIT;
+        SDL_PushEvent(&e);
+        break;
+    }
+    default: break;
+    }
+    if (f > 50) ear_quit(ctx); /* never reached when the events work */
+}
+
+static void probe_end(ear_ctx *ctx, void *user) {
+    (void)ctx;
+    ((sdl_probe *)user)->quit_seen = true;
+}
+
+TEST(sdl2_backend_maps_injected_events) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    static sdl_probe p;
+    memset(&p, 0, sizeof p);
+    ear_engine_config cfg = ear_engine_config_default("Earshot SDL test");
+    cfg.frame_hz = 240;
+    cfg.speech.log_only = true; /* nothing to hear in a test */
+    cfg.mute = true;
+    ear_scene scene = {.update = probe_update, .end = probe_end, .user = &p};
+    ear_result res = ear_engine_run(&cfg, &scene);
+    ASSERT_OK(res);
+    ASSERT_TRUE(p.a_pressed);
+    ASSERT_FALSE(p.q_pressed);
+    ASSERT_TRUE(p.left_pressed);
+    ASSERT_TRUE(p.a_released);
+    ASSERT_FALSE(p.q_released);
+    ASSERT_FALSE(p.a_held_after);
+    ASSERT_EQ(p.a_repeats, 1);
+    ASSERT_STR_EQ(p.text, "\xc3\xa9");
+    ASSERT_TRUE(p.left_released_on_focus_loss);
+    ASSERT_TRUE(p.paused_on_focus_loss);
+    ASSERT_TRUE(p.resumed);
+    ASSERT_TRUE(p.quit_seen);
+    ASSERT_EQ(p.last_frame, 7); /* SDL_QUIT pushed in frame 6 ends the game after frame 7 */
+}
+
+TEST_MAIN(TEST_ENTRY(sdl2_backend_maps_injected_events))
