@@ -429,11 +429,19 @@ static void stream_consume(ear_stage *s, ear__voice *v) {
 static void layer_targets(ear_stage *s, const ear__voice *v, const ear__blend *bl, uint32_t l,
                           const ear__targets *t, ear__voice *lv, ear__targets *lt) {
     const ear_blend_layer *L = &bl->def.layers[l];
-    float g = bl->def.volume, p = 1.0f;
-    for (uint32_t c = 0; c < L->gain_count; c++)
-        g *= curve_eval(&L->gain[c], v->param_s[bl->gain_param[l][c]]);
-    for (uint32_t c = 0; c < L->pitch_count; c++)
-        p *= curve_eval(&L->pitch[c], v->param_s[bl->pitch_param[l][c]]);
+    /* The curves are evaluated again only when a parameter moved (or at the start). */
+    if (!lv->curves_valid || memcmp(lv->curve_at, v->param_s, sizeof lv->curve_at) != 0) {
+        float g = bl->def.volume, p = 1.0f;
+        for (uint32_t c = 0; c < L->gain_count; c++)
+            g *= curve_eval(&L->gain[c], v->param_s[bl->gain_param[l][c]]);
+        for (uint32_t c = 0; c < L->pitch_count; c++)
+            p *= curve_eval(&L->pitch[c], v->param_s[bl->pitch_param[l][c]]);
+        lv->curve_gain = g;
+        lv->curve_pitch = p;
+        memcpy(lv->curve_at, v->param_s, sizeof lv->curve_at);
+        lv->curves_valid = true;
+    }
+    float g = lv->curve_gain, p = lv->curve_pitch;
     *lt = *t;
     lt->gain_l *= g;
     lt->gain_r *= g;

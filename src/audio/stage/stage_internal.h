@@ -235,6 +235,10 @@ typedef struct ear__voice {
     float param_s[EAR_BLEND_MAX_PARAMS];
     float param_k;   /* per-block smoothing of the parameters */
     ear__spatial sp; /* this block's placement */
+    /* Blend layers: their curves' values and the parameters they were evaluated at. */
+    bool curves_valid;
+    float curve_gain, curve_pitch;
+    float curve_at[EAR_BLEND_MAX_PARAMS];
     /* Cold: touched only by voices that render. The delay line is last, so the fields
      * every voice (real or virtual) reads each block share a few cache lines. */
     float hist[EAR__HIST_MAX];
