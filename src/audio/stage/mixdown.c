@@ -52,16 +52,16 @@ void ear__mixer_apply(ear_stage *s, const ear__cmd *c) {
         s->eval_all = true; /* voices on the bus may turn audible or silent at once */
         return;
     case EAR__CMD_DUCK_SET: {
-        ear__duck *d = &s->ducks[c->id];
+        ear__duck *d = &s->ducks[c->id & 0xffu];
         float level = d->used ? d->level : 1.0f;
         d->used = true;
-        d->trigger = (uint8_t)c->f[0];
-        d->target = (uint8_t)c->f[1];
-        d->floor = powf(10.0f, c->f[2] / 20.0f);
-        d->threshold = c->f[3];
-        d->attack_s = c->f[4];
-        d->hold_s = c->f[5];
-        d->release_s = c->f[6];
+        d->trigger = (uint8_t)(c->id >> 8);
+        d->target = (uint8_t)(c->id >> 16);
+        d->floor = powf(10.0f, c->f[0] / 20.0f);
+        d->threshold = c->f[1];
+        d->attack_s = c->f[2];
+        d->hold_s = c->f[3];
+        d->release_s = c->f[4];
         d->level = level;
         return;
     }

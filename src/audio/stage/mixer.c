@@ -231,9 +231,9 @@ ear_result ear_stage_set_duck(ear_stage *stage, const ear_duck_rule *rule) {
                 EAR__MAX_DUCKS);
         return EAR_E_STATE;
     }
-    ear__cmd cmd = {.type = EAR__CMD_DUCK_SET, .id = (uint32_t)k};
-    float f[7] = {(float)r.trigger, (float)r.target, r.gain_db,  r.threshold,
-                  r.attack_s,       r.hold_s,        r.release_s};
+    ear__cmd cmd = {.type = EAR__CMD_DUCK_SET,
+                    .id = (uint32_t)k | (uint32_t)r.trigger << 8 | (uint32_t)r.target << 16};
+    float f[5] = {r.gain_db, r.threshold, r.attack_s, r.hold_s, r.release_s};
     memcpy(cmd.f, f, sizeof f);
     ear_result res = ear__send(stage, &cmd);
     if (res != EAR_OK) return res;

@@ -174,6 +174,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->free_count = n;
     ear_listener l = {{0, 0, 0}, {0, 0, 0}, {0, 0, -1}, {0, 1, 0}};
     s->listener_game = l;
+    s->listener_audio = l;
     ear__ears_from_listener(&l, &s->ears);
     s->master_target = s->master_gain = 1.0f;
     ear__mixer_init(s);
@@ -211,7 +212,7 @@ bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot) {
 
 /* ---- game side: returns and the overflow queue ------------------------------------- */
 
-void ear__collect(ear_stage *s) {
+void ear__collect_returns(ear_stage *s) {
     ear__ret ret;
     while (ear__ring_pop(&s->returns, &ret)) {
         uint32_t slot = (ret.id & 0xffffu) - 1u;
@@ -409,6 +410,16 @@ static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, c
     ear__collect(s);
     uint32_t slot;
     if (!ear__id_slot(s, id, &slot)) return EAR_E_STALE_ID;
+    /* The common case writes the command straight into the ring. */
+    ear__cmd *c =
+        s->overflow_count == s->overflow_head ? ear__ring_reserve(&s->commands) : NULL;
+    if (c) {
+        c->type = (uint32_t)type;
+        c->id = id;
+        for (int i = 0; i < n; i++) c->f[i] = f[i];
+        ear__ring_commit(&s->commands);
+        return EAR_OK;
+    }
     ear__cmd cmd = {.type = (uint32_t)type, .id = id};
     for (int i = 0; i < n; i++) cmd.f[i] = f[i];
     return ear__send(s, &cmd);
@@ -528,13 +539,19 @@ ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener
     else
         ok = false;
     stage->listener_game = l;
+    /* Two commands, sent together and applied in order (an audio block may see the first
+     * without the second: the pose then lags by one block, never mixes two poses' maths). */
     ear__cmd cmd = {.type = EAR__CMD_LISTENER};
     float *f = cmd.f;
     f[0] = l.position.x, f[1] = l.position.y, f[2] = l.position.z;
     f[3] = l.velocity.x, f[4] = l.velocity.y, f[5] = l.velocity.z;
-    f[6] = l.forward.x, f[7] = l.forward.y, f[8] = l.forward.z;
-    f[9] = l.up.x, f[10] = l.up.y, f[11] = l.up.z;
     ear_result r = ear__send(stage, &cmd);
+    if (r != EAR_OK) return r;
+    ear__cmd axes = {.type = EAR__CMD_LISTENER_AXES};
+    f = axes.f;
+    f[0] = l.forward.x, f[1] = l.forward.y, f[2] = l.forward.z;
+    f[3] = l.up.x, f[4] = l.up.y, f[5] = l.up.z;
+    r = ear__send(stage, &axes);
     if (r != EAR_OK) return r;
     return ok ? EAR_OK : EAR_E_INVALID_ARG;
 }
@@ -627,12 +644,14 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         start_voice(s, c->id);
         return;
     }
-    if (c->type == EAR__CMD_LISTENER) {
-        ear_listener l = {{c->f[0], c->f[1], c->f[2]},
-                          {c->f[3], c->f[4], c->f[5]},
-                          {c->f[6], c->f[7], c->f[8]},
-                          {c->f[9], c->f[10], c->f[11]}};
-        ear__ears_from_listener(&l, &s->ears);
+    if (c->type == EAR__CMD_LISTENER || c->type == EAR__CMD_LISTENER_AXES) {
+        ear_listener *l = &s->listener_audio;
+        ear_vec3 a = {c->f[0], c->f[1], c->f[2]}, b = {c->f[3], c->f[4], c->f[5]};
+        if (c->type == EAR__CMD_LISTENER)
+            l->position = a, l->velocity = b;
+        else
+            l->forward = a, l->up = b;
+        ear__ears_from_listener(l, &s->ears);
         return;
     }
     if (c->type == EAR__CMD_MASTER_GAIN) {

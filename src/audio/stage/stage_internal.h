@@ -56,13 +56,14 @@ typedef enum ear__cmd_type {
     EAR__CMD_OCCLUSION,
     EAR__CMD_STOP,
     EAR__CMD_STOP_ALL,
-    EAR__CMD_LISTENER,
+    EAR__CMD_LISTENER,      /* f: position, velocity */
+    EAR__CMD_LISTENER_AXES, /* f: forward, up */
     EAR__CMD_MASTER_GAIN,
     EAR__CMD_MOTION,
     EAR__CMD_BUS_VOLUME, /* f: bus, volume, seconds (0: one block) */
     EAR__CMD_BUS_MUTE,   /* f: bus, muted */
-    EAR__CMD_DUCK_SET,   /* id: duck slot; f: trigger, target, gain_db, threshold, attack,
-                            hold, release */
+    EAR__CMD_DUCK_SET, /* id: slot | trigger << 8 | target << 16; f: gain_db, threshold, attack,
+                          hold, release */
     EAR__CMD_DUCK_REMOVE,
     EAR__CMD_DUCK_TRIGGER, /* id: duck slot; f: hold seconds */
     EAR__CMD_ENVELOPE,     /* f: kind (1 in, 2 out), seconds */
@@ -132,11 +133,11 @@ typedef struct ear__pool {
     ear_voice_id instances[EAR__POOL_MAX_INSTANCES];
 } ear__pool;
 
-/* One command: 64 bytes. */
+/* One command: 32 bytes, two to a cache line. */
 typedef struct ear__cmd {
     uint32_t type;
     uint32_t id;
-    float f[14];
+    float f[6];
 } ear__cmd;
 
 /* What the audio side returns when a voice ends. */
@@ -295,6 +296,7 @@ struct ear_stage {
     uint32_t *active;   /* dense list of active slots */
     uint32_t active_count;
     ear__ears ears;
+    ear_listener listener_audio; /* the pose the ears were made from */
     float master_target, master_gain;
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
@@ -369,7 +371,12 @@ uint32_t ear__hist_len(const ear_stage *s);
 uint32_t ear__make_id(uint32_t slot, uint16_t gen);
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
 bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
-void ear__collect(ear_stage *s);
+void ear__collect_returns(ear_stage *s);
+/* Game side, at the start of every call: takes back voices that ended (their clips are
+ * released and ids freed here, on the game thread). Inline: usually nothing ended. */
+static inline void ear__collect(ear_stage *s) {
+    if (!ear__ring_empty(&s->returns)) ear__collect_returns(s);
+}
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
 float ear__sane_gain(float g);
 float ear__sane_pitch(float p);
