@@ -116,10 +116,15 @@ void ear_script_free(ear_script *script);
 typedef void (*ear_engine_ui_fn)(ear_ctx *ctx, void *user);
 typedef void (*ear_engine_world_sync_fn)(ear_ctx *ctx, void *user);
 /* Called once by the SDL2 backend after the window opens, unless muted: starts playing
- * the stage on a sound card (src/audio/device). Returns EAR_OK and a device handle, or
- * an error (the game then runs silent; the speech falls back to the console). */
+ * the stage on a sound card (src/audio/device: ear_device_open). Returns EAR_OK and a
+ * device handle only when something will be heard (ear_device_is_audible); otherwise an
+ * error, having closed what it opened: the runner then renders the stage itself and
+ * speech does not choose espeak-ng. */
 typedef ear_result (*ear_engine_audio_attach_fn)(ear_stage *stage, void *user,
                                                  void **out_device);
+/* Called once a frame in world sync while a device is attached (ear_device_update). */
+typedef void (*ear_engine_audio_update_fn)(void *device, void *user);
+/* Called when the runner is destroyed, after speech stops (ear_device_close). */
 typedef void (*ear_engine_audio_detach_fn)(void *device, void *user);
 
 typedef struct ear_engine_config {
@@ -152,6 +157,7 @@ typedef struct ear_engine_config {
     ear_engine_ui_fn ui;
     ear_engine_world_sync_fn world_sync;
     ear_engine_audio_attach_fn audio_attach;
+    ear_engine_audio_update_fn audio_update;
     ear_engine_audio_detach_fn audio_detach;
     void *hook_user;
 } ear_engine_config;

@@ -458,6 +458,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
      * stage's game-side housekeeping and speech clips. */
     phase_mark("world_sync");
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
+    if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);
     if (!r->device && !r->one_step) {
         r->stage_frame_debt += r->time.real_dt_s * r->sample_rate;
         uint64_t frames = (uint64_t)r->stage_frame_debt;

@@ -494,7 +494,7 @@ static void drop_stage_speech(ear_speech *sp) {
 
 static ear_result say(ear_speech *sp, const char *text, bool interrupt) {
     if (sp->mute) return EAR_OK;
-    if (sp->output == EAR_SPEECH_OUTPUT_LOG) {
+    if (sp->cfg.log_only) {
         atomic_fetch_add(&sp->delivered, 1);
         if (atomic_load(&sp->echo)) write_line(sp, text);
         return EAR_OK;

@@ -122,4 +122,78 @@ TEST(sdl2_backend_maps_injected_events) {
     ASSERT_EQ(p.last_frame, 7); /* SDL_QUIT pushed in frame 6 ends the game after frame 7 */
 }
 
-TEST_MAIN(TEST_ENTRY(sdl2_backend_maps_injected_events))
+/* ---- The audio hook ----------------------------------------------------------------- */
+
+typedef struct fake_device {
+    int attached, updated, detached;
+    ear_stage *stage;
+    int marker;
+} fake_device;
+
+static ear_result fake_attach(ear_stage *stage, void *user, void **out_device) {
+    fake_device *d = user;
+    d->attached++;
+    d->stage = stage;
+    *out_device = &d->marker;
+    return EAR_OK;
+}
+
+static void fake_update(void *device, void *user) {
+    fake_device *d = user;
+    if (device == &d->marker) d->updated++;
+}
+
+static void fake_detach(void *device, void *user) {
+    fake_device *d = user;
+    if (device == &d->marker) d->detached++;
+}
+
+static void quit_at_3(ear_ctx *ctx, void *user) {
+    fake_device *d = user;
+    if (ear_ctx_stage(ctx) != d->stage) d->marker = -1;
+    if (ear_ctx_frame(ctx) == 3) ear_quit(ctx);
+}
+
+TEST(sdl2_backend_attaches_audio_through_the_hook_unless_muted) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    for (int mute = 0; mute <= 1; mute++) {
+        static fake_device d;
+        memset(&d, 0, sizeof d);
+        ear_engine_config cfg = ear_engine_config_default("hook");
+        cfg.frame_hz = 240;
+        cfg.speech.log_only = true;
+        cfg.mute = mute != 0;
+        cfg.audio_attach = fake_attach;
+        cfg.audio_update = fake_update;
+        cfg.audio_detach = fake_detach;
+        cfg.hook_user = &d;
+        ear_scene scene = {.update = quit_at_3, .user = &d};
+        ASSERT_OK(ear_engine_run(&cfg, &scene));
+        ASSERT_EQ(d.attached, mute ? 0 : 1);
+        ASSERT_EQ(d.updated, mute ? 0 : 3); /* frames 1..3 have a world sync */
+        ASSERT_EQ(d.detached, mute ? 0 : 1);
+        if (!mute) ASSERT_EQ(d.marker, 0); /* the hook got the context's stage */
+    }
+}
+
+/* ---- The one-function game ----------------------------------------------------------- */
+
+static int fn_frames;
+
+static void one_function_game(ear_ctx *ctx, void *user) {
+    (void)user;
+    fn_frames++;
+    if (ear_ctx_frame(ctx) == 5) ear_quit(ctx);
+}
+
+TEST(one_function_game_runs_and_quits) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    fn_frames = 0;
+    ASSERT_EQ(ear_run_fn("One function", one_function_game), 0);
+    ASSERT_EQ(fn_frames, 5); /* frames 1..5: update does not run on the first frame */
+    ASSERT_EQ(ear_run_fn("no function", NULL), 1);
+}
+
+TEST_MAIN(TEST_ENTRY(sdl2_backend_maps_injected_events),
+          TEST_ENTRY(sdl2_backend_attaches_audio_through_the_hook_unless_muted),
+          TEST_ENTRY(one_function_game_runs_and_quits))

@@ -117,6 +117,13 @@ static int wait_for(fake_daemon *d, const char *line) {
 }
 
 TEST(speech_dispatcher_gets_messages_voices_and_cancels) {
+#if defined(__SANITIZE_THREAD__)
+    /* spd_close cancels libspeechd's reader thread (pthread_cancel) while it may hold
+     * ThreadSanitizer's allocator lock, which deadlocks TSan's runtime. Nothing of ours
+     * to check there: the ASan build runs this test. */
+    printf("skipped under ThreadSanitizer (libspeechd's pthread_cancel)\n");
+    return;
+#endif
     static fake_daemon d = {.lock = PTHREAD_MUTEX_INITIALIZER};
     char dir[] = "/tmp/earshot-speechd-XXXXXX";
     ASSERT_TRUE(mkdtemp(dir) != NULL);

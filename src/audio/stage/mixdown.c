@@ -479,7 +479,7 @@ static bool render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
         float *buf = s->lanes + (size_t)group->n * stride;
         bool ended = ear__voice_read_avx2(v, io, t, buf);
         group->voice[group->n] = v;
-        group->t[group->n] = *t;
+        v->t = *t; /* the group's filters and mix read the voice's own copy */
         group->buf[group->n] = buf;
         group->mix_l[group->n] = io->mix_l;
         group->mix_r[group->n] = io->mix_r;

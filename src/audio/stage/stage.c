@@ -652,6 +652,7 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         else
             l->forward = a, l->up = b;
         ear__ears_from_listener(l, &s->ears);
+        s->ears_version++; /* every cached placement is now out of date */
         return;
     }
     if (c->type == EAR__CMD_MASTER_GAIN) {
@@ -774,8 +775,22 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     float gain = v->volume_s * v->fade * v->env;
     double doppler = 1.0;
     if (v->placed) {
-        ear__spatial_coarse(&s->ears, v, s->config.speed_of_sound, s->config.doppler_scale,
-                            &v->sp);
+        /* Placement is a pure function of the listener and the voice's position, velocity
+         * and forward (the rest is fixed at play): a game moves its voices once a frame,
+         * several control blocks apart, so most blocks reuse the last. */
+        if (!(v->sp_valid && v->sp_ears == s->ears_version &&
+              memcmp(&v->sp_position, &v->position, sizeof v->position) == 0 &&
+              memcmp(&v->sp_velocity, &v->velocity, sizeof v->velocity) == 0 &&
+              memcmp(&v->sp_forward, &v->forward, sizeof v->forward) == 0)) {
+            ear__spatial_coarse(&s->ears, v, s->config.speed_of_sound, s->config.doppler_scale,
+                                &v->sp);
+            v->sp_position = v->position;
+            v->sp_velocity = v->velocity;
+            v->sp_forward = v->forward;
+            v->sp_ears = s->ears_version;
+            v->sp_valid = true;
+            v->sp_fine_valid = false;
+        }
         if (v->occ_s > 0.0f) gain *= occlusion_gain(v->occ_s);
         doppler = v->sp.doppler;
         gain *= v->sp.distance_gain;
@@ -793,7 +808,10 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
 void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
     float rate = (float)s->config.sample_rate, gain = v->coarse_gain;
     if (v->placed) {
-        ear__spatial_fine(v, rate, &v->sp);
+        if (!v->sp_fine_valid) {
+            ear__spatial_fine(v, rate, &v->sp);
+            v->sp_fine_valid = true;
+        }
         t->gain_l = gain * v->sp.gain_l;
         t->gain_r = gain * v->sp.gain_r;
         t->delay_l = v->sp.delay_l;

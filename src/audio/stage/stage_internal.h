@@ -39,8 +39,9 @@
 #define EAR__MIN_PITCH     (1.0f / 256.0f)
 #define EAR__MAX_PITCH     256.0f
 /* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
- * by side in the stage's lane scratch so that their serial filters run as SIMD lanes. */
-#define EAR__LANES       8
+ * by side in the stage's lane scratch so that their serial filters run as SIMD lanes,
+ * eight at a time (sixteen voices make about eight behind ones in a typical scene). */
+#define EAR__LANES       16
 #define EAR__LANE_FLOATS 8192
 /* The behind cue's coefficient is interpolated from this many steps of its amount. */
 #define EAR__CUE_STEPS 256
@@ -216,6 +217,15 @@ typedef struct ear__voice {
     float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
     ear__targets t;  /* this block's targets (render_block's first pass) */
+    /* The last placement result and the inputs it came from (valid once computed).
+     * Reused while the listener, position, velocity and forward are unchanged; a
+     * command that changes any other placement input (attenuation, cone, doppler
+     * factor, behind cue) must clear sp_valid. */
+    bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
+    bool sp_fine_valid; /* and so is its fine part */
+    uint64_t sp_ears;
+    ear__spatial sp;
+    ear_vec3 sp_position, sp_velocity, sp_forward;
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
     /* The mixer. */
@@ -234,8 +244,7 @@ typedef struct ear__voice {
     int32_t layers; /* first layer voice in the stage's layer array, or -1 */
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
-    float param_k;   /* per-block smoothing of the parameters */
-    ear__spatial sp; /* this block's placement */
+    float param_k; /* per-block smoothing of the parameters */
     /* Blend layers: their curves' values and the parameters they were evaluated at. */
     bool curves_valid;
     float curve_gain, curve_pitch;
@@ -253,11 +262,11 @@ typedef struct ear__kernel_io {
     uint32_t hist_len; /* frames of delay history in use (<= EAR__HIST_MAX) */
 } ear__kernel_io;
 
-/* Placed voices whose read pass is done, waiting for their filters and mix: voice i's
- * block (after hist_len frames of room for its history) is in buf[i]. */
+/* Placed voices whose read pass is done, waiting for their filters and mix towards
+ * their targets (voice->t): voice i's block (after hist_len frames of room for its
+ * history) is in buf[i]. */
 typedef struct ear__group {
     ear__voice *voice[EAR__LANES];
-    ear__targets t[EAR__LANES];
     float *buf[EAR__LANES];
     float *mix_l[EAR__LANES], *mix_r[EAR__LANES]; /* each voice's bus */
     uint32_t n;
@@ -303,6 +312,8 @@ struct ear_stage {
     float *mix_l, *mix_r, *mono, *right;
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
+    /* The listener of the previous block, to tell whether it moved. */
+    uint64_t ears_version; /* counts listener changes: cached placements compare it */
     /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
     float cue_table[EAR__CUE_STEPS + 1];
     bool cue_table_built;

@@ -34,6 +34,13 @@ bool ear__kernel_avx2_available(void) {
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 
+/* a times each 64-bit lane of k (k < 2^32), modulo 2^64. */
+AVX2 static __m256i mul_small(uint64_t a, __m256i k) {
+    __m256i lo = _mm256_mul_epu32(_mm256_set1_epi64x((long long)a), k);
+    __m256i hi = _mm256_mul_epu32(_mm256_set1_epi64x((long long)(a >> 32)), k);
+    return _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 32));
+}
+
 /* Pass 1 for a mono clip whose block stays inside the clip and clear of the loop
  * crossfade (the scalar fast path's condition); returns false, having done nothing,
  * otherwise. */
@@ -52,24 +59,21 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
     uint64_t frac0 = v->frac;
     uint32_t j = 0;
     if (frames >= 8) {
-        uint64_t c[8], inc[8];
-        for (uint64_t l = 0; l < 8; l++) {
-            c[l] = frac0 + l * step0 + l * (l + 1u) / 2u * ds;
-            inc[l] = 8u * step0 + (8u * l + 36u) * ds;
-        }
-        /* The two cursor vectors hold frames (0, 1, 4, 5) and (2, 3, 6, 7), so that
-         * in-lane shuffles of their even 32-bit elements (fractions) and odd ones
-         * (indices) give all eight frames in order. */
-        static const int order[8] = {0, 1, 4, 5, 2, 3, 6, 7};
-        uint64_t cp[8], ip[8];
-        for (int l = 0; l < 8; l++) {
-            cp[l] = c[order[l]];
-            ip[l] = inc[order[l]];
-        }
-        __m256i clo = _mm256_loadu_si256((const __m256i *)cp);
-        __m256i chi = _mm256_loadu_si256((const __m256i *)(cp + 4));
-        __m256i ilo = _mm256_loadu_si256((const __m256i *)ip);
-        __m256i ihi = _mm256_loadu_si256((const __m256i *)(ip + 4));
+        /* The cursor relative to the block start at frame l is frac0 + l step0 +
+         * l (l + 1) / 2 ds, and it grows by 8 step0 + (8 l + 36) ds per eight frames
+         * (all modulo 2^64). The two cursor vectors hold frames (0, 1, 4, 5) and
+         * (2, 3, 6, 7), so that in-lane shuffles of their even 32-bit elements
+         * (fractions) and odd ones (indices) give all eight frames in order. */
+        __m256i vf = _mm256_set1_epi64x((long long)frac0);
+        __m256i v8s = _mm256_set1_epi64x((long long)(8u * step0));
+        __m256i clo = _mm256_add_epi64(
+            vf, _mm256_add_epi64(mul_small(step0, _mm256_setr_epi64x(0, 1, 4, 5)),
+                                 mul_small(ds, _mm256_setr_epi64x(0, 1, 10, 15))));
+        __m256i chi = _mm256_add_epi64(
+            vf, _mm256_add_epi64(mul_small(step0, _mm256_setr_epi64x(2, 3, 6, 7)),
+                                 mul_small(ds, _mm256_setr_epi64x(3, 6, 21, 28))));
+        __m256i ilo = _mm256_add_epi64(v8s, mul_small(ds, _mm256_setr_epi64x(36, 44, 68, 76)));
+        __m256i ihi = _mm256_add_epi64(v8s, mul_small(ds, _mm256_setr_epi64x(52, 60, 84, 92)));
         __m256i dinc = _mm256_set1_epi64x((long long)(64u * ds));
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
         /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps four
@@ -82,7 +86,7 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
          * first: one load and one permute per neighbour, the first index tracked in a
          * scalar register (the exact lane-0 cursor) instead of read out of the vector. */
         bool narrow = no_gather && max_step <= (1ull << 32);
-        uint64_t c0 = c[0], inc0 = inc[0], dinc0 = 64u * ds;
+        uint64_t c0 = frac0, inc0 = 8u * step0 + 36u * ds, dinc0 = 64u * ds;
         for (; narrow && j + 8 <= frames; j += 8) {
             __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
@@ -355,15 +359,18 @@ AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear_
 }
 
 /* n floats from src to dst (not overlapping) in place of a memcpy call: the history
- * is a few dozen floats, where the call's overhead is most of the cost. */
+ * is a few dozen floats, where the call's overhead is most of the cost. The last eight
+ * are copied as one vector that may overlap the previous one (masked moves are slow
+ * on some CPUs). */
 AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
-    uint32_t j = 0;
-    for (; j + 8 <= n; j += 8) _mm256_storeu_ps(dst + j, _mm256_loadu_ps(src + j));
-    if (j < n) {
-        __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)(n - j)),
-                                          _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-        _mm256_maskstore_ps(dst + j, mask, _mm256_maskload_ps(src + j, mask));
+    if (n < 8) {
+        for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
+        return;
     }
+    __m256 last = _mm256_loadu_ps(src + n - 8);
+    for (uint32_t j = 0; j + 8 <= n; j += 8)
+        _mm256_storeu_ps(dst + j, _mm256_loadu_ps(src + j));
+    _mm256_storeu_ps(dst + n - 8, last);
 }
 
 /* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
@@ -427,7 +434,7 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
     uint32_t k = 0;
     for (uint32_t i = 0; i < gr->n; i++) {
         ear__voice *v = gr->voice[i];
-        float a = v->cue_G, b = gr->t[i].cue_G;
+        float a = v->cue_G, b = v->t.cue_G;
         if (a >= 1.0f && b >= 1.0f) {
             v->z_cue = gr->buf[i][h + frames - 1];
             continue;
@@ -438,16 +445,20 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
         g1[k] = b;
         k++;
     }
-    if (k == 1)
-        lowpass(x[0], frames, st[0], g0[0], g1[0]);
-    else if (k > 1)
-        lowpass_lanes(x, k, frames, st, g0, g1);
+    for (uint32_t c = 0; c < k; c += 8) {
+        uint32_t m = k - c < 8 ? k - c : 8;
+        if (m == 1)
+            lowpass(x[c], frames, st[c], g0[c], g1[c]);
+        else
+            lowpass_lanes(x + c, m, frames, st + c, g0 + c, g1 + c);
+    }
     for (uint32_t i = 0; i < gr->n; i++) {
+        ear__voice *v = gr->voice[i];
         ear__kernel_io bus_io = *io; /* each voice mixes into its own bus */
         bus_io.mix_l = gr->mix_l[i];
         bus_io.mix_r = gr->mix_r[i];
-        mix_placed(gr->voice[i], &bus_io, &gr->t[i], gr->buf[i]);
-        adopt_targets(gr->voice[i], &gr->t[i]);
+        mix_placed(v, &bus_io, &v->t, gr->buf[i]);
+        adopt_targets(v, &v->t);
     }
     gr->n = 0;
     _mm256_zeroupper();
