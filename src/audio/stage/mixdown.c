@@ -326,7 +326,7 @@ static uint32_t exponent_of(float x) {
 void ear__choose_real(ear_stage *s) {
     uint32_t n = s->active_count, max = s->config.max_voices;
     float *eff = s->eff;
-    uint32_t by_prio[256] = {0}, candidates = 0;
+    uint32_t by_prio[256] = {0}, by_exp_all[256] = {0}, candidates = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t slot = s->active[i];
         s->real_idx[i] = 0;
@@ -336,8 +336,10 @@ void ear__choose_real(ear_stage *s) {
             continue;
         }
         a *= (s->vflags[slot] & EAR__VF_RENDERED) ? EAR__HYSTERESIS : 1.0f;
-        eff[i] = a < 1e30f ? a : 1e30f;
-        by_prio[s->prio[s->active[i]]]++;
+        a = a < 1e30f ? a : 1e30f;
+        eff[i] = a;
+        by_prio[s->prio[slot]]++;
+        by_exp_all[exponent_of(a)]++; /* serves when every candidate shares one priority */
         candidates++;
     }
     uint32_t take = candidates < max ? candidates : max;
@@ -347,9 +349,14 @@ void ear__choose_real(ear_stage *s) {
         uint32_t p = 256, above = 0;
         while (p > 0 && above + by_prio[p - 1] <= max) above += by_prio[--p];
         uint32_t P = p - 1, need = max - above; /* 0 < need < by_prio[P] + 1 */
-        uint32_t by_exp[256] = {0};
-        for (uint32_t i = 0; i < n; i++)
-            if (eff[i] >= 0.0f && s->prio[s->active[i]] == P) by_exp[exponent_of(eff[i])]++;
+        uint32_t by_exp_one[256] = {0};
+        const uint32_t *by_exp = by_exp_all;
+        if (by_prio[P] != candidates) {
+            for (uint32_t i = 0; i < n; i++)
+                if (eff[i] >= 0.0f && s->prio[s->active[i]] == P)
+                    by_exp_one[exponent_of(eff[i])]++;
+            by_exp = by_exp_one;
+        }
         uint32_t e = 256, above_e = 0;
         while (e > 0 && above_e + by_exp[e - 1] <= need) above_e += by_exp[--e];
         uint32_t E = e - 1, need_e = need - above_e;

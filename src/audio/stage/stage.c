@@ -597,6 +597,9 @@ static void start_voice(ear_stage *s, uint32_t id) {
     v->pan = p->pan;
     v->position = p->position;
     v->velocity = p->velocity;
+    s->motion[slot].position = p->position;
+    s->motion[slot].velocity = p->velocity;
+    s->slot_id[slot] = id;
     v->forward = p->forward;
     v->att = p->attenuation;
     v->cone = p->cone;
@@ -666,6 +669,19 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         }
         return;
     }
+    if (c->type == EAR__CMD_POSITION || c->type == EAR__CMD_VELOCITY ||
+        c->type == EAR__CMD_MOTION) {
+        /* Moves go to the compact motion table without touching the voice: with
+         * thousands of voices, most of them virtual, the voice would be a cache miss. */
+        uint32_t slot = (c->id & 0xffffu) - 1u;
+        if (s->slot_id[slot] != c->id) return; /* ended before the command arrived */
+        ear_vec3 a = {c->f[0], c->f[1], c->f[2]};
+        if (c->type != EAR__CMD_VELOCITY) s->motion[slot].position = a;
+        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = a;
+        if (c->type == EAR__CMD_MOTION)
+            s->motion[slot].velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
+        return;
+    }
     ear__voice *v = ear__voice_for(s, c->id);
     if (!v) return; /* ended before the command arrived */
     /* A virtual voice is brought up to date at once when its level or pitch changes or it
@@ -678,12 +694,6 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_VOLUME: v->volume_target = c->f[0]; break;
     case EAR__CMD_PITCH: v->pitch_target = c->f[0]; break;
     case EAR__CMD_PAN: v->pan = c->f[0]; break;
-    case EAR__CMD_POSITION: v->position = vec; break;
-    case EAR__CMD_VELOCITY: v->velocity = vec; break;
-    case EAR__CMD_MOTION:
-        v->position = vec;
-        v->velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
-        break;
     case EAR__CMD_FORWARD: v->forward = vec; break;
     case EAR__CMD_OCCLUSION: v->occ_target = c->f[0]; break;
     case EAR__CMD_STOP: ear__begin_stop(s, v, c->f[0]); break;
@@ -772,6 +782,9 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v) {
 
 static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     ear__voice_step_state(s, v);
+    const ear__motion *m = &s->motion[(v->id & 0xffffu) - 1u];
+    v->position = m->position;
+    v->velocity = m->velocity;
     float gain = v->volume_s * v->fade * v->env;
     double doppler = 1.0;
     if (v->placed) {
@@ -836,6 +849,7 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
     ear__ret ret = {.id = v->id, .stream = v->stream, .clip = v->clip};
     ear__mixer_release_voice(s, v);
     atomic_store_explicit(&s->ended_id[slot], v->id, memory_order_release);
+    s->slot_id[slot] = 0;
     /* The return ring holds one entry per slot, so this push cannot fail. */
     (void)ear__ring_push(&s->returns, &ret);
     v->active = false;

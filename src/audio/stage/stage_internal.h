@@ -88,6 +88,11 @@ typedef enum ear__cmd_type {
 #define EAR__VF_NEW      4u /* not evaluated yet */
 #define EAR__VF_ALWAYS   8u /* a stream: its FIFO is fed every block */
 
+/* Where a voice is and how it moves, as the last commands said (audio side). */
+typedef struct ear__motion {
+    ear_vec3 position, velocity;
+} ear__motion;
+
 /* The voice manager's ranking entry. */
 typedef struct ear__rank {
     double key; /* priority, then audibility (with hysteresis) */
@@ -361,8 +366,10 @@ struct ear_stage {
     ear__targets *tgt; /* scratch: each active voice's targets for this block */
     /* Compact per-slot state, so ranking and skipping virtual voices touch no voice. */
     uint8_t *vflags;
-    uint8_t *lag; /* blocks a virtual voice is behind */
-    float *aud;   /* audibility as of its last evaluation */
+    ear__motion *motion; /* per slot */
+    uint32_t *slot_id;   /* per slot: the id of the voice playing there, 0 when none */
+    uint8_t *lag;        /* blocks a virtual voice is behind */
+    float *aud;          /* audibility as of its last evaluation */
     uint8_t *prio;
     uint64_t *serial_of;
     uint8_t *due;      /* per active index: evaluated this block */
