@@ -21,10 +21,15 @@
  * The very first frame only advances the clocks, starts the first scene and applies
  * scene changes. Frames are never caught up: the next one is scheduled from now.
  * Drawing may blend the last two steps by ear_ctx_alpha.
+ *
+ * Thread: every function here is for the game thread (the one that calls
+ * ear_engine_run or owns the runner) unless its comment says otherwise. Scene callbacks
+ * and hooks run on that thread; nothing here locks.
  */
 #ifndef EARSHOT_ENGINE_H
 #define EARSHOT_ENGINE_H
 
+#include "earshot/assets.h"
 #include "earshot/core.h"
 #include "earshot/input.h"
 #include "earshot/lang.h"
@@ -135,6 +140,8 @@ typedef struct ear_engine_config {
     double max_frame_s;      /* a frame's time is clamped to this; default 0.25 */
     const char *language;    /* engine language setting; default NULL (locale) */
     const char *lang_dir;    /* translations folder; default NULL (built-in only) */
+    const char *assets_dir;  /* sounds are <assets_dir>/sounds/<name>; default NULL:
+                                "assets" */
     const char *save_path;   /* save file; default NULL (in memory). Headless: always
                                 in memory */
     const void *save_secret; /* encrypts the save when set; default NULL */
@@ -257,6 +264,8 @@ ear_time *ear_ctx_time(ear_ctx *ctx);
 ear_input *ear_ctx_input(ear_ctx *ctx);
 /* The engine's stage (always one, created with the config's stage settings). */
 ear_stage *ear_ctx_stage(ear_ctx *ctx);
+/* The engine's asset cache (sounds by name; see assets.h). */
+ear_assets *ear_ctx_assets(ear_ctx *ctx);
 ear_lang *ear_ctx_lang(ear_ctx *ctx);
 ear_storage *ear_ctx_storage(ear_ctx *ctx);
 ear_speech *ear_ctx_speech(ear_ctx *ctx);
@@ -281,6 +290,16 @@ bool ear_key_released(const ear_ctx *ctx, ear_key key);
 bool ear_key_held(const ear_ctx *ctx, ear_key key);
 bool ear_key_repeating(const ear_ctx *ctx, ear_key key, double delay_s, double every_s);
 const char *ear_text_typed(const ear_ctx *ctx);
+
+/* Sounds by name (ear_assets_play on the engine's assets and stage): a file under
+ * <assets_dir>/sounds/, a registered clip, or a "synth:..." name. Returns the voice, or
+ * EAR_VOICE_NONE when the sound cannot be found or played (warned once per name; the game
+ * goes on, and EAR_VOICE_NONE reads as finished). ear_play_sound plays it flat and
+ * centred, ear_play_at placed at a position in metres, ear_play_sound_with with params
+ * (NULL: defaults). */
+ear_voice_id ear_play_sound(ear_ctx *ctx, const char *name);
+ear_voice_id ear_play_at(ear_ctx *ctx, const char *name, ear_vec3 position_m);
+ear_voice_id ear_play_sound_with(ear_ctx *ctx, const char *name, const ear_play *params);
 
 /* Speech shortcuts (ear_speech_speak and friends on the engine's speech). */
 ear_result ear_say(ear_ctx *ctx, const char *text);

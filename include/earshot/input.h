@@ -18,6 +18,9 @@
  * Fixed steps see their own edges: ear_input_step_pressed / _released report the edges
  * since the previous fixed step, so each press is seen by exactly one fixed step however
  * many steps a frame runs (0, 1 or 8). That is what makes replays exact.
+ *
+ * Thread: an ear_input belongs to one thread (the game's); nothing locks. ear_key_name
+ * and ear_key_from_name are pure (any thread).
  */
 #ifndef EARSHOT_INPUT_H
 #define EARSHOT_INPUT_H

@@ -8,6 +8,9 @@
  * times the scale, and not at all while any pause reason is set. Fixed simulation steps
  * are taken from game time (see engine.h), so pausing or slowing the clock pauses or
  * slows the simulation. docs/modules/runtime.md explains the choices.
+ *
+ * Thread: each clock, timer, cooldown and interval belongs to one thread (nothing
+ * locks); ear_now_s is safe anywhere.
  */
 #ifndef EARSHOT_TIME_H
 #define EARSHOT_TIME_H

@@ -8,6 +8,9 @@
 
 #include <stdlib.h>
 
+/* Frames without a fixed step after which a replay is declared stalled. */
+#define STALL_FRAMES 600
+
 static int by_frame(const void *a, const void *b) {
     const ear_script_event *x = *(const ear_script_event *const *)a;
     const ear_script_event *y = *(const ear_script_event *const *)b;
@@ -46,13 +49,26 @@ ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg) {
     } else if (cfg->script && cfg->replay_path) {
         ear_log(EAR_LOG_WARN, "runtime", "a replay ignores the script");
     }
+    uint64_t last_steps = 0, still = 0;
+    ear_result res = EAR_OK;
     for (uint64_t frame = 0; ear_runner_running(r); frame++) {
         if (cfg->frames && frame >= cfg->frames) break;
         if (cfg->replay_path && ear_runner_replay_done(r)) break;
         while (next < count && order[next]->frame <= frame) queue_event(r, order[next++]);
         ear_runner_frame(r, (double)frame / cfg->step_hz);
+        /* A replay whose game stays paused would never finish: its input for the pause's
+         * frames arrives in one frame, so a pause toggled from update may not end. */
+        still = ear_runner_steps(r) == last_steps ? still + 1 : 0;
+        last_steps = ear_runner_steps(r);
+        if (cfg->replay_path && still == STALL_FRAMES) {
+            ear_log(EAR_LOG_ERROR, "runtime",
+                    "replay '%s' stalled at step %llu: no step for %d frames (paused?)",
+                    cfg->replay_path, (unsigned long long)last_steps, STALL_FRAMES);
+            res = EAR_E_STATE;
+            break;
+        }
     }
     free(order);
-    if (cfg->replay_path && ear_runner_replay_mismatch(r) != UINT64_MAX) return EAR_E_STATE;
-    return EAR_OK;
+    if (cfg->replay_path && ear_runner_replay_mismatch(r) != UINT64_MAX) res = EAR_E_STATE;
+    return res;
 }

@@ -57,6 +57,7 @@ struct ear_runner {
     ear_input input;
     ear_stage *stage;
     ear_lang *lang;
+    ear_assets *assets;
     ear_storage *storage;
     ear_speech *speech;
     ear_scene scenes[MAX_SCENES];
@@ -138,6 +139,10 @@ static ear_result make_parts(ear_runner *r) {
         ear_lang_set_language(r->lang, code);
 
     res = ear_stage_create(cfg->stage, &r->stage);
+    if (res != EAR_OK) return res;
+    ear_assets_config ac = ear_assets_config_default();
+    ac.root = cfg->assets_dir;
+    res = ear_assets_create(&ac, &r->assets);
     if (res != EAR_OK) return res;
     ear_stage_config stc = ear_stage_get_config(r->stage);
     r->sample_rate = stc.sample_rate;
@@ -232,6 +237,7 @@ void ear_runner_destroy(ear_runner *r) {
     ear_speech_destroy(r->speech);
     if (r->device && r->cfg.audio_detach) r->cfg.audio_detach(r->device, r->cfg.hook_user);
     ear_stage_destroy(r->stage);
+    ear_assets_destroy(r->assets);
     ear_storage_destroy(r->storage);
     ear_lang_destroy(r->lang);
     ear_replay_free(r->replay);
@@ -565,6 +571,29 @@ ear_input *ear_ctx_input(ear_ctx *ctx) {
 
 ear_stage *ear_ctx_stage(ear_ctx *ctx) {
     return ctx->r->stage;
+}
+
+ear_assets *ear_ctx_assets(ear_ctx *ctx) {
+    return ctx->r->assets;
+}
+
+ear_voice_id ear_play_sound_with(ear_ctx *ctx, const char *name, const ear_play *params) {
+    ear_voice_id id = EAR_VOICE_NONE;
+    if (ear_assets_play(ctx->r->assets, ctx->r->stage, name, params, &id) != EAR_OK)
+        return EAR_VOICE_NONE;
+    return id;
+}
+
+ear_voice_id ear_play_sound(ear_ctx *ctx, const char *name) {
+    return ear_play_sound_with(ctx, name, NULL);
+}
+
+ear_voice_id ear_play_at(ear_ctx *ctx, const char *name, ear_vec3 position_m) {
+    ear_play p;
+    memset(&p, 0, sizeof p);
+    p.placed = true;
+    p.position = position_m;
+    return ear_play_sound_with(ctx, name, &p);
 }
 
 ear_lang *ear_ctx_lang(ear_ctx *ctx) {

@@ -186,6 +186,49 @@ TEST(replay_reproduces_10000_steps_of_state_and_sound) {
     unlink(path);
 }
 
+/* A scene that pauses itself at step 10 and resumes when R is pressed (unless deaf). */
+typedef struct pauser {
+    bool deaf;
+    uint64_t steps;
+} pauser;
+
+static void pauser_fixed(ear_ctx *ctx, void *user) {
+    pauser *p = user;
+    if (++p->steps == 10) ear_time_pause(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
+}
+
+static void pauser_update(ear_ctx *ctx, void *user) {
+    pauser *p = user;
+    if (!p->deaf && ear_key_pressed(ctx, EAR_KEY_R))
+        ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
+}
+
+TEST(replay_that_takes_no_step_stops_as_stalled) {
+    char path[] = "/tmp/earshot-stall-XXXXXX";
+    temp_path(path);
+    ear_script_event ev[] = {{30, EAR_SCRIPT_PRESS, EAR_KEY_R, NULL}};
+    ear_script script = {ev, 1};
+    static pauser rec, rep;
+    memset(&rec, 0, sizeof rec);
+    ear_engine_config cfg = ear_engine_config_default("stall");
+    cfg.backend = EAR_BACKEND_HEADLESS;
+    cfg.script = &script;
+    cfg.frames = 100;
+    cfg.record_path = path;
+    ear_scene s1 = {.fixed_update = pauser_fixed, .update = pauser_update, .user = &rec};
+    ASSERT_OK(ear_engine_run(&cfg, &s1));
+    ASSERT_EQ(rec.steps, 10 + 69); /* paused from frame 11 to frame 30 */
+
+    memset(&rep, 0, sizeof rep);
+    rep.deaf = true; /* never resumes: the replay would wait forever */
+    ear_engine_config pcfg = ear_engine_config_default("stall");
+    pcfg.replay_path = path;
+    ear_scene s2 = {.fixed_update = pauser_fixed, .update = pauser_update, .user = &rep};
+    ASSERT_EQ(ear_engine_run(&pcfg, &s2), EAR_E_STATE);
+    ASSERT_EQ(rep.steps, 10);
+    unlink(path);
+}
+
 static void write_file(const char *path, const void *data, size_t size) {
     FILE *f = fopen(path, "wb");
     if (!f) return;
@@ -244,4 +287,5 @@ TEST(old_and_unknown_formats_are_refused_by_name_and_version) {
 }
 
 TEST_MAIN(TEST_ENTRY(replay_reproduces_10000_steps_of_state_and_sound),
+          TEST_ENTRY(replay_that_takes_no_step_stops_as_stalled),
           TEST_ENTRY(old_and_unknown_formats_are_refused_by_name_and_version))

@@ -312,6 +312,39 @@ TEST(headless_runs_600_frames_with_scripted_keys) {
     ASSERT_TRUE(s.voice_ended_in_time);
 }
 
+/* ---- Sounds by name -------------------------------------------------------------------- */
+
+typedef struct sound_state {
+    ear_voice_id placed, missing;
+    bool playing_at_2, ended_by_20;
+} sound_state;
+
+static void sound_update(ear_ctx *ctx, void *user) {
+    sound_state *s = user;
+    uint64_t f = ear_ctx_frame(ctx);
+    if (f == 1) {
+        s->placed = ear_play_at(ctx, "synth:sine:440:0.1", ear_vec3_make(1, 0, 0));
+        s->missing = ear_play_sound(ctx, "no-such-sound");
+    }
+    if (f == 2) s->playing_at_2 = ear_stage_is_playing(ear_ctx_stage(ctx), s->placed);
+    if (f == 20) s->ended_by_20 = !ear_stage_is_playing(ear_ctx_stage(ctx), s->placed);
+}
+
+TEST(sounds_play_by_name_on_the_engine_stage) {
+    static sound_state s;
+    memset(&s, 0, sizeof s);
+    ear_engine_config cfg = ear_engine_config_default("sounds");
+    cfg.backend = EAR_BACKEND_HEADLESS;
+    cfg.frames = 21;
+    cfg.assets_dir = "/nonexistent-earshot-assets";
+    ear_scene scene = {.update = sound_update, .user = &s};
+    ASSERT_OK(ear_engine_run(&cfg, &scene));
+    ASSERT_NE(s.placed, EAR_VOICE_NONE);
+    ASSERT_EQ(s.missing, EAR_VOICE_NONE); /* warned, and the game goes on */
+    ASSERT_TRUE(s.playing_at_2);
+    ASSERT_TRUE(s.ended_by_20); /* 0.1 s is 6 steps, rendered headless */
+}
+
 /* ---- Scene stack -------------------------------------------------------------------- */
 
 typedef struct stack_log {
@@ -504,6 +537,7 @@ TEST_MAIN(TEST_ENTRY(frame_phases_run_in_the_documented_order),
           TEST_ENTRY(long_frame_is_clamped_and_steps_are_capped_at_eight),
           TEST_ENTRY(pause_stops_fixed_steps_and_resume_starts_half_a_step_full),
           TEST_ENTRY(headless_runs_600_frames_with_scripted_keys),
+          TEST_ENTRY(sounds_play_by_name_on_the_engine_stage),
           TEST_ENTRY(scene_changes_apply_after_update_and_loop_while_start_asks),
           TEST_ENTRY(ui_hook_posts_events_and_blocks_game_input),
           TEST_ENTRY(quit_ends_scenes_and_writes_the_dirty_save),

@@ -715,7 +715,12 @@ uint64_t ear__to_fx(double step) {
     /* Clamp to (0, 65536] frames per frame: enough for 384 kHz clips at pitch 256. */
     if (!(step > 1.0 / 4294967296.0)) step = 1.0 / 4294967296.0;
     if (step > 65536.0) step = 65536.0;
-    return (uint64_t)llround(step * 4294967296.0);
+    /* llround without the libm call: x is in [1, 2^48], where the truncation and
+     * x - truncation are exact, and rounding half away from zero is truncation plus
+     * one when the fraction is at least one half. */
+    double x = step * 4294967296.0;
+    uint64_t whole = (uint64_t)x;
+    return whole + (x - (double)whole >= 0.5 ? 1u : 0u);
 }
 
 static float occlusion_gain(float occ) {

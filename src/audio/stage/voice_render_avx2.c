@@ -28,6 +28,9 @@
 #include <immintrin.h>
 
 #define AVX2 __attribute__((target("avx2,fma")))
+/* Per-block helpers called once or twice per voice: inlined, their call overhead (saved
+ * registers, vzeroupper) would be a visible share of a 160-frame block. */
+#define AVX2_INLINE AVX2 inline __attribute__((always_inline))
 
 bool ear__kernel_avx2_available(void) {
     __builtin_cpu_init();
@@ -223,8 +226,9 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
  * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block, with
  * the same operations per frame as the two calls: the block is loaded once and the
  * ramps are shared. */
-AVX2 static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h, uint32_t frames,
-                          float gp0, float gp1, float gf0, float gf1, float d0, float d1) {
+AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h,
+                                 uint32_t frames, float gp0, float gp1, float gf0, float gf1,
+                                 float d0, float d1) {
     float dgp = (gp1 - gp0) / (float)frames, dgf = (gf1 - gf0) / (float)frames;
     float p0 = (float)h - d0, p1 = (float)h - d1;
     float f0 = floorf(p0), f1 = floorf(p1);
@@ -294,41 +298,35 @@ AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
  * the same and the k serial chains overlap instead of adding up. */
 AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
                                float *const *state, const float *g0, const float *g1) {
-    float vs[8] = {0}, vg0[8] = {0}, vdg[8] = {0};
-    float zero[8] = {0}, sink[8];
+    /* An idle lane repeats lane 0 (same input, state and ramp), so it computes the
+     * same values and may store them over lane 0's, with no branches in the loop. */
+    float vs[8], vg0[8], vdg[8];
     float *row[8];
-    uint32_t step[8];
     for (uint32_t l = 0; l < 8; l++) {
-        if (l < k) {
-            vs[l] = *state[l];
-            vg0[l] = g0[l];
-            vdg[l] = (g1[l] - g0[l]) / (float)frames;
-            row[l] = x[l];
-            step[l] = 8;
-        } else {
-            row[l] = sink; /* an idle lane filters silence into a sink */
-            step[l] = 0;
-        }
+        uint32_t from = l < k ? l : 0u;
+        vs[l] = *state[from];
+        vg0[l] = g0[from];
+        vdg[l] = (g1[from] - g0[from]) / (float)frames;
+        row[l] = x[from];
     }
     __m256 s = _mm256_loadu_ps(vs), G0 = _mm256_loadu_ps(vg0), DG = _mm256_loadu_ps(vdg);
     const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
+    __m256 kv = _mm256_set1_ps(1.0f); /* j + m + 1, counted exactly */
     uint32_t j = 0;
     for (; j + 8 <= frames; j += 8) {
         __m256 r[8];
-        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(l < k ? row[l] : zero);
+        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(row[l] + j);
         transpose8(r);
         for (uint32_t m = 0; m < 8; m++) {
-            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, _mm256_set1_ps((float)(j + m + 1))));
+            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, kv));
             __m256 g2 = _mm256_mul_ps(two, g);
             __m256 xm = r[m];
             r[m] = _mm256_fmadd_ps(_mm256_sub_ps(one, g), s, _mm256_mul_ps(g, xm));
             s = _mm256_fmadd_ps(_mm256_sub_ps(one, g2), s, _mm256_mul_ps(g2, xm));
+            kv = _mm256_add_ps(kv, one);
         }
         transpose8(r);
-        for (uint32_t l = 0; l < 8; l++) {
-            _mm256_storeu_ps(row[l], r[l]);
-            row[l] += step[l];
-        }
+        for (uint32_t l = 0; l < 8; l++) _mm256_storeu_ps(row[l] + j, r[l]);
     }
     _mm256_storeu_ps(vs, s);
     for (uint32_t l = 0; l < k; l++) {
@@ -346,14 +344,17 @@ AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
  * starts at buf + hist_len); returns true when a one-shot ended. */
-AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                             float *mono) {
+AVX2_INLINE static bool read_filter(ear__voice *v, const ear__kernel_io *io,
+                                    const ear__targets *t, float *mono) {
     bool ended = false;
     if (!read_mono(v, t->step_fx, io->frames, mono))
         ended = ear__read_block(v, t->step_fx, io->frames, mono, io->right);
-    if (v->placed) {
+    if (v->placed && !(v->occ_G >= 1.0f && t->occ_G >= 1.0f)) {
         lowpass(mono, io->frames, &v->z_occ1, v->occ_G, t->occ_G);
         lowpass(mono, io->frames, &v->z_occ2, v->occ_G, t->occ_G);
+    } else if (v->placed) {
+        /* lowpass()'s open case, without the calls. */
+        v->z_occ1 = v->z_occ2 = mono[io->frames - 1];
     }
     return ended;
 }
@@ -362,7 +363,7 @@ AVX2 static bool read_filter(ear__voice *v, const ear__kernel_io *io, const ear_
  * is a few dozen floats, where the call's overhead is most of the cost. The last eight
  * are copied as one vector that may overlap the previous one (masked moves are slow
  * on some CPUs). */
-AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
+AVX2_INLINE static void copy_floats(float *dst, const float *src, uint32_t n) {
     if (n < 8) {
         for (uint32_t j = 0; j < n; j++) dst[j] = src[j];
         return;
@@ -374,8 +375,8 @@ AVX2 static void copy_floats(float *dst, const float *src, uint32_t n) {
 }
 
 /* Pass 3 of a placed voice whose filtered block is at buf + hist_len. */
-AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                            float *buf) {
+AVX2_INLINE static void mix_placed(ear__voice *v, const ear__kernel_io *io,
+                                   const ear__targets *t, float *buf) {
     uint32_t frames = io->frames, h = io->hist_len;
     copy_floats(buf, v->hist, h);
     if (v->delay_r == 0.0f && t->delay_r == 0.0f && (v->delay_l != 0.0f || t->delay_l != 0.0f))
@@ -392,7 +393,7 @@ AVX2 static void mix_placed(ear__voice *v, const ear__kernel_io *io, const ear__
     copy_floats(v->hist, buf + frames, h);
 }
 
-AVX2 static void adopt_targets(ear__voice *v, const ear__targets *t) {
+AVX2_INLINE static void adopt_targets(ear__voice *v, const ear__targets *t) {
     v->gain_l = t->gain_l;
     v->gain_r = t->gain_r;
     v->delay_l = t->delay_l;
