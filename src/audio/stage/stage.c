@@ -459,8 +459,10 @@ ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 po
 ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 position_m,
                                 ear_vec3 velocity_mps) {
     if (!stage) return EAR_E_INVALID_ARG;
-    bool ok = ear__sane_vec(position_m, "position") & ear__sane_vec(velocity_mps, "velocity");
-    if (!ok) {
+    /* Both are checked (and warned about), so both are evaluated. */
+    bool pos_ok = ear__sane_vec(position_m, "position");
+    bool vel_ok = ear__sane_vec(velocity_mps, "velocity");
+    if (!pos_ok || !vel_ok) {
         uint32_t slot;
         ear__collect(stage);
         return ear__id_slot(stage, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
