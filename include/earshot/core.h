@@ -6,6 +6,7 @@
 #ifndef EARSHOT_CORE_H
 #define EARSHOT_CORE_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,7 +73,9 @@ float ear_vec3_length(ear_vec3 a);
 /* The unit vector along a, or fallback when a is shorter than 1e-9 or not finite. */
 ear_vec3 ear_vec3_normalize_or(ear_vec3 a, ear_vec3 fallback);
 /* True when all three components are finite. */
-bool ear_vec3_is_finite(ear_vec3 a);
+static inline bool ear_vec3_is_finite(ear_vec3 a) {
+    return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
+}
 
 /* ---- Seeded random numbers ------------------------------------------------------ */
 

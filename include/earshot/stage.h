@@ -77,6 +77,7 @@ typedef struct ear_stage_config {
     uint32_t max_voices;            /* voices rendered per block; default 64 */
     uint32_t max_total_voices;      /* voices that may exist at once; default 512 (<= 65535) */
     uint32_t command_capacity;      /* commands the ring holds; default 8192 (a power of two) */
+    uint32_t max_blend_voices;      /* blend voices that may exist at once; default 32 */
     uint64_t seed;                  /* seed of the stage's random generator; default 1 */
     float speed_of_sound;           /* metres per second; default 343 */
     float doppler_scale;            /* multiplies every voice's doppler factor; default 1 */
@@ -217,8 +218,9 @@ void ear_stage_stop_all(ear_stage *stage);
  * ended or for any id that is not a live voice. Thread: game. */
 bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
 
-/* The voice's play position in clip frames, as of the last rendered control block
- * (0 before its first block). EAR_E_STALE_ID once it has ended. Thread: game. */
+/* The voice's play position in clip frames, as of the last rendered control block (0
+ * before its first block; for a virtual voice, as of the last time it was brought up to
+ * date, at most 8 blocks before). EAR_E_STALE_ID once it has ended. Thread: game. */
 ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames);
 
 /* Number of voices that exist (playing, starting or fading). Thread: game. */

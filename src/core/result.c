@@ -46,10 +46,6 @@ float ear_vec3_length(ear_vec3 a) {
     return sqrtf(ear_vec3_dot(a, a));
 }
 
-bool ear_vec3_is_finite(ear_vec3 a) {
-    return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
-}
-
 ear_vec3 ear_vec3_normalize_or(ear_vec3 a, ear_vec3 fallback) {
     if (!ear_vec3_is_finite(a)) return fallback;
     float len = ear_vec3_length(a);

@@ -117,7 +117,8 @@ TEST(stale_ids_are_an_error_code) {
     ear_stage *s = NULL;
     ASSERT_OK(ear_stage_create(&cfg, &s));
     ear_voice_id a, b;
-    ASSERT_OK(ear_stage_play(s, c, NULL, &a));
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.priority = 10}, &a));
+    /* Lower priority than every voice: nothing may be stolen. */
     ASSERT_EQ(ear_stage_play(s, c, NULL, &b), EAR_E_TOO_MANY_VOICES);
     ASSERT_TRUE(ear_stage_is_playing(s, a));
     free(render(s, 960)); /* 20 ms: the 10 ms clip has ended */

@@ -16,28 +16,6 @@ void ear__ring_init(ear__ring *ring, void *memory, size_t capacity, size_t entry
     ring->entries = memory;
 }
 
-bool ear__ring_push(ear__ring *ring, const void *entry) {
-    size_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
-    if (head - ring->tail_seen > ring->mask) {
-        ring->tail_seen = atomic_load_explicit(&ring->tail, memory_order_acquire);
-        if (head - ring->tail_seen > ring->mask) return false;
-    }
-    memcpy(ring->entries + (head & ring->mask) * ring->entry_size, entry, ring->entry_size);
-    atomic_store_explicit(&ring->head, head + 1, memory_order_release);
-    return true;
-}
-
-bool ear__ring_pop(ear__ring *ring, void *entry) {
-    size_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-    if (tail == ring->head_seen) {
-        ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
-        if (tail == ring->head_seen) return false;
-    }
-    memcpy(entry, ring->entries + (tail & ring->mask) * ring->entry_size, ring->entry_size);
-    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
-    return true;
-}
-
 size_t ear__ring_count(ear__ring *ring) {
     size_t head = atomic_load_explicit(&ring->head, memory_order_acquire);
     size_t tail = atomic_load_explicit(&ring->tail, memory_order_acquire);

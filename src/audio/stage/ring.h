@@ -13,6 +13,7 @@
 #include "earshot/core.h"
 
 #include <stdatomic.h>
+#include <string.h>
 
 typedef struct ear__ring {
     _Alignas(64) _Atomic size_t head; /* next slot to write (producer) */
@@ -27,12 +28,53 @@ typedef struct ear__ring {
 /* Sets up a ring over caller-provided memory of capacity * entry_size bytes;
  * capacity must be a power of two. */
 void ear__ring_init(ear__ring *ring, void *memory, size_t capacity, size_t entry_size);
-/* Producer: copies one entry in; false when full. */
-bool ear__ring_push(ear__ring *ring, const void *entry);
-/* Consumer: copies one entry out; false when empty. */
-bool ear__ring_pop(ear__ring *ring, void *entry);
-/* Entries waiting (exact for either side's own view). */
 size_t ear__ring_count(ear__ring *ring);
 size_t ear__ring_capacity(const ear__ring *ring);
+
+/* The hot operations are inline: a command costs a few instructions on each side. */
+
+/* Producer: the slot the next push would fill, to be written in place and published
+ * with ear__ring_commit; NULL when full. */
+static inline void *ear__ring_reserve(ear__ring *ring) {
+    size_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+    if (head - ring->tail_seen > ring->mask) {
+        ring->tail_seen = atomic_load_explicit(&ring->tail, memory_order_acquire);
+        if (head - ring->tail_seen > ring->mask) return NULL;
+    }
+    return ring->entries + (head & ring->mask) * ring->entry_size;
+}
+
+/* Producer: publishes the slot ear__ring_reserve returned. */
+static inline void ear__ring_commit(ear__ring *ring) {
+    size_t head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+    atomic_store_explicit(&ring->head, head + 1, memory_order_release);
+}
+
+/* Producer: copies one entry in; false when full. */
+static inline bool ear__ring_push(ear__ring *ring, const void *entry) {
+    void *slot = ear__ring_reserve(ring);
+    if (!slot) return false;
+    memcpy(slot, entry, ring->entry_size);
+    ear__ring_commit(ring);
+    return true;
+}
+
+/* Consumer: true when there is nothing to pop (cheap: no shared line is read unless the
+ * consumer's last view says empty). */
+static inline bool ear__ring_empty(ear__ring *ring) {
+    size_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    if (tail != ring->head_seen) return false;
+    ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
+    return tail == ring->head_seen;
+}
+
+/* Consumer: copies one entry out; false when empty. */
+static inline bool ear__ring_pop(ear__ring *ring, void *entry) {
+    if (ear__ring_empty(ring)) return false;
+    size_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    memcpy(entry, ring->entries + (tail & ring->mask) * ring->entry_size, ring->entry_size);
+    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
+    return true;
+}
 
 #endif

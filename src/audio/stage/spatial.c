@@ -102,36 +102,52 @@ float ear__lowpass_G(float cutoff_hz, float sample_rate) {
     return g / (1.0f + g);
 }
 
-void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sample_rate,
-                     float speed_of_sound, float doppler_scale, ear__spatial *out) {
+void ear__spatial_coarse(const ear__ears *ears, const ear__voice *voice, float speed_of_sound,
+                         float doppler_scale, ear__spatial *sp) {
     /* Direction in double: huge but finite coordinates must not overflow to NaN. */
     double dx = (double)voice->position.x - ears->position.x,
            dy = (double)voice->position.y - ears->position.y,
            dz = (double)voice->position.z - ears->position.z;
     double dd = sqrt(dx * dx + dy * dy + dz * dz);
     float dist = (float)dd; /* may be +inf: the distance models clamp it to max */
-    float lx = 0.0f, ly = 0.0f, lz = 0.0f;
-    ear_vec3 to_listener = {0.0f, 0.0f, 0.0f};
-    if (dd > 1e-4) {
-        ear_vec3 u = {(float)(dx / dd), (float)(dy / dd), (float)(dz / dd)};
-        lx = ear_vec3_dot(u, ears->right);
-        ly = ear_vec3_dot(u, ears->forward);
-        lz = ear_vec3_dot(u, ears->up);
-        to_listener = ear_vec3_scale(u, -1.0f);
-    }
+    sp->lx = sp->ly = sp->lz = 0.0f;
+    sp->doppler = 1.0f;
     float gain = ear__distance_gain(&voice->att, dist);
-    if (voice->cone.outer_angle_rad > 0.0f && dd > 1e-4)
-        gain *= ear__cone_gain(&voice->cone, voice->forward, to_listener);
+    if (dd > 1e-4) {
+        double inv = 1.0 / dd;
+        ear_vec3 u = {(float)(dx * inv), (float)(dy * inv), (float)(dz * inv)};
+        sp->lx = ear_vec3_dot(u, ears->right);
+        sp->ly = ear_vec3_dot(u, ears->forward);
+        sp->lz = ear_vec3_dot(u, ears->up);
+        ear_vec3 to_listener = ear_vec3_scale(u, -1.0f);
+        if (voice->cone.outer_angle_rad > 0.0f)
+            gain *= ear__cone_gain(&voice->cone, voice->forward, to_listener);
+        float f = voice->doppler_factor * doppler_scale;
+        if (voice->doppler_on && f > 0.0f) {
+            /* OpenAL's formula on radial speeds along the source -> listener direction,
+             * each limited to just below c / f (ear__doppler, without a second sqrt). */
+            float vls = ear_vec3_dot(to_listener, ears->velocity);
+            float vss = ear_vec3_dot(to_listener, voice->velocity);
+            float limit = speed_of_sound / f * 0.999f;
+            vls = clampf(vls, -limit, limit);
+            vss = clampf(vss, -limit, limit);
+            sp->doppler = (speed_of_sound - f * vls) / (speed_of_sound - f * vss);
+        }
+    }
+    sp->distance_gain = gain;
+}
 
-    float filter = 0.0f;
+void ear__spatial_fine(const ear__voice *voice, float sample_rate, ear__spatial *sp) {
+    float lx = sp->lx, ly = sp->ly, lz = sp->lz;
+    float gain = 1.0f, filter = 0.0f;
     if (voice->behind_cue) {
         float behind = ly < 0.0f ? -ly : 0.0f;
         float below = lz < 0.0f ? -lz : 0.0f;
-        gain *= (1.0f - EAR__BEHIND_GAIN * behind) *
-                (1.0f - EAR__BELOW_GAIN * below * (1.0f - behind));
+        gain = (1.0f - EAR__BEHIND_GAIN * behind) *
+               (1.0f - EAR__BELOW_GAIN * below * (1.0f - behind));
         filter = behind > EAR__BELOW_FILTER * below ? behind : EAR__BELOW_FILTER * below;
     }
-    out->cue_filter = filter;
+    sp->cue_filter = filter;
 
     /* Equal-power pan: theta = (pan + 1) pi / 4 from 0 (left) to pi/2 (right). With
      * u = theta - pi / 4 = pan pi / 4, cos theta = (cos u - sin u) / sqrt 2 and
@@ -147,17 +163,11 @@ void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sampl
         u2 * (-0.5 + u2 * (1.0 / 24.0 + u2 * (-1.0 / 720.0 +
                                               u2 * (1.0 / 40320.0 - u2 * (1.0 / 3628800.0)))));
     const double r2 = 0.70710678118654752440;
-    out->gain_l = gain * (float)((cu - su) * r2);
-    out->gain_r = gain * (float)((cu + su) * r2);
+    sp->gain_l = gain * (float)((cu - su) * r2);
+    sp->gain_r = gain * (float)((cu + su) * r2);
 
     /* The far ear hears the sound later, up to 0.66 ms for a source at the side. */
     float itd = EAR__ITD_S * sample_rate * fabsf(lx);
-    out->delay_l = lx > 0.0f ? itd : 0.0f;
-    out->delay_r = lx < 0.0f ? itd : 0.0f;
-
-    /* The source -> listener vector is -(dx, dy, dz), exactly, and its length dd. */
-    out->doppler = voice->doppler_on
-                       ? doppler_along(-dx, -dy, -dz, dd, voice->velocity, ears->velocity,
-                                       voice->doppler_factor * doppler_scale, speed_of_sound)
-                       : 1.0f;
+    sp->delay_l = lx > 0.0f ? itd : 0.0f;
+    sp->delay_r = lx < 0.0f ? itd : 0.0f;
 }

@@ -15,6 +15,7 @@
 #ifndef EAR_STAGE_INTERNAL_H
 #define EAR_STAGE_INTERNAL_H
 
+#include "earshot/mixer.h"
 #include "earshot/stage.h"
 #include "ring.h"
 
@@ -56,22 +57,99 @@ typedef enum ear__cmd_type {
     EAR__CMD_OCCLUSION,
     EAR__CMD_STOP,
     EAR__CMD_STOP_ALL,
-    EAR__CMD_LISTENER,
+    EAR__CMD_LISTENER,      /* f: position, velocity */
+    EAR__CMD_LISTENER_AXES, /* f: forward, up */
     EAR__CMD_MASTER_GAIN,
     EAR__CMD_MOTION,
+    EAR__CMD_BUS_VOLUME, /* f: bus, volume, seconds (0: one block) */
+    EAR__CMD_BUS_MUTE,   /* f: bus, muted */
+    EAR__CMD_DUCK_SET, /* id: slot | trigger << 8 | target << 16; f: gain_db, threshold, attack,
+                          hold, release */
+    EAR__CMD_DUCK_REMOVE,
+    EAR__CMD_DUCK_TRIGGER, /* id: duck slot; f: hold seconds */
+    EAR__CMD_ENVELOPE,     /* f: kind (1 in, 2 out), seconds */
+    EAR__CMD_PARAM,        /* f: param index, value */
 } ear__cmd_type;
 
-/* One command: 64 bytes. */
+/* Slots beyond max_total_voices for voices being stolen while they fade out. */
+#define EAR__STEAL_RESERVE      32u
+#define EAR__MAX_DUCKS          16u
+#define EAR__MAX_STREAMS        4u
+#define EAR__MAX_BLENDS         64u
+#define EAR__MAX_POOLS          64u
+#define EAR__POOL_MAX_INSTANCES 64u
+#define EAR__INAUDIBLE          1e-4f /* -80 dB: below this a voice is virtual */
+#define EAR__HYSTERESIS         1.15f
+/* Virtual voices are brought up to date every this many blocks (staggered by slot). */
+#define EAR__VIRTUAL_EVERY 8u
+/* Per-slot flags (ear_stage.vflags): why a voice must be brought up to date this block. */
+#define EAR__VF_RENDERED 1u /* real in the last block: it renders now, or fades out */
+#define EAR__VF_TOUCHED  2u /* a command changed it */
+#define EAR__VF_NEW      4u /* not evaluated yet */
+#define EAR__VF_ALWAYS   8u /* a stream: its FIFO is fed every block */
+
+/* Where a voice is and how it moves, as the last commands said (audio side). */
+typedef struct ear__motion {
+    ear_vec3 position, velocity;
+} ear__motion;
+
+/* The voice manager's ranking entry. */
+typedef struct ear__rank {
+    double key; /* priority, then audibility (with hysteresis) */
+    uint64_t serial;
+    uint32_t index; /* into the active list */
+} ear__rank;
+
+/* Audio-side duck state. */
+typedef struct ear__duck {
+    bool used;
+    uint8_t trigger, target;
+    float floor; /* linear gain at full duck: 10^(gain_db / 20) */
+    float threshold;
+    float attack_s, hold_s, release_s;
+    float level;         /* current gain, floor .. 1 */
+    float hold_left_s;   /* after the trigger stops */
+    float manual_left_s; /* trigger_duck's hold */
+} ear__duck;
+
+/* Audio-side state of a music stream being played. */
+typedef struct ear__stream_slot {
+    ear_stream stream;
+    float *fifo;       /* capacity frames x channels */
+    uint32_t capacity; /* frames */
+    uint32_t count;    /* valid frames */
+    uint64_t underruns;
+} ear__stream_slot;
+
+/* A registered blend (immutable once registered; replacing a name adds an entry). */
+typedef struct ear__blend {
+    ear_blend_def def;
+    bool used;
+    /* For each layer's curves, the parameter index of each curve. */
+    uint8_t gain_param[EAR_BLEND_MAX_LAYERS][EAR_BLEND_MAX_CURVES];
+    uint8_t pitch_param[EAR_BLEND_MAX_LAYERS][EAR_BLEND_MAX_CURVES];
+} ear__blend;
+
+/* A registered pool, with its game-side state. */
+typedef struct ear__pool {
+    ear_pool_def def;
+    bool used;
+    int32_t last_pick;
+    uint32_t instance_count, instance_head;
+    ear_voice_id instances[EAR__POOL_MAX_INSTANCES];
+} ear__pool;
+
+/* One command: 32 bytes, two to a cache line. */
 typedef struct ear__cmd {
     uint32_t type;
     uint32_t id;
-    float f[14];
+    float f[6];
 } ear__cmd;
 
 /* What the audio side returns when a voice ends. */
 typedef struct ear__ret {
     uint32_t id;
-    uint32_t pad_;
+    int32_t stream; /* stream slot to release, or -1 */
     ear_clip *clip;
 } ear__ret;
 
@@ -79,14 +157,21 @@ typedef struct ear__ret {
 typedef struct ear__start {
     ear_clip *clip;
     ear_play p;
+    int32_t blend;  /* index into the blend table, or -1 */
+    int32_t stream; /* stream slot, or -1 */
+    float env_in_s; /* music: fade in with sin over this time (0: none) */
 } ear__start;
 
 /* The per-block targets of a placed voice, computed from the listener. */
 typedef struct ear__spatial {
-    float gain_l, gain_r;   /* pan x distance x cone x cue (not volume) */
+    /* coarse: every voice, every block */
+    float distance_gain; /* distance x cone */
+    float lx, ly, lz;    /* direction in listener space (0 when at the listener) */
+    float doppler;       /* playback-rate factor */
+    /* fine: voices that render */
+    float gain_l, gain_r;   /* pan x cue (distance excluded) */
     float delay_l, delay_r; /* interaural delay, frames */
     float cue_filter;       /* 0 (open) .. 1 (2.5 kHz) */
-    float doppler;          /* playback-rate factor */
 } ear__spatial;
 
 /* The listener as the mixer uses it: an orthonormal basis. */
@@ -141,11 +226,36 @@ typedef struct ear__voice {
      * Reused while the listener, position, velocity and forward are unchanged; a
      * command that changes any other placement input (attenuation, cone, doppler
      * factor, behind cue) must clear sp_valid. */
-    bool sp_valid;
+    bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
+    bool sp_fine_valid; /* and so is its fine part */
+    uint64_t sp_ears;
     ear__spatial sp;
     ear_vec3 sp_position, sp_velocity, sp_forward;
     /* Filter states and delay history. */
     float z_cue, z_occ1, z_occ2;
+    /* The mixer. */
+    uint8_t bus;
+    uint8_t priority;
+    bool real;       /* rendered in this block */
+    bool was_real;   /* rendered in the last block */
+    uint64_t serial; /* start order: lower is older */
+    uint32_t rendered_blocks;
+    float coarse_gain; /* volume x fade x envelope x distance x cone x occlusion */
+    float audibility;  /* end-of-block gain x bus gain, for the voice manager */
+    uint8_t env_kind;  /* 0 none, 1 fading in (sin), 2 fading out (cos) */
+    float env_t_s, env_len_s, env;
+    int32_t stream; /* stream slot, or -1 */
+    int32_t blend;  /* blend table index, or -1 */
+    int32_t layers; /* first layer voice in the stage's layer array, or -1 */
+    float param_target[EAR_BLEND_MAX_PARAMS];
+    float param_s[EAR_BLEND_MAX_PARAMS];
+    float param_k; /* per-block smoothing of the parameters */
+    /* Blend layers: their curves' values and the parameters they were evaluated at. */
+    bool curves_valid;
+    float curve_gain, curve_pitch;
+    float curve_at[EAR_BLEND_MAX_PARAMS];
+    /* Cold: touched only by voices that render. The delay line is last, so the fields
+     * every voice (real or virtual) reads each block share a few cache lines. */
     float hist[EAR__HIST_MAX];
 } ear__voice;
 
@@ -163,6 +273,7 @@ typedef struct ear__kernel_io {
 typedef struct ear__group {
     ear__voice *voice[EAR__LANES];
     float *buf[EAR__LANES];
+    float *mix_l[EAR__LANES], *mix_r[EAR__LANES]; /* each voice's bus */
     uint32_t n;
 } ear__group;
 
@@ -199,6 +310,7 @@ struct ear_stage {
     uint32_t *active;   /* dense list of active slots */
     uint32_t active_count;
     ear__ears ears;
+    ear_listener listener_audio; /* the pose the ears were made from */
     float master_target, master_gain;
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
@@ -206,13 +318,123 @@ struct ear_stage {
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
     /* The listener of the previous block, to tell whether it moved. */
-    ear__ears ears_last;
-    bool ears_last_valid, ears_same;
+    uint64_t ears_version; /* counts listener changes: cached placements compare it */
     /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
     float cue_table[EAR__CUE_STEPS + 1];
     bool cue_table_built;
     uint64_t frames_rendered;
+
+    /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */
+    uint32_t slot_count; /* max_total_voices + EAR__STEAL_RESERVE */
+    /* game side */
+    uint8_t *stolen;        /* per slot: fading out to make room */
+    uint8_t *slot_priority; /* per slot */
+    uint32_t counted;       /* alive and not stolen */
+    bool saturated;         /* a refusal was logged and nothing freed since */
+    uint64_t refused, stolen_count, dropped_far;
+    ear_bus_state bus_game[EAR_BUS_COUNT];
+    ear_duck_rule duck_game[EAR__MAX_DUCKS];
+    bool duck_game_used[EAR__MAX_DUCKS];
+    ear__blend *blends;
+    ear__pool *pools;
+    ear_bus music_bus;
+    ear_voice_id music[8]; /* music voices, newest last */
+    uint32_t music_count;
+    char music_name[EAR_NAME_MAX];
+    uint8_t stream_free[EAR__MAX_STREAMS];
+    ear_stream stream_game[EAR__MAX_STREAMS];
+    uint32_t blend_alive; /* blend voices that exist (game's view) */
+    /* shared */
+    _Atomic uint32_t *aud_bits; /* per slot: audibility as float bits (real flag in bit 0 of
+                                    real_flag) */
+    _Atomic uint8_t *real_flag; /* per slot */
+    _Atomic uint32_t stat_real, stat_virtual;
+    /* audio side */
+    float bus_vol[EAR_BUS_COUNT];    /* volume now (after fades) */
+    float bus_target[EAR_BUS_COUNT]; /* fade target */
+    float bus_rate[EAR_BUS_COUNT];   /* fade step per block (>= 0) */
+    bool bus_muted[EAR_BUS_COUNT];
+    float bus_gain[EAR_BUS_COUNT]; /* applied gain at the end of the last block */
+    bool bus_used[EAR_BUS_COUNT];
+    float *bus_l[EAR_BUS_COUNT], *bus_r[EAR_BUS_COUNT];
+    ear__duck ducks[EAR__MAX_DUCKS];
+    ear__stream_slot streams[EAR__MAX_STREAMS];
+    ear__voice *layer_voices; /* max_blend_voices x EAR_BLEND_MAX_LAYERS */
+    uint32_t *layer_free;
+    uint32_t layer_free_count;
+    uint64_t serial;
+    ear__targets *tgt; /* scratch: each active voice's targets for this block */
+    /* Compact per-slot state, so ranking and skipping virtual voices touch no voice. */
+    uint8_t *vflags;
+    ear__motion *motion; /* per slot */
+    uint32_t *slot_id;   /* per slot: the id of the voice playing there, 0 when none */
+    uint8_t *lag;        /* blocks a virtual voice is behind */
+    float *aud;          /* audibility as of its last evaluation */
+    uint8_t *prio;
+    uint64_t *serial_of;
+    uint8_t *due;      /* per active index: evaluated this block */
+    uint8_t *real_idx; /* per active index: chosen real this block */
+    float *eff;        /* per active index: audibility with hysteresis (voice manager) */
+    uint64_t block_index;
+    bool eval_all;                /* a bus changed: bring every voice up to date this block */
+    float bus_now[EAR_BUS_COUNT]; /* each bus's gain this block, master included */
+    ear__rank *rank;              /* scratch for the voice manager */
+    uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
 };
+
+/* stage.c, shared with the mixer's files */
+void *ear__zalloc(const ear_allocator *a, size_t size);
+void ear__dealloc(const ear_allocator *a, void *p);
+uint32_t ear__hist_len(const ear_stage *s);
+uint32_t ear__make_id(uint32_t slot, uint16_t gen);
+bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
+bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
+void ear__collect_returns(ear_stage *s);
+/* Game side, at the start of every call: takes back voices that ended (their clips are
+ * released and ids freed here, on the game thread). Inline: usually nothing ended. */
+static inline void ear__collect(ear_stage *s) {
+    if (!ear__ring_empty(&s->returns)) ear__collect_returns(s);
+}
+ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
+float ear__sane_gain(float g);
+float ear__sane_pitch(float p);
+bool ear__sane_vec(ear_vec3 v, const char *what);
+float ear__smoothing_k(const ear_stage *s, float smoothing_ms);
+float ear__smooth(float current, float target, float k);
+uint64_t ear__to_fx(double step);
+void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
+void ear__end_voice(ear_stage *s, uint32_t index);
+ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
+/* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
+void ear__voice_step_state(ear_stage *s, ear__voice *v);
+/* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a
+ * one-shot ran out meanwhile. */
+bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks);
+/* The fine targets (pan, delays, filters) of a voice about to render. */
+void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t);
+/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
+ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
+                     int32_t stream, float env_in_s, ear_voice_id *out_id);
+
+/* mixer.c: the game side of buses, ducks, blends, pools, music */
+bool ear__mixer_create(ear_stage *s);
+void ear__mixer_init(ear_stage *s);
+void ear__mixer_free(ear_stage *s);
+/* Called when a voice's return is collected. */
+void ear__mixer_voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret);
+
+/* mixdown.c: the audio side */
+void ear__mixer_apply(ear_stage *s, const ear__cmd *c);
+void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
+void ear__buses_begin(ear_stage *s);
+float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
+void ear__choose_real(ear_stage *s);
+/* Renders (real) or advances (virtual) one voice of any kind; true when it ended.
+ * Placed voices join `group` when lanes >= 2 (SIMD kernels); the caller finishes it. */
+bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
+                      ear__group *group, uint32_t lanes, uint32_t stride);
+void ear__buses_mixdown(ear_stage *s);
+void ear__mixer_release_voice(ear_stage *s, ear__voice *v);
 
 /* spatial.c */
 float ear__distance_gain(const ear_attenuation *att, float distance_m);
@@ -220,8 +442,11 @@ float ear__cone_gain(const ear_cone *cone, ear_vec3 forward, ear_vec3 to_listene
 float ear__doppler(ear_vec3 source_pos, ear_vec3 source_vel, ear_vec3 listener_pos,
                    ear_vec3 listener_vel, float factor, float speed_of_sound);
 void ear__ears_from_listener(const ear_listener *listener, ear__ears *ears);
-void ear__spatialise(const ear__ears *ears, const ear__voice *voice, float sample_rate,
-                     float speed_of_sound, float doppler_scale, ear__spatial *out);
+/* Distance, cone, direction and doppler (every voice, every block). */
+void ear__spatial_coarse(const ear__ears *ears, const ear__voice *voice, float speed_of_sound,
+                         float doppler_scale, ear__spatial *sp);
+/* Pan, interaural delay and the behind/below cue from the coarse direction. */
+void ear__spatial_fine(const ear__voice *voice, float sample_rate, ear__spatial *sp);
 /* One-pole TPT low-pass coefficient G = g / (1 + g), g = tan(pi fc / fs); 1 = open. */
 float ear__lowpass_G(float cutoff_hz, float sample_rate);
 

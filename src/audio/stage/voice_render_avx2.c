@@ -455,7 +455,10 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
     }
     for (uint32_t i = 0; i < gr->n; i++) {
         ear__voice *v = gr->voice[i];
-        mix_placed(v, io, &v->t, gr->buf[i]);
+        ear__kernel_io bus_io = *io; /* each voice mixes into its own bus */
+        bus_io.mix_l = gr->mix_l[i];
+        bus_io.mix_r = gr->mix_r[i];
+        mix_placed(v, &bus_io, &v->t, gr->buf[i]);
         adopt_targets(v, &v->t);
     }
     gr->n = 0;
