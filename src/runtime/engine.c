@@ -18,6 +18,10 @@ ear_engine_config ear_engine_config_default(const char *title) {
     c.pause_on_focus_loss = true;
     c.backend = EAR_BACKEND_SDL2;
     c.speech = ear_speech_config_default();
+    /* The stage plays on the sound card unless the game brings its own audio hooks. */
+    c.audio_attach = ear__device_attach;
+    c.audio_update = ear__device_update;
+    c.audio_detach = ear__device_detach;
     return c;
 }
 

@@ -59,4 +59,9 @@ void ear__replay_writer_close(ear__replay_writer *writer);
 /* 64-bit mixing (splitmix64's finaliser), for combining hashes. */
 uint64_t ear__mix64(uint64_t x);
 
+/* audio_device.c: the default audio hooks (the device module). */
+ear_result ear__device_attach(ear_stage *stage, void *user, void **out_device);
+void ear__device_update(void *device, void *user);
+void ear__device_detach(void *device, void *user);
+
 #endif

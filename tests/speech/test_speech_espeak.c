@@ -6,9 +6,11 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "earshot/analysis.h"
+#include "earshot/mixer.h"
 #include "earshot/speech.h"
 #include "test.h"
 
+#include <math.h>
 #include <time.h>
 
 static void sleep_ms(long ms) {
@@ -81,4 +83,74 @@ TEST(espeak_speaks_into_the_stage_and_is_measured) {
     ear_stage_destroy(stage);
 }
 
-TEST_MAIN(TEST_ENTRY(espeak_speaks_into_the_stage_and_is_measured))
+/* Speech plays on the ui bus, so a duck rule lowers the music under it: a 300 Hz music
+ * tone measured in 20 ms windows holds its level before the speech and sits at the duck's
+ * -12 dB (within 0.5 dB) while espeak-ng speaks; the ui bus alone (music muted) carries
+ * the voice. While the duck is measured the ui bus plays at 1/1000 (the trigger is the
+ * bus's peak after its volume, so the threshold is 1e-5): the voice's own energy near
+ * 300 Hz is then 46 dB under the tone and cannot pass for music. */
+TEST(speech_is_on_the_ui_bus_and_ducks_the_music) {
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_duck_rule duck = {.name = "music_under_speech",
+                          .trigger = EAR_BUS_UI,
+                          .target = EAR_BUS_MUSIC,
+                          .gain_db = -12.0f,
+                          .threshold = 1e-5f,
+                          .attack_s = 0.05f,
+                          .hold_s = 0.3f,
+                          .release_s = 0.3f};
+    ASSERT_OK(ear_stage_set_duck(stage, &duck));
+    float tone[4800];
+    for (int i = 0; i < 4800; i++)
+        tone[i] = 0.2f * (float)sin(2.0 * 3.14159265358979 * 300.0 * i / 48000.0);
+    ear_clip *music;
+    ASSERT_OK(ear_clip_create(tone, 4800, 1, 48000, NULL, &music));
+    ASSERT_OK(ear_stage_music_play(stage, "tone", &(ear_music_source){.clip = music}, true,
+                                   1.0f, 0.0f));
+
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_dispatcher = true;
+    cfg.stage = stage;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_ESPEAK);
+
+    ASSERT_OK(ear_stage_set_bus_volume(stage, EAR_BUS_UI, 0.001f));
+    static float buf[2 * 48000];
+    ear_stage_render(stage, buf, 9600);
+    double before = ear_tone_amplitude(buf + 2 * 4800, 960, 2, 0, 48000, 300.0);
+    ASSERT_NEAR(before, 0.2, 0.002);
+
+    ASSERT_OK(ear_speech_speak(sp, "The music steps back while I talk."));
+    ASSERT_NE(wait_voice(sp, EAR_VOICE_NONE), EAR_VOICE_NONE);
+    /* After the 50 ms attack, while speaking: -12 dB in most 20 ms windows (the voice
+     * pauses between words, where the duck holds for 0.3 s). */
+    ear_stage_render(stage, buf, 4800);
+    ear_stage_render(stage, buf, 24000);
+    int at_floor = 0, windows = 0;
+    for (uint32_t w = 0; w + 960 <= 24000; w += 960, windows++) {
+        double a = ear_tone_amplitude(buf + 2 * w, 960, 2, 0, 48000, 300.0);
+        if (fabs(20.0 * log10(a / 0.2) + 12.0) <= 0.5) at_floor++;
+    }
+    ASSERT_GE(at_floor, windows * 8 / 10);
+    /* The voice itself is on the ui bus: with the music bus muted, what is left is
+     * speech, well above -40 dBFS. */
+    ASSERT_OK(ear_stage_set_bus_muted(stage, EAR_BUS_MUSIC, true));
+    ASSERT_OK(ear_stage_set_bus_volume(stage, EAR_BUS_UI, 1.0f));
+    ear_stage_render(stage, buf, 480);
+    ear_stage_render(stage, buf, 9600);
+    ASSERT_DBL_GT(ear_rms(buf, 9600, 2, 0), 0.01);
+    /* And muting ui silences it: nothing else plays. */
+    ASSERT_OK(ear_stage_set_bus_muted(stage, EAR_BUS_UI, true));
+    ear_stage_render(stage, buf, 480);
+    ear_stage_render(stage, buf, 4800);
+    ASSERT_DBL_LE(ear_peak(buf, 4800, 2, EAR_ALL_CHANNELS), 0.0);
+
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+    ear_clip_release(music);
+}
+
+TEST_MAIN(TEST_ENTRY(espeak_speaks_into_the_stage_and_is_measured),
+          TEST_ENTRY(speech_is_on_the_ui_bus_and_ducks_the_music))
