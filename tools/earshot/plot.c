@@ -112,6 +112,7 @@ static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_
         return -1;
     }
     fftwf_plan plan = fftwf_plan_dft_r2c_1d(FFT_N, in, out, FFTW_ESTIMATE);
+    fprintf(f, "<g shape-rendering='crispEdges'>\n");
     double lo = 40, hi = rate / 2.0 < 20000 ? rate / 2.0 : 20000;
     double cell_w = (double)PANEL_W / SPEC_COLS, cell_h = (double)SPEC_H / SPEC_ROWS;
     double wsum = 0;
@@ -143,10 +144,11 @@ static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_
             char c[8];
             colour((db + 100) / 100, c);
             fprintf(f, "<rect x='%.1f' y='%.1f' width='%.2f' height='%.2f' fill='%s'/>\n",
-                    LEFT + col * cell_w, top + SPEC_H - (row + 1) * cell_h, cell_w + 0.05,
-                    cell_h + 0.05, c);
+                    LEFT + col * cell_w, top + SPEC_H - (row + 1) * cell_h, cell_w + 0.6,
+                    cell_h + 0.6, c);
         }
     }
+    fprintf(f, "</g>\n");
     fftwf_destroy_plan(plan);
     fftwf_free(in);
     fftwf_free(out);
@@ -179,7 +181,7 @@ int ear_plot_svg(const char *path, const float *stereo, uint64_t frames, uint32_
     if (!path || !stereo || frames == 0 || rate == 0) return -1;
     FILE *f = fopen(path, "w");
     if (!f) return -1;
-    int wave_top = 40, rms_top = wave_top + WAVE_H + 40, spec_top = rms_top + RMS_H + 40;
+    int wave_top = 64, rms_top = wave_top + WAVE_H + 40, spec_top = rms_top + RMS_H + 40;
     int height = spec_top + SPEC_H + 50;
     fprintf(f,
             "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
