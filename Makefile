@@ -52,6 +52,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_w64
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
+	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
 
 # The command parser under libFuzzer (clang, ASan+UBSan), seeded with docs/commands.md's
 # examples, in a scratch folder (a fuzzed render may write a WAV where it runs).

@@ -111,9 +111,9 @@ static ear_voice_id voice_of(const json_t *params) {
 
 json_t *ear__cmd_voice_set(ear_commands *c, json_t *params, json_t **err) {
     ear_voice_id id = voice_of(params);
-    char name[24];
-    snprintf(name, sizeof name, "%u", (unsigned)id);
     if (!ear_stage_is_playing(c->stage, id)) {
+        char name[24];
+        snprintf(name, sizeof name, "%u", (unsigned)id);
         *err = ear__cmd_result_error(EAR_E_STALE_ID, "params.voice", name);
         return NULL;
     }

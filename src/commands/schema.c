@@ -18,6 +18,31 @@
 
 typedef char json_path[256];
 
+/* Where a value sits, as a chain from the root: built on the stack as the check descends
+ * and written out as text only when an error needs it (the common case, a value that
+ * conforms, formats nothing). */
+typedef struct seg {
+    const struct seg *parent;
+    const char *key; /* NULL: an array index */
+    size_t index;
+} seg;
+
+static void render(const seg *s, char *out, size_t cap) {
+    if (!s) {
+        out[0] = '\0';
+        return;
+    }
+    render(s->parent, out, cap);
+    size_t used = strlen(out);
+    if (used >= cap - 1) return;
+    if (!s->parent)
+        snprintf(out + used, cap - used, "%s", s->key);
+    else if (s->key)
+        snprintf(out + used, cap - used, ".%s", s->key);
+    else
+        snprintf(out + used, cap - used, "[%zu]", s->index);
+}
+
 static const char *type_of(const json_t *v) {
     switch (json_typeof(v)) {
     case JSON_OBJECT: return "object";
@@ -44,13 +69,15 @@ static bool is_type(const json_t *v, const char *type) {
     return strcmp(type_of(v), type) == 0;
 }
 
-static json_t *bad(const char *path, const char *expected, const char *format, ...)
+static json_t *bad(const seg *at, const char *expected, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-static json_t *bad(const char *path, const char *expected, const char *format, ...) {
+static json_t *bad(const seg *at, const char *expected, const char *format, ...) {
+    json_path path;
+    render(at, path, sizeof path);
     char message[400];
     va_list args;
     va_start(args, format);
@@ -61,9 +88,9 @@ static json_t *bad(const char *path, const char *expected, const char *format, .
     return e;
 }
 
-static json_t *check(const json_t *schema, const json_t *value, const char *path);
+static json_t *check(const json_t *schema, const json_t *value, const seg *path);
 
-static json_t *check_type(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_type(const json_t *schema, const json_t *value, const seg *path) {
     const json_t *type = json_object_get(schema, "type");
     if (!type) return NULL;
     char expected[128] = "";
@@ -86,7 +113,7 @@ static json_t *check_type(const json_t *schema, const json_t *value, const char 
     return bad(path, expected, "expected %s, got %s", expected, type_of(value));
 }
 
-static json_t *check_number(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_number(const json_t *schema, const json_t *value, const seg *path) {
     if (!json_is_number(value)) return NULL;
     double d = json_number_value(value);
     const json_t *lo = json_object_get(schema, "minimum");
@@ -108,7 +135,7 @@ static json_t *check_number(const json_t *schema, const json_t *value, const cha
     return NULL;
 }
 
-static json_t *check_string(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_string(const json_t *schema, const json_t *value, const seg *path) {
     if (!json_is_string(value)) return NULL;
     size_t len = json_string_length(value);
     const json_t *lo = json_object_get(schema, "minLength");
@@ -139,7 +166,7 @@ static json_t *check_string(const json_t *schema, const json_t *value, const cha
     return NULL;
 }
 
-static json_t *check_array(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_array(const json_t *schema, const json_t *value, const seg *path) {
     if (!json_is_array(value)) return NULL;
     size_t n = json_array_size(value);
     const json_t *lo = json_object_get(schema, "minItems");
@@ -159,15 +186,14 @@ static json_t *check_array(const json_t *schema, const json_t *value, const char
     const json_t *items = json_object_get(schema, "items");
     if (!json_is_object(items)) return NULL;
     for (size_t i = 0; i < n; i++) {
-        json_path at;
-        snprintf(at, sizeof at, "%.200s[%zu]", path, i);
-        json_t *e = check(items, json_array_get(value, i), at);
+        seg at = {path, NULL, i};
+        json_t *e = check(items, json_array_get(value, i), &at);
         if (e) return e;
     }
     return NULL;
 }
 
-static json_t *check_object(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_object(const json_t *schema, const json_t *value, const seg *path) {
     if (!json_is_object(value)) return NULL;
     const json_t *props = json_object_get(schema, "properties");
     const json_t *required = json_object_get(schema, "required");
@@ -176,17 +202,15 @@ static json_t *check_object(const json_t *schema, const json_t *value, const cha
         const json_t *r;
         json_array_foreach(required, i, r) {
             if (!json_is_string(r) || json_object_get(value, json_string_value(r))) continue;
-            json_path at;
-            snprintf(at, sizeof at, "%.150s.%.100s", path, json_string_value(r));
-            return bad(at, "a value", "missing (it is required)");
+            seg at = {path, json_string_value(r), 0};
+            return bad(&at, "a value", "missing (it is required)");
         }
     }
     const json_t *additional = json_object_get(schema, "additionalProperties");
     const char *key;
     json_t *v;
     json_object_foreach((json_t *)value, key, v) {
-        json_path at;
-        snprintf(at, sizeof at, "%.150s.%.100s", path, key);
+        seg at = {path, key, 0};
         const json_t *sub = props ? json_object_get(props, key) : NULL;
         if (!sub) {
             if (json_is_false(additional)) {
@@ -201,19 +225,19 @@ static json_t *check_object(const json_t *schema, const json_t *value, const cha
                     first = false;
                 }
                 if (first) snprintf(expected, sizeof expected, "no keys at all");
-                return bad(at, expected, "unknown key (expected %s)", expected);
+                return bad(&at, expected, "unknown key (expected %s)", expected);
             }
             if (json_is_object(additional)) sub = additional;
         }
         if (sub) {
-            json_t *e = check(sub, v, at);
+            json_t *e = check(sub, v, &at);
             if (e) return e;
         }
     }
     return NULL;
 }
 
-static json_t *check_one_of(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check_one_of(const json_t *schema, const json_t *value, const seg *path) {
     const json_t *choices = json_object_get(schema, "oneOf");
     if (!json_is_array(choices)) return NULL;
     size_t matched = 0, i;
@@ -239,7 +263,7 @@ static json_t *check_one_of(const json_t *schema, const json_t *value, const cha
                expected);
 }
 
-static json_t *check(const json_t *schema, const json_t *value, const char *path) {
+static json_t *check(const json_t *schema, const json_t *value, const seg *path) {
     if (!json_is_object(schema)) return NULL;
     json_t *e;
     if ((e = check_type(schema, value, path))) return e;
@@ -252,5 +276,6 @@ static json_t *check(const json_t *schema, const json_t *value, const char *path
 
 json_t *ear_schema_check(const json_t *schema, const json_t *value, const char *path) {
     if (!schema || !value) return ear_command_error("E_INTERNAL", "", "no schema or value");
-    return check(schema, value, path ? path : "");
+    seg root = {NULL, path ? path : "", 0};
+    return check(schema, value, &root);
 }
