@@ -32,6 +32,8 @@ typedef struct ear_commands_config {
     const char *assets_root;    /* the assets folder for sound names; NULL: "assets" */
     bool confine_paths;         /* paths must resolve under the working directory (MCP) */
     double max_render_seconds;  /* the longest render; 0 means 600 */
+    double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
+                                   synth: name); 0 means 3600, the synth's own limit */
     ear_render_step_fn on_step; /* NULL: none */
     void *step_user;
 } ear_commands_config;

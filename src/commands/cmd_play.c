@@ -80,6 +80,7 @@ json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err) {
     const char *kind, *name, *where;
     if (sound) {
         kind = "sound", name = sound, where = "params.sound";
+        if ((*err = ear__cmd_check_synth(c, sound, where))) return NULL;
         ear_clip *clip = NULL;
         r = ear_assets_get(c->assets, sound, &clip);
         if (r == EAR_OK) r = ear_stage_play(c->stage, clip, &play, &id);
@@ -165,6 +166,7 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err) {
     float crossfade = (float)ear__num(params, "crossfade", 0);
     /* A sound the assets know (defined, synth:, sounds/) plays from memory; otherwise a
      * file under music/ streams. A failed get warns once; the music path then decides. */
+    if ((*err = ear__cmd_check_synth(c, sound, "params.sound"))) return NULL;
     ear_clip *clip = NULL;
     char resolved[4096];
     ear_result r;

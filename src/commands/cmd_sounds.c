@@ -32,6 +32,9 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
         s.envelope.attack_s = (float)ear__num(synth, "attack", 0);
         s.envelope.decay_s = (float)ear__num(synth, "decay", 0);
         s.envelope.release_s = (float)ear__num(synth, "release", 0);
+        if ((*err = ear__cmd_check_seconds(c, s.seconds > 0 ? s.seconds : 1.0,
+                                           "params.synth.seconds")))
+            return NULL;
         r = ear_synth_clip(&s, NULL, &clip);
         if (r != EAR_OK) {
             *err = ear__cmd_result_error(r, "params.synth", "the synth refused the part");
@@ -89,12 +92,16 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
 static bool resolve(ear_commands *c, char (*names)[EAR_SOUND_NAME_MAX], uint32_t count,
                     ear_clip **out, const char *where, json_t **err) {
     for (uint32_t i = 0; i < count; i++) {
+        char at[96];
+        snprintf(at, sizeof at, where, i);
+        if ((*err = ear__cmd_check_synth(c, names[i], at))) {
+            for (uint32_t j = 0; j < i; j++) ear_clip_release(out[j]);
+            return false;
+        }
         ear_clip *clip = NULL;
         ear_result r = ear_assets_get(c->assets, names[i], &clip);
         if (r != EAR_OK) {
             for (uint32_t j = 0; j < i; j++) ear_clip_release(out[j]);
-            char at[96];
-            snprintf(at, sizeof at, where, i);
             *err = ear__cmd_result_error(r, at, names[i]);
             return false;
         }

@@ -29,10 +29,19 @@ typedef struct ear__cmd_clip {
 
 typedef char ear__cmd_name[EAR_NAME_MAX];
 
+/* A schema compiled for fast checking (schema.c). */
+typedef struct ear__schema ear__schema;
+/* Compiles a JSON schema (which must outlive the result); NULL when out of memory. */
+ear__schema *ear__schema_compile(const json_t *schema);
+void ear__schema_free(ear__schema *schema);
+/* Whether value conforms: the same answer as ear_schema_check returning NULL. */
+bool ear__schema_valid(const ear__schema *schema, const json_t *value);
+
 struct ear_commands {
     ear_commands_config config;
     char assets_root[4096];
     json_t **schemas; /* parsed, one per table entry */
+    ear__schema **compiled;
     ear_stage *stage;
     ear_assets *assets;
     uint64_t seed;
@@ -102,12 +111,24 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity);
 
+/* Refuses a synth: name (or a synth part of `seconds`) longer than max_synth_seconds with a
+ * new E_BAD_PARAM error at `where`; NULL when it is fine or not a synth name. */
+json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
+json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
 /* Records a voice started by a command. */
 void ear__cmd_track_voice(ear_commands *c, ear_voice_id id, const char *kind, const char *name);
 /* Drops tracked voices that have ended. */
 void ear__cmd_prune_voices(ear_commands *c);
+
+/* Reads a JSON object quickly (json_fast.c); NULL for anything it does not accept, which
+ * the caller then reads with json_loadb for the value or the error. */
+json_t *ear__json_read_fast(const char *text, size_t length);
+/* Compact JSON text of a value (reals to 9 significant digits, non-finite as null); free()
+ * it. NULL when out of memory. */
+char *ear__json_write(const json_t *value);
 
 /* Creates the stage and assets of a (re)set registry; on failure changes nothing. */
 ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,

@@ -26,7 +26,7 @@ void ear_mcp_tool_name(const char *command, char *out, size_t capacity) {
 }
 
 static char *dump(json_t *msg) {
-    char *text = json_dumps(msg, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    char *text = ear__json_write(msg);
     json_decref(msg);
     return text;
 }
@@ -73,7 +73,7 @@ static json_t *tools_list(ear_commands *c) {
 }
 
 static json_t *tool_result(json_t *value, bool is_error) {
-    char *text = json_dumps(value, JSON_COMPACT | JSON_REAL_PRECISION(9));
+    char *text = ear__json_write(value);
     json_t *structured = is_error ? json_pack("{s:o}", "error", value) : value;
     json_t *r =
         json_pack("{s:[{s:s, s:s}], s:o, s:b}", "content", "type", "text", "text",
@@ -84,7 +84,8 @@ static json_t *tool_result(json_t *value, bool is_error) {
 
 char *ear_mcp_handle_line(ear_commands *c, const char *line, size_t length) {
     json_error_t jerr;
-    json_t *msg = json_loadb(line, length, 0, &jerr);
+    json_t *msg = ear__json_read_fast(line, length);
+    if (!msg) msg = json_loadb(line, length, 0, &jerr);
     if (!msg) return rpc_error(NULL, -32700, "Parse error: not valid JSON");
     json_t *id = json_object_get(msg, "id");
     const char *method = json_string_value(json_object_get(msg, "method"));
