@@ -3,6 +3,7 @@
  * messages, and the schemas against docs/commands.md's examples. Every check reads a
  * value out of the reply: a code, a voice id, a measured frequency or level.
  */
+#include "commands_internal.h" /* the fast reader and writer */
 #include "earshot/analysis.h"
 #include "earshot/commands.h"
 #include "test.h"
@@ -481,7 +482,59 @@ TEST(mcp_messages) {
     ear_commands_destroy(c);
 }
 
-TEST_MAIN(TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
+/* The fast reader accepts only what jansson reads to an equal value, and gives up (NULL) on
+ * everything else; the writer's text reads back equal. */
+TEST(fast_json_agrees_with_jansson) {
+    struct {
+        const char *text;
+        bool fast;
+    } cases[] = {
+        {"{\"a\": 1, \"b\": [1.5, -0, -0.0, 1e3, 2E-2, 0.1, 123456789012345.5], \"c\": null}",
+         true},
+        {"{\"s\": \"tab\\t quote\\\" \\u00e9 \\ud83d\\ude00 caf\u00c3\u00a9\"}", true},
+        {" {\"x\": {\"y\": [true, false, {}, []]}} ", true},
+        {"{\"big\": 9223372036854775807, \"r\": 0.30000000000000004}", true},
+        {"{\"a\": 1, \"a\": 2}", false},          /* duplicate key */
+        {"{\"a\": 01}", false},                   /* leading zero */
+        {"{\"a\": 1,}", false},                   /* trailing comma */
+        {"{\"a\": \"\\u0000\"}", false},          /* NUL */
+        {"{\"a\": \"\\ud800\"}", false},          /* lone surrogate */
+        {"{\"a\": \"\xff\"}", false},             /* invalid UTF-8 */
+        {"{\"a\": \"\xc0\xaf\"}", false},         /* overlong */
+        {"{\"a\": 1e999}", false},                /* real overflow */
+        {"{\"a\": 99999999999999999999}", false}, /* integer overflow */
+        {"{\"a\": tru}", false},
+        {"[1, 2]", false}, /* not an object at the top */
+        {"{\"a\": 1} x", false},
+        {"{\"a\": \"unterminated}", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *t = cases[i].text;
+        json_t *fast = ear__json_read_fast(t, strlen(t));
+        json_t *ref = json_loadb(t, strlen(t), JSON_REJECT_DUPLICATES, NULL);
+        if ((fast != NULL) != cases[i].fast) fprintf(stderr, "case %zu: %s\n", i, t);
+        ASSERT_EQ(fast != NULL, cases[i].fast);
+        if (fast) {
+            ASSERT_TRUE(ref != NULL && json_equal(fast, ref));
+            char *text = ear__json_write(fast);
+            json_t *back = json_loads(text, 0, NULL);
+            /* Reals are written to 9 digits: compare the structure through jansson's own
+             * text at the same precision. */
+            char *a = json_dumps(back, JSON_COMPACT | JSON_REAL_PRECISION(9));
+            char *b = json_dumps(fast, JSON_COMPACT | JSON_REAL_PRECISION(9));
+            ASSERT_STR_EQ(a, b);
+            free(a);
+            free(b);
+            free(text);
+            json_decref(back);
+        }
+        json_decref(fast);
+        json_decref(ref);
+    }
+}
+
+TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
+          TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
           TEST_ENTRY(every_command_through_serve),
           TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),
           TEST_ENTRY(too_many_voices_is_its_own_error),
