@@ -75,6 +75,24 @@ json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err) {
         json_object_set_new(*err, "expected", json_string("no params without a blend"));
         return NULL;
     }
+    /* A parameter the blend does not have is refused before any voice starts. */
+    const ear__cmd_blend *known = blend ? ear__cmd_find_blend(c, blend) : NULL;
+    const char *key;
+    json_t *value;
+    json_object_foreach(known ? ps : NULL, key, value) {
+        bool found = false;
+        for (uint32_t i = 0; i < known->count && !found; i++)
+            found = strcmp(known->params[i], key) == 0;
+        if (!found) {
+            char at[160];
+            snprintf(at, sizeof at, "params.params.%.100s", key);
+            *err = ear_command_error("E_BAD_PARAM", at,
+                                     "%s: the blend \"%s\" has no parameter of that name", at,
+                                     blend);
+            json_object_set_new(*err, "expected", json_string("a parameter of the blend"));
+            return NULL;
+        }
+    }
     ear_voice_id id = EAR_VOICE_NONE;
     ear_result r;
     const char *kind, *name, *where;

@@ -138,7 +138,7 @@ json_t *ear__cmd_blend_define(ear_commands *c, json_t *params, json_t **err) {
     if (r != EAR_OK) {
         *err = ear__cmd_result_error(r, "params.blend", "the stage refused the blend");
     } else {
-        ear__cmd_remember(&c->blends, &c->blend_count, &c->blend_cap, b->def.name);
+        ear__cmd_remember_blend(c, &b->def);
         json_t *ps = json_array();
         for (uint32_t i = 0; i < b->def.param_count; i++)
             json_array_append_new(ps, json_string(b->def.params[i].name));
@@ -243,8 +243,7 @@ json_t *ear__cmd_load(ear_commands *c, json_t *params, json_t **err) {
         json_array_append_new(ducks, json_string(setup->ducks[i].name));
     }
     for (uint32_t i = 0; i < setup->blend_count; i++) {
-        ear__cmd_remember(&c->blends, &c->blend_count, &c->blend_cap,
-                          setup->blends[i].def.name);
+        ear__cmd_remember_blend(c, &setup->blends[i].def);
         json_array_append_new(blends, json_string(setup->blends[i].def.name));
     }
     for (uint32_t i = 0; i < setup->pool_count; i++) {

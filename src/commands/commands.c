@@ -237,6 +237,30 @@ void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const c
     (*count)++;
 }
 
+void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def) {
+    ear__cmd_remember(&c->blends, &c->blend_count, &c->blend_cap, def->name);
+    size_t slot = c->blend_def_count;
+    for (size_t i = 0; i < c->blend_def_count; i++)
+        if (strcmp(c->blend_defs[i].name, def->name) == 0) slot = i;
+    if (slot == c->blend_def_count) {
+        if (!grow((void **)&c->blend_defs, &c->blend_def_cap, c->blend_def_count + 1,
+                  sizeof *c->blend_defs))
+            return;
+        c->blend_def_count++;
+    }
+    ear__cmd_blend *b = &c->blend_defs[slot];
+    snprintf(b->name, sizeof b->name, "%s", def->name);
+    b->count = def->param_count;
+    for (uint32_t i = 0; i < def->param_count; i++)
+        snprintf(b->params[i], sizeof b->params[i], "%s", def->params[i].name);
+}
+
+const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name) {
+    for (size_t i = 0; i < c->blend_def_count; i++)
+        if (strcmp(c->blend_defs[i].name, name) == 0) return &c->blend_defs[i];
+    return NULL;
+}
+
 void ear__cmd_prune_voices(ear_commands *c) {
     size_t kept = 0;
     for (size_t i = 0; i < c->voice_count; i++)
@@ -300,7 +324,7 @@ void ear__cmd_forget(ear_commands *c) {
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = 0;
     c->voice_count = 0;
-    c->duck_count = c->blend_count = c->pool_count = 0;
+    c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
     for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
     c->note_count = 0;
     free(c->buffer);
@@ -360,6 +384,7 @@ void ear_commands_destroy(ear_commands *c) {
     free(c->clips);
     free(c->ducks);
     free(c->blends);
+    free(c->blend_defs);
     free(c->pools);
     free(c);
 }

@@ -29,6 +29,15 @@ typedef struct ear__cmd_clip {
 
 typedef char ear__cmd_name[EAR_NAME_MAX];
 
+/* A blend's parameter names, so audio.play can refuse an unknown one before it starts a
+ * voice (blends defined by command or audio.json; a .blend.json read on first play is not
+ * known here, and its parameters are checked by the stage after the start). */
+typedef struct ear__cmd_blend {
+    ear__cmd_name name;
+    uint32_t count;
+    ear__cmd_name params[EAR_BLEND_MAX_PARAMS];
+} ear__cmd_blend;
+
 /* A schema compiled for fast checking (schema.c). */
 typedef struct ear__schema ear__schema;
 /* Compiles a JSON schema (which must outlive the result); NULL when out of memory. */
@@ -51,6 +60,8 @@ struct ear_commands {
     ear__cmd_clip *clips;
     size_t clip_count, clip_cap;
     ear__cmd_name *ducks, *blends, *pools;
+    ear__cmd_blend *blend_defs;
+    size_t blend_def_count, blend_def_cap;
     size_t duck_count, blend_count, pool_count;
     size_t duck_cap, blend_cap, pool_cap;
 
@@ -118,6 +129,10 @@ json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
+/* Records (or replaces) a blend's parameter names. */
+void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def);
+/* The recorded blend of that name, or NULL. */
+const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name);
 /* Records a voice started by a command. */
 void ear__cmd_track_voice(ear_commands *c, ear_voice_id id, const char *kind, const char *name);
 /* Drops tracked voices that have ended. */

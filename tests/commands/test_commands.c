@@ -117,6 +117,14 @@ TEST(every_command_through_serve) {
     SEND("{\"command\": \"audio.duck.set\", \"params\": {\"name\": \"d\", \"trigger\": "
          "\"ui\", \"target\": \"music\", \"gain_db\": -12}}");
     SEND("{\"command\": \"audio.duck.trigger\", \"params\": {\"name\": \"d\", \"hold\": 0.1}}");
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"blend\": \"eng\", \"params\": "
+                 "{\"rpn\": 1}}}");
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    ASSERT_STR_EQ(where(r), "params.params.rpn");
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.voices\"}");
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "voices")), 0);
     SEND("{\"command\": \"audio.play\", \"params\": {\"blend\": \"eng\", \"looping\": true, "
          "\"params\": {\"rpm\": 1}}}");
     json_int_t blend_voice = (json_int_t)num(r, "voice");
