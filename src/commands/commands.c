@@ -437,8 +437,12 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
         err = ear_command_error("E_INTERNAL", "", "no registry or command name");
     } else if (i < 0) {
         err = unknown_command(name);
-    } else if (c->rendering && strcmp(name, "audio.render_offline") == 0) {
-        err = ear_command_error("E_STATE", "command", "a render is already running");
+    } else if (c->rendering &&
+               (strcmp(name, "audio.render_offline") == 0 || strcmp(name, "audio.reset") == 0 ||
+                strcmp(name, "audio.load") == 0)) {
+        /* A render's step hook may change voices, not swap the stage under the render. */
+        err =
+            ear_command_error("E_STATE", "command", "%s cannot run while a render runs", name);
     } else {
         json_t *empty = params ? NULL : json_object();
         json_t *p = params ? params : empty;
