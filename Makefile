@@ -4,10 +4,12 @@ BUILD      ?= build
 TEST_BUILD ?= build-test
 TSAN_BUILD ?= build-tsan
 BENCH_BUILD ?= build-bench
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench format format-check clean
+.PHONY: all deps build run test test-tsan bench fuzz fuzz-build format format-check clean
 
 all: build
 
@@ -18,9 +20,11 @@ build: deps
 	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
-# The main job: render the bundled demo scene to a WAV and print its measurements.
+# The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
+# its measurements.
 run: build
-	@$(BUILD)/examples/demo_scene $(BUILD)/demo_scene.wav
+	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav \
+	  --plot $(BUILD)/demo.svg
 
 # Every test through CTest, in the ASan+UBSan build.
 test: deps
@@ -30,6 +34,7 @@ test: deps
 	@cd $(TEST_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # The tests that cross threads, under ThreadSanitizer.
 test-tsan: deps
@@ -47,6 +52,22 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_w64
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
+	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
+
+# The command parser under libFuzzer (clang, ASan+UBSan), seeded with docs/commands.md's
+# examples, in a scratch folder (a fuzzed render may write a WAV where it runs).
+# `make fuzz` runs 5 minutes; `make test` runs it for 10 s.
+fuzz-build: deps
+	@$(CMAKE) -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
+	  -DEARSHOT_SANITIZE=ON -DEARSHOT_FUZZ=ON -DEARSHOT_TESTS=OFF -DEARSHOT_WERROR=OFF >/dev/null
+	@$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_commands -- --no-print-directory >/dev/null
+
+fuzz: fuzz-build
+	@dir=$$(mktemp -d) && mkdir $$dir/corpus && cp tests/fuzz/corpus/* $$dir/corpus/ && \
+	  cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_commands -max_total_time=$(FUZZ_SECONDS) \
+	  -max_len=4096 -timeout=10 -print_final_stats=1 corpus 2>fuzz.log; status=$$?; \
+	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
+	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i
@@ -55,4 +76,4 @@ format-check:
 	@scripts/check-format
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD)

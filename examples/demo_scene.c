@@ -1,6 +1,7 @@
 /*
- * The bundled demo scene, Earshot's main job until the game runtime exists: a few
- * placed and moving synth sounds rendered offline to a WAV, then measured.
+ * A demo scene written against the stage in C (a test-only example; `make run` renders
+ * examples/scenes/demo.scene.json with `earshot render`): a few placed and moving synth
+ * sounds rendered offline to a WAV, then measured.
  *
  *   - a car engine drives past from left to right in front of the listener at
  *     25 m/s (doppler: higher while it comes, lower as it goes);

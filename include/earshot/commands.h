@@ -1,0 +1,107 @@
+/*
+ * The command registry behind the `earshot` tool: one table of commands (name, JSON schema,
+ * handler) served by every front end (call, serve, MCP, render), tests and the fuzzer.
+ * A command takes a JSON object of params, checked against its schema
+ * (schemas/commands/<name>.json, embedded at build time), and gives a JSON result or an
+ * error {code, message, where}. An error changes nothing. See docs/commands.md.
+ *
+ * Everything here is Thread: game (one registry per thread; it owns a stage and reads
+ * files).
+ */
+#ifndef EARSHOT_COMMANDS_H
+#define EARSHOT_COMMANDS_H
+
+#include "earshot/core.h"
+
+#include <jansson.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ear_commands ear_commands;
+
+/* Called between chunks of a render (every 800 frames, a 60 Hz frame at 48 kHz, and once
+ * at the end): frames rendered so far of `total`. It may run commands that change voices
+ * and the listener (a scene's timed commands); it must not render. */
+typedef void (*ear_render_step_fn)(void *user, ear_commands *commands, uint64_t done,
+                                   uint64_t total);
+
+typedef struct ear_commands_config {
+    uint64_t seed;              /* the stage's seed; 0 means 1 */
+    const char *assets_root;    /* the assets folder for sound names; NULL: "assets" */
+    bool confine_paths;         /* paths must resolve under the working directory (MCP) */
+    double max_render_seconds;  /* the longest render; 0 means 600 */
+    double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
+                                   synth: name); 0 means 3600, the synth's own limit */
+    ear_render_step_fn on_step; /* NULL: none */
+    void *step_user;
+} ear_commands_config;
+
+/* The defaults above. Thread: any. */
+ear_commands_config ear_commands_config_default(void);
+
+/* Creates a registry with a fresh 48 kHz stereo stage and an empty assets cache (config
+ * NULL: defaults). EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY, EAR_E_FORMAT (an embedded schema
+ * does not parse: a build problem). */
+ear_result ear_commands_create(const ear_commands_config *config, ear_commands **out);
+/* Frees the registry, its stage and everything it holds. NULL does nothing. */
+void ear_commands_destroy(ear_commands *commands);
+
+/* The table: count, the i-th command's name ("audio.play") and its schema (borrowed, valid
+ * while the registry lives; NULL for i out of range). Names are in alphabetical order. */
+size_t ear_commands_count(void);
+const char *ear_commands_name(size_t i);
+const json_t *ear_commands_schema(const ear_commands *commands, size_t i);
+/* The index of a command by name, or -1. */
+long ear_commands_find(const char *name);
+
+/* Runs one command. params (borrowed; NULL means {}) is checked against the schema. On
+ * success returns the result (a new reference); on failure NULL, and *out_error (when not
+ * NULL) receives a new {code, message, where, ...} object. Codes: E_UNKNOWN_COMMAND (with
+ * "nearest"), E_BAD_PARAM (where: the JSON path, e.g. "params.position[1]", with
+ * "expected"), E_NOT_FOUND (with "name"), E_AUDIO_TOO_MANY_VOICES, E_STATE, E_IO,
+ * E_INTERNAL. */
+json_t *ear_commands_run(ear_commands *commands, const char *name, json_t *params,
+                         json_t **out_error);
+
+/* Checks `value` against a schema of the subset the commands use (type, properties,
+ * required, enum, minimum/maximum, minLength/maxLength, items, minItems/maxItems,
+ * additionalProperties false or a schema, oneOf). NULL when it conforms, else a new
+ * E_BAD_PARAM error whose where starts with `path` ("params"). Thread: any. */
+json_t *ear_schema_check(const json_t *schema, const json_t *value, const char *path);
+
+/* A new error object {code, message, where}. Thread: any. */
+json_t *ear_command_error(const char *code, const char *where, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* One line of `earshot serve`: {"command": name, "params": {...}, "id": any} in, one line
+ * out (no newline; free() it): {"ok": true, "result": ...} or {"ok": false, "error": ...},
+ * with "id" echoed when given. Bad JSON is E_BAD_JSON with its line and column. Never
+ * NULL unless out of memory. */
+char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t length);
+
+/* One message of `earshot mcp` (JSON-RPC 2.0, protocol 2025-11-25): initialize, ping,
+ * tools/list, tools/call; notifications get no answer (NULL). The answer is one line (no
+ * newline; free() it). */
+char *ear_mcp_handle_line(ear_commands *commands, const char *line, size_t length);
+
+/* The MCP tool name of a command ("audio.bus.set" -> "audio_bus_set"), written into out. */
+void ear_mcp_tool_name(const char *command, char *out, size_t capacity);
+
+/* Adds a note (a warning, a missing sound) that audio.status reports; the oldest of more
+ * than 64 are dropped. A log callback is the usual caller. */
+void ear_commands_add_note(ear_commands *commands, const char *text);
+
+/* The last buffer audio.render_offline rendered: interleaved stereo at 48 kHz (borrowed,
+ * valid until the next render or reset); NULL and 0 frames before any. */
+const float *ear_commands_last_buffer(const ear_commands *commands, uint64_t *out_frames);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * Measuring: audio.render_offline renders from the stage's current state (the state goes
+ * on from there: two renders of 1 s are the same samples as one of 2 s) and measures the
+ * buffer with the analysis module; audio.analyze asks more of that buffer. The buffer is
+ * kept until the next render or reset.
+ */
+#include "commands_internal.h"
+
+#include "earshot/analysis.h"
+#include "earshot/wav.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A game frame at 60 Hz: how often a render's step hook runs. */
+#define STEP_FRAMES 800u
+
+/* A JSON number for a measurement; NaN and infinity (a broken render) become null. */
+static json_t *number(double v) {
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *envelope(const float *buf, size_t frames, uint32_t channel, size_t window,
+                        double hz) {
+    size_t count = 0;
+    ear_result r = hz > 0 ? ear_tone_envelope(buf, frames, 2, channel, EAR__RATE, hz, window,
+                                              NULL, 0, &count)
+                          : ear_rms_envelope(buf, frames, 2, channel, window, NULL, 0, &count);
+    json_t *a = json_array();
+    if (r != EAR_OK || count == 0) return a;
+    double *values = malloc(count * sizeof *values);
+    if (!values) return a;
+    if (hz > 0)
+        ear_tone_envelope(buf, frames, 2, channel, EAR__RATE, hz, window, values, count,
+                          &count);
+    else
+        ear_rms_envelope(buf, frames, 2, channel, window, values, count, &count);
+    for (size_t i = 0; i < count; i++) json_array_append_new(a, number(values[i]));
+    free(values);
+    return a;
+}
+
+json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
+    double seconds = ear__num(params, "seconds", 1);
+    double window_s = ear__num(params, "window", 0.1);
+    if (seconds > c->config.max_render_seconds) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "at most %g seconds", c->config.max_render_seconds);
+        *err = ear_command_error("E_BAD_PARAM", "params.seconds",
+                                 "params.seconds: %g is longer than this server renders (%s)",
+                                 seconds, expected);
+        json_object_set_new(*err, "expected", json_string(expected));
+        return NULL;
+    }
+    const char *path_in = ear__str(params, "path");
+    char path[4096] = "";
+    if (path_in && (*err = ear__cmd_path(c, path_in, true, "params.path", path, sizeof path)))
+        return NULL;
+    uint64_t frames = (uint64_t)llround(seconds * EAR__RATE);
+    if (frames == 0) frames = 1;
+    float *buf = malloc((size_t)frames * 2 * sizeof *buf);
+    if (!buf) {
+        *err = ear__cmd_result_error(EAR_E_OUT_OF_MEMORY, "params.seconds", NULL);
+        return NULL;
+    }
+    c->rendering = true;
+    for (uint64_t done = 0; done < frames;) {
+        if (c->config.on_step) c->config.on_step(c->config.step_user, c, done, frames);
+        uint32_t n = frames - done < STEP_FRAMES ? (uint32_t)(frames - done) : STEP_FRAMES;
+        ear_stage_render(c->stage, buf + 2 * done, n);
+        done += n;
+    }
+    if (c->config.on_step) c->config.on_step(c->config.step_user, c, frames, frames);
+    c->rendering = false;
+    ear_stage_update(c->stage);
+
+    free(c->buffer);
+    c->buffer = buf;
+    c->buffer_frames = frames;
+
+    size_t window = (size_t)llround(window_s * EAR__RATE);
+    if (window == 0) window = 1;
+    char hash[20];
+    snprintf(hash, sizeof hash, "%016" PRIx64, ear_hash_samples(buf, (size_t)frames * 2));
+    json_t *tones = json_array();
+    size_t i;
+    json_t *t;
+    json_array_foreach(json_object_get(params, "tones"), i, t) {
+        double hz = json_number_value(t);
+        json_array_append_new(tones,
+                              json_pack("{s:f, s:o}", "hz", hz, "envelope",
+                                        envelope(buf, frames, EAR_ALL_CHANNELS, window, hz)));
+    }
+    json_t *result = json_pack(
+        "{s:f, s:I, s:o, s:{s:o, s:o}, s:s, s:o, s:o, s:f, s:o, s:o}", "seconds",
+        (double)frames / EAR__RATE, "frames", (json_int_t)frames, "peak",
+        number((double)ear_peak(buf, frames, 2, EAR_ALL_CHANNELS)), "rms", "left",
+        number(ear_rms(buf, frames, 2, 0)), "right", number(ear_rms(buf, frames, 2, 1)), "hash",
+        hash, "max_delta", number((double)ear_max_delta(buf, frames, 2, EAR_ALL_CHANNELS)),
+        "dominant_hz", number(ear_dominant_hz(buf, frames, 2, EAR_ALL_CHANNELS, EAR__RATE)),
+        "window", (double)window / EAR__RATE, "envelope",
+        envelope(buf, frames, EAR_ALL_CHANNELS, window, 0), "tone_envelopes", tones);
+    if (result && *path) {
+        ear_result r = ear_wav_write(path, buf, frames, 2, EAR__RATE);
+        if (r != EAR_OK) {
+            json_decref(result);
+            /* The render happened (the stage moved on); only the file failed. */
+            *err = ear_command_error("E_IO", "params.path",
+                                     "params.path: %s cannot be written (%s)", path,
+                                     ear_result_string(r));
+            return NULL;
+        }
+        json_object_set_new(result, "path", json_string(path));
+    }
+    return result;
+}
+
+json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err) {
+    if (!c->buffer) {
+        *err = ear_command_error("E_STATE", "command",
+                                 "nothing has been rendered yet (audio.render_offline first)");
+        return NULL;
+    }
+    double total = (double)c->buffer_frames / EAR__RATE;
+    double start = ear__num(params, "start", 0);
+    double end = ear__num(params, "end", total);
+    if (end > total) end = total;
+    uint64_t a = (uint64_t)llround(start * EAR__RATE);
+    uint64_t b = (uint64_t)llround(end * EAR__RATE);
+    if (b > c->buffer_frames) b = c->buffer_frames;
+    if (a >= b) {
+        char expected[80];
+        snprintf(expected, sizeof expected, "start < end <= %.6g (the buffer's length)", total);
+        *err = ear_command_error("E_BAD_PARAM", "params.start",
+                                 "params.start: an empty span %g..%g (expected %s)", start, end,
+                                 expected);
+        json_object_set_new(*err, "expected", json_string(expected));
+        return NULL;
+    }
+    const char *ch = ear__str(params, "channel");
+    uint32_t channel = EAR_ALL_CHANNELS;
+    if (ch && strcmp(ch, "left") == 0) channel = 0;
+    if (ch && strcmp(ch, "right") == 0) channel = 1;
+    const float *buf = c->buffer + 2 * a;
+    size_t n = (size_t)(b - a);
+    /* rms of "mix" is the RMS of the mono downmix, like every other measure of it. */
+    double rms;
+    if (channel == EAR_ALL_CHANNELS) {
+        double sum = 0;
+        for (size_t i = 0; i < n; i++) {
+            double m = 0.5 * ((double)buf[2 * i] + (double)buf[2 * i + 1]);
+            sum += m * m;
+        }
+        rms = sqrt(sum / (double)n);
+    } else {
+        rms = ear_rms(buf, n, 2, channel);
+    }
+    json_t *result = json_pack(
+        "{s:f, s:f, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "start", (double)a / EAR__RATE, "end",
+        (double)b / EAR__RATE, "channel", ch ? ch : "mix", "peak",
+        number((double)ear_peak(buf, n, 2, channel)), "rms", number(rms), "max_delta",
+        number((double)ear_max_delta(buf, n, 2, channel)), "dominant_hz",
+        number(ear_dominant_hz(buf, n, 2, channel, EAR__RATE)), "zero_crossing_hz",
+        number(ear_zero_crossing_hz(buf, n, 2, channel, EAR__RATE)), "centroid_hz",
+        number(ear_spectral_centroid(buf, n, 2, channel, EAR__RATE)));
+    json_t *tone = json_object_get(params, "tone");
+    if (result && tone)
+        json_object_set_new(result, "tone",
+                            json_pack("{s:f, s:o}", "hz", json_number_value(tone), "amplitude",
+                                      number(ear_tone_amplitude(buf, n, 2, channel, EAR__RATE,
+                                                                json_number_value(tone)))));
+    return result;
+}

@@ -1,0 +1,519 @@
+/*
+ * The command table and what every front end shares: creating the registry, running a
+ * command (schema check, then handler), serve's JSON lines, errors, notes and the helpers
+ * the handlers read params with.
+ *
+ * Invariant: a command either succeeds or changes nothing. The schema check happens before
+ * any handler runs, and each handler validates everything it can before its first change
+ * to the stage.
+ */
+#define _DEFAULT_SOURCE /* realpath */
+#include "commands_internal.h"
+
+#include "earshot/synth.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct command {
+    const char *name;
+    ear__cmd_fn fn;
+} command;
+
+/* Alphabetical, like the generated schema list, so index i is the same in both. */
+static const command table[] = {
+    {"audio.analyze", ear__cmd_analyze},
+    {"audio.blend.define", ear__cmd_blend_define},
+    {"audio.bus.set", ear__cmd_bus_set},
+    {"audio.clip.define", ear__cmd_clip_define},
+    {"audio.duck.set", ear__cmd_duck_set},
+    {"audio.duck.trigger", ear__cmd_duck_trigger},
+    {"audio.listener.set", ear__cmd_listener_set},
+    {"audio.load", ear__cmd_load},
+    {"audio.music.play", ear__cmd_music_play},
+    {"audio.music.stop", ear__cmd_music_stop},
+    {"audio.play", ear__cmd_play},
+    {"audio.pool.define", ear__cmd_pool_define},
+    {"audio.render_offline", ear__cmd_render_offline},
+    {"audio.reset", ear__cmd_reset},
+    {"audio.status", ear__cmd_status},
+    {"audio.stop", ear__cmd_stop},
+    {"audio.voice.set", ear__cmd_voice_set},
+    {"audio.voices", ear__cmd_voices},
+};
+#define TABLE_SIZE (sizeof table / sizeof table[0])
+
+size_t ear_commands_count(void) {
+    return TABLE_SIZE;
+}
+
+const char *ear_commands_name(size_t i) {
+    return i < TABLE_SIZE ? table[i].name : NULL;
+}
+
+long ear_commands_find(const char *name) {
+    if (!name) return -1;
+    for (size_t i = 0; i < TABLE_SIZE; i++)
+        if (strcmp(table[i].name, name) == 0) return (long)i;
+    return -1;
+}
+
+const json_t *ear_commands_schema(const ear_commands *c, size_t i) {
+    return c && i < TABLE_SIZE ? c->schemas[i] : NULL;
+}
+
+ear_commands_config ear_commands_config_default(void) {
+    ear_commands_config config = {0};
+    config.seed = 1;
+    config.max_render_seconds = 600;
+    return config;
+}
+
+json_t *ear_command_error(const char *code, const char *where, const char *format, ...) {
+    char message[600];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    return json_pack("{s:s, s:s, s:s}", "code", code, "message", message, "where",
+                     where ? where : "");
+}
+
+json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what) {
+    switch (r) {
+    case EAR_E_NOT_FOUND: {
+        json_t *e = ear_command_error("E_NOT_FOUND", where, "%s: nothing is named \"%s\"",
+                                      where, what ? what : "");
+        if (e) json_object_set_new(e, "name", json_string(what ? what : ""));
+        return e;
+    }
+    case EAR_E_TOO_MANY_VOICES:
+        return ear_command_error("E_AUDIO_TOO_MANY_VOICES", where,
+                                 "every voice is taken and none may be stolen");
+    case EAR_E_STALE_ID:
+        return ear_command_error("E_NOT_FOUND", where, "%s: voice %s has ended", where,
+                                 what ? what : "");
+    case EAR_E_INVALID_ARG:
+    case EAR_E_FORMAT:
+    case EAR_E_UNSUPPORTED:
+        return ear_command_error("E_BAD_PARAM", where, "%s: %s%s%s", where,
+                                 ear_result_string(r), what ? ": " : "", what ? what : "");
+    case EAR_E_IO:
+        return ear_command_error("E_IO", where, "%s: %s", where, ear_result_string(r));
+    default:
+        return ear_command_error("E_INTERNAL", where, "%s: %s", where, ear_result_string(r));
+    }
+}
+
+/* ---- Params --------------------------------------------------------------------------- */
+
+double ear__num(const json_t *params, const char *key, double fallback) {
+    const json_t *v = json_object_get(params, key);
+    return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+bool ear__bool(const json_t *params, const char *key, bool fallback) {
+    const json_t *v = json_object_get(params, key);
+    return json_is_boolean(v) ? json_is_true(v) : fallback;
+}
+
+const char *ear__str(const json_t *params, const char *key) {
+    return json_string_value(json_object_get(params, key));
+}
+
+bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out) {
+    const json_t *v = json_object_get(params, key);
+    if (!json_is_array(v) || json_array_size(v) != 3) return false;
+    out->x = (float)json_number_value(json_array_get(v, 0));
+    out->y = (float)json_number_value(json_array_get(v, 1));
+    out->z = (float)json_number_value(json_array_get(v, 2));
+    return true;
+}
+
+ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback) {
+    ear_bus bus;
+    const char *name = ear__str(params, key);
+    return name && ear_bus_from_name(name, &bus) == EAR_OK ? bus : fallback;
+}
+
+json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
+                      const char *where, char *out, size_t capacity) {
+    if (!c->config.confine_paths) {
+        if (strlen(path) >= capacity)
+            return ear_command_error("E_BAD_PARAM", where, "%s: the path is too long", where);
+        strcpy(out, path);
+        return NULL;
+    }
+    char cwd[PATH_MAX], real[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return ear_command_error("E_IO", where, "the working directory cannot be read");
+    const char *probe = path;
+    char folder[PATH_MAX];
+    const char *base = NULL;
+    if (for_write) {
+        /* The file need not exist; its folder must, under the working directory. */
+        const char *slash = strrchr(path, '/');
+        if (slash) {
+            size_t n = (size_t)(slash - path);
+            if (n >= sizeof folder) n = sizeof folder - 1;
+            memcpy(folder, path, n);
+            folder[n] = '\0';
+            if (n == 0) strcpy(folder, "/");
+            base = slash + 1;
+        } else {
+            strcpy(folder, ".");
+            base = path;
+        }
+        if (!*base || strcmp(base, ".") == 0 || strcmp(base, "..") == 0)
+            return ear_command_error("E_BAD_PARAM", where, "%s: not a file name", where);
+        probe = folder;
+    }
+    if (!realpath(probe, real)) {
+        json_t *e = ear_command_error("E_NOT_FOUND", where, "%s: no such %s: %s", where,
+                                      for_write ? "folder" : "file", probe);
+        if (e) json_object_set_new(e, "name", json_string(probe));
+        return e;
+    }
+    size_t n = strlen(cwd);
+    bool inside = strcmp(real, cwd) == 0 ||
+                  (strncmp(real, cwd, n) == 0 && (real[n] == '/' || strcmp(cwd, "/") == 0));
+    if (!inside) {
+        json_t *e =
+            ear_command_error("E_BAD_PARAM", where,
+                              "%s: %s is outside the working directory %s", where, path, cwd);
+        if (e)
+            json_object_set_new(e, "expected",
+                                json_string("a path under the working directory"));
+        return e;
+    }
+    int len = for_write ? snprintf(out, capacity, "%s/%s", real, base)
+                        : snprintf(out, capacity, "%s", real);
+    if (len < 0 || (size_t)len >= capacity)
+        return ear_command_error("E_BAD_PARAM", where, "%s: the path is too long", where);
+    return NULL;
+}
+
+json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where) {
+    if (seconds <= c->config.max_synth_seconds) return NULL;
+    char expected[64];
+    snprintf(expected, sizeof expected, "a synth of at most %g seconds",
+             c->config.max_synth_seconds);
+    json_t *e = ear_command_error("E_BAD_PARAM", where,
+                                  "%s: %g seconds is longer than this server builds (%s)",
+                                  where, seconds, expected);
+    if (e) json_object_set_new(e, "expected", json_string(expected));
+    return e;
+}
+
+json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where) {
+    ear_synth s;
+    if (!name || strncmp(name, "synth:", 6) != 0 || ear_synth_parse_name(name, &s) != EAR_OK)
+        return NULL;
+    return ear__cmd_check_seconds(c, s.seconds > 0 ? s.seconds : 1.0, where);
+}
+
+/* ---- Names, voices, notes ------------------------------------------------------------- */
+
+static bool grow(void **items, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return true;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need) n *= 2;
+    void *p = realloc(*items, n * size);
+    if (!p) return false;
+    *items = p;
+    *cap = n;
+    return true;
+}
+
+void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name) {
+    for (size_t i = 0; i < *count; i++)
+        if (strcmp((*list)[i], name) == 0) return;
+    if (!grow((void **)list, cap, *count + 1, sizeof **list)) return;
+    snprintf((*list)[*count], sizeof(ear__cmd_name), "%s", name);
+    (*count)++;
+}
+
+void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def) {
+    ear__cmd_remember(&c->blends, &c->blend_count, &c->blend_cap, def->name);
+    size_t slot = c->blend_def_count;
+    for (size_t i = 0; i < c->blend_def_count; i++)
+        if (strcmp(c->blend_defs[i].name, def->name) == 0) slot = i;
+    if (slot == c->blend_def_count) {
+        if (!grow((void **)&c->blend_defs, &c->blend_def_cap, c->blend_def_count + 1,
+                  sizeof *c->blend_defs))
+            return;
+        c->blend_def_count++;
+    }
+    ear__cmd_blend *b = &c->blend_defs[slot];
+    snprintf(b->name, sizeof b->name, "%s", def->name);
+    b->count = def->param_count;
+    for (uint32_t i = 0; i < def->param_count; i++)
+        snprintf(b->params[i], sizeof b->params[i], "%s", def->params[i].name);
+}
+
+const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name) {
+    for (size_t i = 0; i < c->blend_def_count; i++)
+        if (strcmp(c->blend_defs[i].name, name) == 0) return &c->blend_defs[i];
+    return NULL;
+}
+
+void ear__cmd_prune_voices(ear_commands *c) {
+    size_t kept = 0;
+    for (size_t i = 0; i < c->voice_count; i++)
+        if (ear_stage_is_playing(c->stage, c->voices[i].id)) c->voices[kept++] = c->voices[i];
+    c->voice_count = kept;
+}
+
+void ear__cmd_track_voice(ear_commands *c, ear_voice_id id, const char *kind,
+                          const char *name) {
+    if (c->voice_count >= 4096) ear__cmd_prune_voices(c);
+    if (!grow((void **)&c->voices, &c->voice_cap, c->voice_count + 1, sizeof *c->voices))
+        return;
+    ear__cmd_voice *v = &c->voices[c->voice_count++];
+    v->id = id;
+    snprintf(v->kind, sizeof v->kind, "%s", kind);
+    snprintf(v->name, sizeof v->name, "%s", name);
+}
+
+void ear_commands_add_note(ear_commands *c, const char *text) {
+    if (!c || !text) return;
+    if (c->note_count == EAR__MAX_NOTES) {
+        free(c->notes[0]);
+        memmove(c->notes, c->notes + 1, (EAR__MAX_NOTES - 1) * sizeof c->notes[0]);
+        c->note_count--;
+    }
+    size_t n = strlen(text);
+    char *copy = malloc(n + 1);
+    if (!copy) return;
+    memcpy(copy, text, n + 1);
+    c->notes[c->note_count++] = copy;
+}
+
+const float *ear_commands_last_buffer(const ear_commands *c, uint64_t *out_frames) {
+    if (out_frames) *out_frames = c ? c->buffer_frames : 0;
+    return c ? c->buffer : NULL;
+}
+
+/* ---- Life ----------------------------------------------------------------------------- */
+
+ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
+                               ear_assets **out_assets) {
+    ear_stage_config sc = ear_stage_config_default();
+    sc.seed = seed;
+    ear_stage *stage = NULL;
+    ear_result r = ear_stage_create(&sc, &stage);
+    if (r != EAR_OK) return r;
+    ear_assets_config ac = ear_assets_config_default();
+    ac.root = c->assets_root;
+    ear_assets *assets = NULL;
+    r = ear_assets_create(&ac, &assets);
+    if (r != EAR_OK) {
+        ear_stage_destroy(stage);
+        return r;
+    }
+    *out_stage = stage;
+    *out_assets = assets;
+    return EAR_OK;
+}
+
+void ear__cmd_forget(ear_commands *c) {
+    for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
+    c->clip_count = 0;
+    c->voice_count = 0;
+    c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
+    for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
+    c->note_count = 0;
+    free(c->buffer);
+    c->buffer = NULL;
+    c->buffer_frames = 0;
+}
+
+ear_result ear_commands_create(const ear_commands_config *config, ear_commands **out) {
+    if (!out) return EAR_E_INVALID_ARG;
+    ear_commands *c = calloc(1, sizeof *c);
+    if (!c) return EAR_E_OUT_OF_MEMORY;
+    c->config = config ? *config : ear_commands_config_default();
+    if (c->config.max_render_seconds <= 0) c->config.max_render_seconds = 600;
+    if (c->config.max_synth_seconds <= 0) c->config.max_synth_seconds = 3600;
+    c->seed = c->config.seed ? c->config.seed : 1;
+    snprintf(c->assets_root, sizeof c->assets_root, "%s",
+             c->config.assets_root && *c->config.assets_root ? c->config.assets_root
+                                                             : "assets");
+    c->config.assets_root = c->assets_root;
+    ear_result r = EAR_OK;
+    c->schemas = calloc(TABLE_SIZE, sizeof *c->schemas);
+    c->compiled = calloc(TABLE_SIZE, sizeof *c->compiled);
+    if (!c->compiled) r = EAR_E_OUT_OF_MEMORY;
+    if (!c->schemas || ear__schema_count != TABLE_SIZE)
+        r = c->schemas ? EAR_E_FORMAT : EAR_E_OUT_OF_MEMORY;
+    for (size_t i = 0; i < TABLE_SIZE && r == EAR_OK; i++) {
+        if (strcmp(ear__schema_names[i], table[i].name) != 0) {
+            r = EAR_E_FORMAT;
+            break;
+        }
+        c->schemas[i] = json_loads(ear__schema_texts[i], 0, NULL);
+        if (!c->schemas[i]) r = EAR_E_FORMAT;
+        if (r == EAR_OK && !(c->compiled[i] = ear__schema_compile(c->schemas[i])))
+            r = EAR_E_OUT_OF_MEMORY;
+    }
+    if (r == EAR_OK) r = ear__cmd_make_stage(c, c->seed, &c->stage, &c->assets);
+    if (r != EAR_OK) {
+        ear_commands_destroy(c);
+        return r;
+    }
+    *out = c;
+    return EAR_OK;
+}
+
+void ear_commands_destroy(ear_commands *c) {
+    if (!c) return;
+    ear__cmd_forget(c);
+    ear_stage_destroy(c->stage);
+    ear_assets_destroy(c->assets);
+    if (c->compiled)
+        for (size_t i = 0; i < TABLE_SIZE; i++) ear__schema_free(c->compiled[i]);
+    free(c->compiled);
+    if (c->schemas)
+        for (size_t i = 0; i < TABLE_SIZE; i++) json_decref(c->schemas[i]);
+    free(c->schemas);
+    free(c->voices);
+    free(c->clips);
+    free(c->ducks);
+    free(c->blends);
+    free(c->blend_defs);
+    free(c->pools);
+    free(c);
+}
+
+/* ---- Running -------------------------------------------------------------------------- */
+
+/* Levenshtein distance, for "did you mean". Names are short (< 64 bytes). */
+static size_t distance(const char *a, const char *b) {
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63) return 1000;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++) row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (row[j] + 1 < best) best = row[j] + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+static json_t *unknown_command(const char *name) {
+    const char *nearest = table[0].name;
+    size_t best = (size_t)-1;
+    for (size_t i = 0; i < TABLE_SIZE; i++) {
+        size_t d = distance(name, table[i].name);
+        if (d < best) {
+            best = d;
+            nearest = table[i].name;
+        }
+    }
+    json_t *e =
+        ear_command_error("E_UNKNOWN_COMMAND", "command",
+                          "unknown command \"%.100s\"; the nearest is \"%s\"", name, nearest);
+    if (e) json_object_set_new(e, "nearest", json_string(nearest));
+    return e;
+}
+
+json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
+                         json_t **out_error) {
+    json_t *err = NULL, *result = NULL;
+    long i = ear_commands_find(name);
+    if (!c || !name) {
+        err = ear_command_error("E_INTERNAL", "", "no registry or command name");
+    } else if (i < 0) {
+        err = unknown_command(name);
+    } else if (c->rendering &&
+               (strcmp(name, "audio.render_offline") == 0 || strcmp(name, "audio.reset") == 0 ||
+                strcmp(name, "audio.load") == 0)) {
+        /* A render's step hook may change voices, not swap the stage under the render. */
+        err =
+            ear_command_error("E_STATE", "command", "%s cannot run while a render runs", name);
+    } else {
+        json_t *empty = params ? NULL : json_object();
+        json_t *p = params ? params : empty;
+        /* The compiled check answers most calls; the JSON one explains a failure. */
+        if (!ear__schema_valid(c->compiled[i], p)) {
+            err = ear_schema_check(c->schemas[i], p, "params");
+            if (!err)
+                err = ear_command_error("E_INTERNAL", "params", "the schema checks disagree");
+        }
+        if (!err) {
+            result = table[i].fn(c, p, &err);
+            if (!result && !err) err = ear_command_error("E_INTERNAL", "", "out of memory");
+        }
+        json_decref(empty);
+    }
+    if (out_error)
+        *out_error = err;
+    else
+        json_decref(err);
+    return result;
+}
+
+char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) {
+    json_error_t jerr;
+    json_t *msg = ear__json_read_fast(line, length);
+    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+    json_t *reply = json_object();
+    json_t *err = NULL, *result = NULL;
+    if (!msg) {
+        char where[64];
+        snprintf(where, sizeof where, "line %d, column %d", jerr.line, jerr.column);
+        err = ear_command_error("E_BAD_JSON", where, "not valid JSON: %s", jerr.text);
+        json_object_set_new(err, "line", json_integer(jerr.line));
+        json_object_set_new(err, "column", json_integer(jerr.column));
+    } else if (!json_is_object(msg)) {
+        err =
+            ear_command_error("E_BAD_JSON", "", "expected an object {\"command\", \"params\"}");
+    } else {
+        json_t *id = json_object_get(msg, "id");
+        if (id) json_object_set(reply, "id", id);
+        json_t *name = json_object_get(msg, "command");
+        json_t *params = json_object_get(msg, "params");
+        const char *key;
+        json_t *v;
+        json_object_foreach(msg, key, v) {
+            if (strcmp(key, "command") && strcmp(key, "params") && strcmp(key, "id")) {
+                err = ear_command_error("E_BAD_PARAM", key,
+                                        "%.100s: unknown key (expected command, params, id)",
+                                        key);
+                break;
+            }
+        }
+        if (err) {
+        } else if (!json_is_string(name)) {
+            err = ear_command_error("E_BAD_PARAM", "command",
+                                    "command: expected a string naming the command");
+            json_object_set_new(err, "expected", json_string("a string"));
+        } else if (params && !json_is_object(params)) {
+            err = ear_command_error("E_BAD_PARAM", "params", "params: expected an object");
+            json_object_set_new(err, "expected", json_string("an object"));
+        } else {
+            result = ear_commands_run(c, json_string_value(name), params, &err);
+        }
+    }
+    json_object_set_new(reply, "ok", json_boolean(result != NULL));
+    if (result)
+        json_object_set_new(reply, "result", result);
+    else
+        json_object_set_new(reply, "error", err);
+    json_decref(msg);
+    char *text = ear__json_write(reply);
+    json_decref(reply);
+    return text;
+}

@@ -1,0 +1,154 @@
+/*
+ * The registry's insides, shared by the table and front-end lines (commands.c), the schema
+ * validator (schema.c), the handlers (cmd_state.c, cmd_sounds.c, cmd_play.c,
+ * cmd_measure.c) and MCP (mcp.c).
+ */
+#ifndef EAR_COMMANDS_INTERNAL_H
+#define EAR_COMMANDS_INTERNAL_H
+
+#include "earshot/assets.h"
+#include "earshot/commands.h"
+#include "earshot/mixer.h"
+#include "earshot/stage.h"
+
+#define EAR__RATE      48000u
+#define EAR__MAX_NOTES 64
+
+/* A voice started through the commands, for audio.voices and audio.status. */
+typedef struct ear__cmd_voice {
+    ear_voice_id id;
+    char kind[8]; /* "sound", "blend", "pool" */
+    char name[EAR_SOUND_NAME_MAX];
+} ear__cmd_voice;
+
+/* A clip defined by audio.clip.define: registered again in a new assets folder. */
+typedef struct ear__cmd_clip {
+    char name[EAR_SOUND_NAME_MAX];
+    ear_clip *clip; /* one reference */
+} ear__cmd_clip;
+
+typedef char ear__cmd_name[EAR_NAME_MAX];
+
+/* A blend's parameter names, so audio.play can refuse an unknown one before it starts a
+ * voice (blends defined by command or audio.json; a .blend.json read on first play is not
+ * known here, and its parameters are checked by the stage after the start). */
+typedef struct ear__cmd_blend {
+    ear__cmd_name name;
+    uint32_t count;
+    ear__cmd_name params[EAR_BLEND_MAX_PARAMS];
+} ear__cmd_blend;
+
+/* A schema compiled for fast checking (schema.c). */
+typedef struct ear__schema ear__schema;
+/* Compiles a JSON schema (which must outlive the result); NULL when out of memory. */
+ear__schema *ear__schema_compile(const json_t *schema);
+void ear__schema_free(ear__schema *schema);
+/* Whether value conforms: the same answer as ear_schema_check returning NULL. */
+bool ear__schema_valid(const ear__schema *schema, const json_t *value);
+
+struct ear_commands {
+    ear_commands_config config;
+    char assets_root[4096];
+    json_t **schemas; /* parsed, one per table entry */
+    ear__schema **compiled;
+    ear_stage *stage;
+    ear_assets *assets;
+    uint64_t seed;
+
+    ear__cmd_voice *voices;
+    size_t voice_count, voice_cap;
+    ear__cmd_clip *clips;
+    size_t clip_count, clip_cap;
+    ear__cmd_name *ducks, *blends, *pools;
+    ear__cmd_blend *blend_defs;
+    size_t blend_def_count, blend_def_cap;
+    size_t duck_count, blend_count, pool_count;
+    size_t duck_cap, blend_cap, pool_cap;
+
+    char *notes[EAR__MAX_NOTES];
+    size_t note_count;
+
+    float *buffer; /* the last render, interleaved stereo */
+    uint64_t buffer_frames;
+    bool rendering;
+};
+
+typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
+
+/* Handlers, one per command (the table in commands.c lists them). Each returns a new result,
+ * or NULL with *err set; on failure nothing has changed. */
+json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_voices(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_reset(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_bus_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_duck_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_duck_trigger(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_blend_define(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_pool_define(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_load(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_voice_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_stop(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_listener_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_music_stop(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err);
+
+/* The embedded schema texts (generated from schemas/commands/ at build time), in the
+ * table's alphabetical order. */
+extern const char *const ear__schema_names[];
+extern const char *const ear__schema_texts[];
+extern const size_t ear__schema_count;
+
+/* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
+ * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
+json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
+
+/* Params helpers: the number at key, or fallback when absent (the schema has checked
+ * types and ranges). */
+double ear__num(const json_t *params, const char *key, double fallback);
+bool ear__bool(const json_t *params, const char *key, bool fallback);
+const char *ear__str(const json_t *params, const char *key);
+/* Reads [x, y, z] at key into *out; false when absent. */
+bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out);
+/* The bus named by params[key], else fallback. */
+ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
+
+/* Resolves a path given to a command: as given, or, with confine_paths, under the working
+ * directory (realpath; for a file to write, its folder must exist there). NULL on success
+ * with the path in out; else a new E_BAD_PARAM (outside) or E_NOT_FOUND error. */
+json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
+                      const char *where, char *out, size_t capacity);
+
+/* Refuses a synth: name (or a synth part of `seconds`) longer than max_synth_seconds with a
+ * new E_BAD_PARAM error at `where`; NULL when it is fine or not a synth name. */
+json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
+json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
+/* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
+void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
+/* Records (or replaces) a blend's parameter names. */
+void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def);
+/* The recorded blend of that name, or NULL. */
+const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name);
+/* Records a voice started by a command. */
+void ear__cmd_track_voice(ear_commands *c, ear_voice_id id, const char *kind, const char *name);
+/* Drops tracked voices that have ended. */
+void ear__cmd_prune_voices(ear_commands *c);
+
+/* Reads a JSON object quickly (json_fast.c); NULL for anything it does not accept, which
+ * the caller then reads with json_loadb for the value or the error. */
+json_t *ear__json_read_fast(const char *text, size_t length);
+/* Compact JSON text of a value (reals to 9 significant digits, non-finite as null); free()
+ * it. NULL when out of memory. */
+char *ear__json_write(const json_t *value);
+
+/* Creates the stage and assets of a (re)set registry; on failure changes nothing. */
+ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
+                               ear_assets **out_assets);
+/* Forgets every voice, clip, name, note and the buffer (the stage and assets stay). */
+void ear__cmd_forget(ear_commands *c);
+
+#endif

@@ -1,0 +1,550 @@
+/*
+ * The command registry through the serve front end (one JSON line in, one out), MCP's
+ * messages, and the schemas against docs/commands.md's examples. Every check reads a
+ * value out of the reply: a code, a voice id, a measured frequency or level.
+ */
+#include "commands_internal.h" /* the fast reader and writer */
+#include "earshot/analysis.h"
+#include "earshot/commands.h"
+#include "test.h"
+
+#include <unistd.h>
+
+static ear_commands *make(void) {
+    ear_commands *c = NULL;
+    if (ear_commands_create(NULL, &c) != EAR_OK) return NULL;
+    return c;
+}
+
+/* Sends one serve line; returns the parsed reply (caller decrefs). */
+static json_t *serve(ear_commands *c, const char *line) {
+    char *text = ear_commands_serve_line(c, line, strlen(line));
+    json_t *reply = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return reply;
+}
+
+static bool ok(json_t *reply) {
+    return json_is_true(json_object_get(reply, "ok"));
+}
+
+static const char *code(json_t *reply) {
+    const char *s = json_string_value(json_object_get(json_object_get(reply, "error"), "code"));
+    return s ? s : "(none)";
+}
+
+static const char *where(json_t *reply) {
+    const char *s =
+        json_string_value(json_object_get(json_object_get(reply, "error"), "where"));
+    return s ? s : "(none)";
+}
+
+static double num(json_t *reply, const char *key) {
+    return json_number_value(json_object_get(json_object_get(reply, "result"), key));
+}
+
+/* ear_log goes to stderr by default; the tests keep it quiet. */
+static void quiet(void *user, ear_log_level level, const char *module, const char *message) {
+    (void)user, (void)level, (void)module, (void)message;
+}
+
+TEST(quick_start_gives_the_doppler_shifted_horn) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    const char *lines[] = {
+        "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"horn\", \"synth\": "
+        "{\"waveform\": \"sine\", \"frequency\": 440, \"seconds\": 1}}}",
+        "{\"command\": \"audio.listener.set\", \"params\": {\"position\": [0, 0, 0]}}",
+        "{\"command\": \"audio.play\", \"params\": {\"sound\": \"horn\", \"looping\": true, "
+        "\"position\": [-200, 0, 0], \"velocity\": [30, 0, 0], \"model\": \"none\"}}",
+    };
+    for (size_t i = 0; i < 3; i++) {
+        json_t *r = serve(c, lines[i]);
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+    }
+    json_t *r =
+        serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 1}}");
+    ASSERT_TRUE(ok(r));
+    double expected = 440.0 * 343.0 / (343.0 - 30.0);
+    ASSERT_REL(num(r, "dominant_hz"), expected, 0.005);
+    /* From the left: the left ear is louder than the right. */
+    json_t *rms = json_object_get(json_object_get(r, "result"), "rms");
+    ASSERT_DBL_GT(json_number_value(json_object_get(rms, "left")),
+                  2 * json_number_value(json_object_get(rms, "right")));
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "envelope")), 10);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+/* Every command once, in an order that makes each meaningful, with what each must say. */
+TEST(every_command_through_serve) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    json_t *r;
+#define SEND(line)                                                                             \
+    do {                                                                                       \
+        json_decref(r);                                                                        \
+        r = serve(c, line);                                                                    \
+        if (!ok(r)) {                                                                          \
+            char *t_ = json_dumps(r, JSON_COMPACT);                                            \
+            fprintf(stderr, "reply: %s\n", t_);                                                \
+            free(t_);                                                                          \
+        }                                                                                      \
+        ASSERT_TRUE(ok(r));                                                                    \
+    } while (0)
+    r = NULL;
+    SEND("{\"command\": \"audio.reset\", \"params\": {\"seed\": 7}}");
+    ASSERT_EQ(num(r, "seed"), 7);
+    SEND("{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"tone\", \"synth\": "
+         "{\"frequency\": 300, \"seconds\": 0.5, \"amplitude\": 0.5}}}");
+    ASSERT_EQ(num(r, "frames"), 24000);
+    SEND("{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"hi\", \"synth\": "
+         "{\"frequency\": 1000, \"seconds\": 0.5}}}");
+    SEND(
+        "{\"command\": \"audio.blend.define\", \"params\": {\"blend\": {\"name\": \"eng\", "
+        "\"params\": [{\"name\": \"rpm\", \"min\": 0, \"max\": 1}], \"layers\": [{\"clip\": "
+        "\"tone\", \"gain\": [{\"param\": \"rpm\", \"points\": [[0, 1], [1, 0]]}]}, {\"clip\": "
+        "\"hi\", \"gain\": [{\"param\": \"rpm\", \"points\": [[0, 0], [1, 1]]}]}]}}}");
+    ASSERT_EQ(num(r, "layers"), 2);
+    SEND("{\"command\": \"audio.pool.define\", \"params\": {\"pool\": {\"name\": \"hits\", "
+         "\"clips\": [\"tone\", \"hi\"], \"no_repeat\": true}}}");
+    ASSERT_EQ(num(r, "clips"), 2);
+    SEND("{\"command\": \"audio.bus.set\", \"params\": {\"bus\": \"sfx\", \"volume\": 0.5}}");
+    ASSERT_NEAR(num(r, "volume"), 0.5, 1e-6);
+    SEND("{\"command\": \"audio.duck.set\", \"params\": {\"name\": \"d\", \"trigger\": "
+         "\"ui\", \"target\": \"music\", \"gain_db\": -12}}");
+    SEND("{\"command\": \"audio.duck.trigger\", \"params\": {\"name\": \"d\", \"hold\": 0.1}}");
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"blend\": \"eng\", \"params\": "
+                 "{\"rpn\": 1}}}");
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    ASSERT_STR_EQ(where(r), "params.params.rpn");
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.voices\"}");
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "voices")), 0);
+    SEND("{\"command\": \"audio.play\", \"params\": {\"blend\": \"eng\", \"looping\": true, "
+         "\"params\": {\"rpm\": 1}}}");
+    json_int_t blend_voice = (json_int_t)num(r, "voice");
+    ASSERT_GT(blend_voice, 0);
+    SEND("{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5, \"tones\": "
+         "[300, 1000]}}");
+    /* rpm 1: only the 1 kHz layer, at the sfx bus's 0.5. */
+    json_t *tones = json_object_get(json_object_get(r, "result"), "tone_envelopes");
+    json_t *env_hi = json_object_get(json_array_get(tones, 1), "envelope");
+    json_t *env_lo = json_object_get(json_array_get(tones, 0), "envelope");
+    ASSERT_NEAR(json_number_value(json_array_get(env_hi, 4)), 0.25, 0.01);
+    ASSERT_DBL_LT(json_number_value(json_array_get(env_lo, 4)), 0.01);
+    char line[300];
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.voice.set\", \"params\": {\"voice\": %lld, \"params\": "
+             "{\"rpm\": 0}, \"volume\": 1}}",
+             (long long)blend_voice);
+    SEND(line);
+    SEND("{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5}}");
+    SEND("{\"command\": \"audio.analyze\", \"params\": {\"start\": 0.25, \"tone\": 300}}");
+    json_t *tone = json_object_get(json_object_get(r, "result"), "tone");
+    ASSERT_NEAR(json_number_value(json_object_get(tone, "amplitude")), 0.25, 0.01);
+    ASSERT_REL(num(r, "dominant_hz"), 300, 0.005);
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.stop\", \"params\": {\"voice\": %lld, \"fade\": 0.01}}",
+             (long long)blend_voice);
+    SEND(line);
+    SEND("{\"command\": \"audio.play\", \"params\": {\"pool\": \"hits\"}}");
+    SEND("{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:square:200:0.2\", "
+         "\"position\": [2, 0, 0], \"bus\": \"ui\"}}");
+    SEND("{\"command\": \"audio.voices\"}");
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "voices")), 3);
+    SEND("{\"command\": \"audio.listener.set\", \"params\": {\"position\": [1, 0, 0], "
+         "\"forward\": [1, 0, 0]}}");
+    SEND("{\"command\": \"audio.music.play\", \"params\": {\"sound\": \"tone\", \"crossfade\": "
+         "0.1}}");
+    SEND("{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.3}}");
+    SEND("{\"command\": \"audio.status\"}");
+    json_t *res = json_object_get(r, "result");
+    ASSERT_STR_EQ(json_string_value(json_object_get(json_object_get(res, "music"), "name")),
+                  "tone");
+    ASSERT_EQ(json_array_size(json_object_get(res, "ducks")), 1);
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(res, "names"), "clips")), 2);
+    ASSERT_EQ(json_integer_value(json_object_get(res, "seed")), 7);
+    ASSERT_NEAR(json_number_value(json_object_get(res, "seconds_rendered")), 1.3, 1e-9);
+    SEND("{\"command\": \"audio.music.stop\", \"params\": {\"fade\": 0.05}}");
+    SEND("{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.2}}");
+    SEND("{\"command\": \"audio.status\"}");
+    ASSERT_TRUE(json_is_null(
+        json_object_get(json_object_get(json_object_get(r, "result"), "music"), "name")));
+    json_decref(r);
+#undef SEND
+    ear_commands_destroy(c);
+}
+
+/* Bad input of every kind: the right code, nothing changed, and the next line served. */
+TEST(bad_input_gives_the_right_error_and_serving_goes_on) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    static char deep[20000];
+    size_t n = 0;
+    n += (size_t)snprintf(deep, sizeof deep, "{\"command\": \"audio.status\", \"params\": ");
+    for (int i = 0; i < 4000; i++) deep[n++] = '[';
+    for (int i = 0; i < 4000; i++) deep[n++] = ']';
+    deep[n++] = '}';
+    deep[n] = '\0';
+    static char deep_param[8000];
+    n = (size_t)snprintf(deep_param, sizeof deep_param,
+                         "{\"command\": \"audio.status\", \"params\": {\"x\": ");
+    for (int i = 0; i < 1000; i++) deep_param[n++] = '[';
+    for (int i = 0; i < 1000; i++) deep_param[n++] = ']';
+    deep_param[n++] = '}';
+    deep_param[n++] = '}';
+    deep_param[n] = '\0';
+    struct {
+        const char *line, *code, *where;
+    } cases[] = {
+        {"{\"command\": \"audio.status\"", "E_BAD_JSON", "line 1, column 26"},
+        {"not json", "E_BAD_JSON", "line 1, column 3"},
+        {"[1, 2]", "E_BAD_JSON", ""},
+        {"{\"command\": \"audio.staus\"}", "E_UNKNOWN_COMMAND", "command"},
+        {"{\"command\": 5}", "E_BAD_PARAM", "command"},
+        {"{\"command\": \"audio.status\", \"params\": []}", "E_BAD_PARAM", "params"},
+        {"{\"command\": \"audio.status\", \"extra\": 1}", "E_BAD_PARAM", "extra"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": 3}}", "E_BAD_PARAM",
+         "params.sound"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"position\": [1, 2]}}",
+         "E_BAD_PARAM", "params.position"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"position\": [0, "
+         "1e300, "
+         "0]}}",
+         "E_BAD_PARAM", "params.position[1]"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"volume\": -1}}",
+         "E_BAD_PARAM", "params.volume"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"blend\": \"b\"}}",
+         "E_BAD_PARAM", "params"},
+        {"{\"command\": \"audio.play\", \"params\": {}}", "E_BAD_PARAM", "params"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"bus\": \"bass\"}}",
+         "E_BAD_PARAM", "params.bus"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"lopping\": true}}",
+         "E_BAD_PARAM", "params.lopping"},
+        {"{\"command\": \"audio.play\", \"params\": {\"sound\": \"ghost\"}}", "E_NOT_FOUND",
+         "params.sound"},
+        {"{\"command\": \"audio.play\", \"params\": {\"blend\": \"ghost\"}}", "E_NOT_FOUND",
+         "params.blend"},
+        {"{\"command\": \"audio.play\", \"params\": {\"pool\": \"ghost\"}}", "E_NOT_FOUND",
+         "params.pool"},
+        {"{\"command\": \"audio.stop\", \"params\": {\"voice\": 12345}}", "E_NOT_FOUND",
+         "params.voice"},
+        {"{\"command\": \"audio.stop\", \"params\": {\"voice\": 1.5}}", "E_BAD_PARAM",
+         "params.voice"},
+        {"{\"command\": \"audio.voice.set\", \"params\": {\"voice\": 99999999999}}",
+         "E_BAD_PARAM", "params.voice"},
+        {"{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 1e308}}",
+         "E_BAD_PARAM", "params.seconds"},
+        {"{\"command\": \"audio.render_offline\", \"params\": {\"tones\": [1, 2, 3, 4, 5, 6, "
+         "7, "
+         "8, 9, 10, 11, 12, 13, 14, 15, 16, 17]}}",
+         "E_BAD_PARAM", "params.tones"},
+        {"{\"command\": \"audio.analyze\"}", "E_STATE", "command"},
+        {"{\"command\": \"audio.duck.trigger\", \"params\": {\"name\": \"none\"}}",
+         "E_NOT_FOUND", "params.name"},
+        {"{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"x\", \"path\": "
+         "\"/no/such/file.wav\"}}",
+         "E_NOT_FOUND", "params.path"},
+        {"{\"command\": \"audio.blend.define\", \"params\": {\"blend\": {\"name\": \"b\"}}}",
+         "E_BAD_PARAM", "params.blend"},
+        {"{\"command\": \"audio.load\", \"params\": {\"path\": \"/no/such/folder\"}}",
+         "E_NOT_FOUND", "params.path"},
+        {deep, "E_BAD_JSON", NULL},
+        {deep_param, "E_BAD_PARAM", "params.x"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *r = serve(c, cases[i].line);
+        ASSERT_TRUE(r != NULL);
+        if (strcmp(code(r), cases[i].code) != 0 ||
+            (cases[i].where && strcmp(where(r), cases[i].where) != 0)) {
+            char *t = json_dumps(r, JSON_COMPACT);
+            fprintf(stderr, "case %zu: %.300s\n", i, t);
+            free(t);
+        }
+        ASSERT_STR_EQ(code(r), cases[i].code);
+        if (cases[i].where) ASSERT_STR_EQ(where(r), cases[i].where);
+        ASSERT_TRUE(json_is_string(
+            json_object_get(json_object_get(r, "error"), "message"))); /* always a message */
+        json_decref(r);
+    }
+    /* Nothing changed: no voice, nothing rendered; and the server still answers. */
+    json_t *r = serve(c, "{\"command\": \"audio.status\", \"id\": 42}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_EQ(json_integer_value(json_object_get(r, "id")), 42);
+    json_t *res = json_object_get(r, "result");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(res, "voices"), "count")), 0);
+    ASSERT_EQ(json_integer_value(json_object_get(res, "frames_rendered")), 0);
+    /* The missing sound is a note. */
+    ASSERT_EQ(json_array_size(json_object_get(res, "notes")), 0); /* quiet log: no callback */
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+TEST(too_many_voices_is_its_own_error) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    /* 512 voices exist at most; priority 255 voices cannot be stolen by priority 0. */
+    json_t *r = NULL;
+    for (int i = 0; i < 512; i++) {
+        json_decref(r);
+        r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                     "\"synth:sine:440:1\", \"looping\": true, \"priority\": 255}}");
+        ASSERT_TRUE(ok(r));
+    }
+    json_decref(r);
+    r = serve(c,
+              "{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:sine:440:1\"}}");
+    ASSERT_STR_EQ(code(r), "E_AUDIO_TOO_MANY_VOICES");
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+TEST(render_writes_a_wav_and_state_goes_on) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    json_t *r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                         "\"synth:sine:1000:1\", \"looping\": true}}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5, "
+                 "\"path\": \"" EAR_BUILD_DIR "/commands_test.wav\"}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_STR_EQ(json_string_value(json_object_get(json_object_get(r, "result"), "path")),
+                  EAR_BUILD_DIR "/commands_test.wav");
+    ASSERT_NEAR(num(r, "peak"), 0.5, 1e-3); /* a flat voice: unity on both sides */
+    json_decref(r);
+    FILE *f = fopen(EAR_BUILD_DIR "/commands_test.wav", "rb");
+    ASSERT_TRUE(f != NULL);
+    fseek(f, 0, SEEK_END);
+    ASSERT_GT(ftell(f), 0.5 * 48000 * 2 * 4);
+    fclose(f);
+    remove(EAR_BUILD_DIR "/commands_test.wav");
+    /* Two 0.5 s renders are the same samples as the second half of one 1 s render. */
+    ear_commands *d = make();
+    r = serve(d, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:sine:1000:1\", "
+                 "\"looping\": true}}");
+    json_decref(r);
+    r = serve(d, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 1}}");
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5}}");
+    json_decref(r);
+    uint64_t fc, fd;
+    const float *bc = ear_commands_last_buffer(c, &fc);
+    const float *bd = ear_commands_last_buffer(d, &fd);
+    ASSERT_EQ(fc, 24000);
+    ASSERT_EQ(fd, 48000);
+    ASSERT_U64_EQ(ear_hash_samples(bc, 48000), ear_hash_samples(bd + 48000, 48000));
+    ear_commands_destroy(d);
+    ear_commands_destroy(c);
+}
+
+/* The examples of docs/commands.md: each {"command": ...} line validates against its
+ * command's schema and, run in order through serve, succeeds. */
+TEST(docs_examples_validate_and_run) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    FILE *f = fopen(EAR_DOCS_COMMANDS, "r");
+    ASSERT_TRUE(f != NULL);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    char line[8192];
+    int examples = 0;
+    bool seen[64] = {0};
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "{\"command\"", 10) != 0) continue;
+        json_t *msg = json_loads(line, 0, NULL);
+        ASSERT_TRUE(msg != NULL);
+        const char *name = json_string_value(json_object_get(msg, "command"));
+        long i = ear_commands_find(name);
+        if (i < 0) fprintf(stderr, "unknown command in docs: %s\n", name);
+        ASSERT_TRUE(i >= 0);
+        seen[i] = true;
+        json_t *params = json_object_get(msg, "params");
+        json_t *empty = json_object();
+        json_t *err = ear_schema_check(ear_commands_schema(c, (size_t)i),
+                                       params ? params : empty, "params");
+        json_decref(empty);
+        if (err) {
+            char *t = json_dumps(err, JSON_COMPACT);
+            fprintf(stderr, "docs example %s: %s\n", name, t);
+            free(t);
+        }
+        ASSERT_TRUE(err == NULL);
+        json_t *r = serve(c, line);
+        if (!ok(r)) {
+            char *t = json_dumps(r, JSON_COMPACT);
+            fprintf(stderr, "docs example %s: %s\n", name, t);
+            free(t);
+        }
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+        json_decref(msg);
+        examples++;
+    }
+    fclose(f);
+    for (size_t i = 0; i < ear_commands_count(); i++) {
+        if (!seen[i]) fprintf(stderr, "no example of %s in docs\n", ear_commands_name(i));
+        ASSERT_TRUE(seen[i]);
+    }
+    ASSERT_GE(examples, (int)ear_commands_count());
+    ear_commands_destroy(c);
+}
+
+static json_t *mcp(ear_commands *c, const char *line) {
+    char *text = ear_mcp_handle_line(c, line, strlen(line));
+    json_t *reply = text ? json_loads(text, 0, NULL) : NULL;
+    free(text);
+    return reply;
+}
+
+TEST(mcp_messages) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands_config config = ear_commands_config_default();
+    config.confine_paths = true;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *r =
+        mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
+               "\"params\": {\"protocolVersion\": \"2025-11-25\", \"capabilities\": {}, "
+               "\"clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}}");
+    json_t *res = json_object_get(r, "result");
+    ASSERT_STR_EQ(json_string_value(json_object_get(res, "protocolVersion")), "2025-11-25");
+    ASSERT_TRUE(json_is_object(json_object_get(json_object_get(res, "capabilities"), "tools")));
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"initialize\", \"params\": "
+               "{\"protocolVersion\": \"2025-03-26\"}}");
+    ASSERT_STR_EQ(
+        json_string_value(json_object_get(json_object_get(r, "result"), "protocolVersion")),
+        "2025-03-26");
+    json_decref(r);
+    ASSERT_TRUE(mcp(c, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}") ==
+                NULL);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": \"p\", \"method\": \"ping\"}");
+    ASSERT_TRUE(json_is_object(json_object_get(r, "result")));
+    ASSERT_STR_EQ(json_string_value(json_object_get(r, "id")), "p");
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/list\"}");
+    json_t *tools = json_object_get(json_object_get(r, "result"), "tools");
+    ASSERT_EQ(json_array_size(tools), ear_commands_count());
+    bool found = false;
+    size_t i;
+    json_t *t;
+    json_array_foreach(tools, i, t) {
+        if (strcmp(json_string_value(json_object_get(t, "name")), "audio_bus_set") == 0)
+            found = true;
+        ASSERT_STR_EQ(
+            json_string_value(json_object_get(json_object_get(t, "inputSchema"), "type")),
+            "object");
+    }
+    ASSERT_TRUE(found);
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 4, \"method\": \"tools/call\", \"params\": "
+               "{\"name\": \"audio_play\", \"arguments\": {\"sound\": \"nothing\"}}}");
+    res = json_object_get(r, "result");
+    ASSERT_TRUE(json_is_true(json_object_get(res, "isError")));
+    ASSERT_STR_EQ(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(res, "structuredContent"), "error"), "code")),
+        "E_NOT_FOUND");
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"tools/call\", \"params\": "
+               "{\"name\": \"audio_render_offline\", \"arguments\": {\"seconds\": 0.1, "
+               "\"path\": \"../outside.wav\"}}}");
+    res = json_object_get(r, "result");
+    ASSERT_TRUE(json_is_true(json_object_get(res, "isError")));
+    ASSERT_STR_EQ(
+        json_string_value(json_object_get(
+            json_object_get(json_object_get(res, "structuredContent"), "error"), "where")),
+        "params.path");
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 6, \"method\": \"tools/call\", \"params\": "
+               "{\"name\": \"audio_clip_define\", \"arguments\": {\"name\": \"x\", \"path\": "
+               "\"/etc/passwd\"}}}");
+    ASSERT_TRUE(json_is_true(json_object_get(json_object_get(r, "result"), "isError")));
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": "
+               "{\"name\": \"audio_status\"}}");
+    res = json_object_get(r, "result");
+    ASSERT_TRUE(json_is_false(json_object_get(res, "isError")));
+    ASSERT_EQ(json_integer_value(
+                  json_object_get(json_object_get(res, "structuredContent"), "sample_rate")),
+              48000);
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 8, \"method\": \"tools/call\", \"params\": "
+               "{\"name\": \"audio_nope\"}}");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32602);
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"resources/list\"}");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32601);
+    json_decref(r);
+    r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": 10, ");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32700);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+/* The fast reader accepts only what jansson reads to an equal value, and gives up (NULL) on
+ * everything else; the writer's text reads back equal. */
+TEST(fast_json_agrees_with_jansson) {
+    struct {
+        const char *text;
+        bool fast;
+    } cases[] = {
+        {"{\"a\": 1, \"b\": [1.5, -0, -0.0, 1e3, 2E-2, 0.1, 123456789012345.5], \"c\": null}",
+         true},
+        {"{\"s\": \"tab\\t quote\\\" \\u00e9 \\ud83d\\ude00 caf\u00c3\u00a9\"}", true},
+        {" {\"x\": {\"y\": [true, false, {}, []]}} ", true},
+        {"{\"big\": 9223372036854775807, \"r\": 0.30000000000000004}", true},
+        {"{\"a\": 1, \"a\": 2}", false},          /* duplicate key */
+        {"{\"a\": 01}", false},                   /* leading zero */
+        {"{\"a\": 1,}", false},                   /* trailing comma */
+        {"{\"a\": \"\\u0000\"}", false},          /* NUL */
+        {"{\"a\": \"\\ud800\"}", false},          /* lone surrogate */
+        {"{\"a\": \"\xff\"}", false},             /* invalid UTF-8 */
+        {"{\"a\": \"\xc0\xaf\"}", false},         /* overlong */
+        {"{\"a\": 1e999}", false},                /* real overflow */
+        {"{\"a\": 99999999999999999999}", false}, /* integer overflow */
+        {"{\"a\": tru}", false},
+        {"[1, 2]", false}, /* not an object at the top */
+        {"{\"a\": 1} x", false},
+        {"{\"a\": \"unterminated}", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *t = cases[i].text;
+        json_t *fast = ear__json_read_fast(t, strlen(t));
+        json_t *ref = json_loadb(t, strlen(t), JSON_REJECT_DUPLICATES, NULL);
+        if ((fast != NULL) != cases[i].fast) fprintf(stderr, "case %zu: %s\n", i, t);
+        ASSERT_EQ(fast != NULL, cases[i].fast);
+        if (fast) {
+            ASSERT_TRUE(ref != NULL && json_equal(fast, ref));
+            char *text = ear__json_write(fast);
+            json_t *back = json_loads(text, 0, NULL);
+            /* Reals are written to 9 digits: compare the structure through jansson's own
+             * text at the same precision. */
+            char *a = json_dumps(back, JSON_COMPACT | JSON_REAL_PRECISION(9));
+            char *b = json_dumps(fast, JSON_COMPACT | JSON_REAL_PRECISION(9));
+            ASSERT_STR_EQ(a, b);
+            free(a);
+            free(b);
+            free(text);
+            json_decref(back);
+        }
+        json_decref(fast);
+        json_decref(ref);
+    }
+}
+
+TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
+          TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
+          TEST_ENTRY(every_command_through_serve),
+          TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),
+          TEST_ENTRY(too_many_voices_is_its_own_error),
+          TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
+          TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages))

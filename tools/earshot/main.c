@@ -1,0 +1,538 @@
+/*
+ * earshot: the command tool. One registry (src/commands) serves four front ends:
+ *
+ *   earshot call <command> ['<json>'] [--json]   one command per process
+ *   earshot serve                                JSON lines on stdin/stdout, state kept
+ *   earshot mcp                                  Model Context Protocol server on stdio
+ *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
+ *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
+ *
+ * stdout carries results only (for mcp: protocol messages only); warnings and errors go to
+ * stderr. Exit status: 0 success, 1 a command failed, 2 bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "earshot/commands.h"
+#include "plot.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static ear_commands *g_commands; /* for the log callback's notes */
+static bool g_quiet_log;         /* serve and mcp: notes only, stderr stays quiet */
+
+static void on_log(void *user, ear_log_level level, const char *module, const char *message) {
+    (void)user;
+    char note[700];
+    snprintf(note, sizeof note, "%s: %s", module, message);
+    if (level >= EAR_LOG_WARN && g_commands) ear_commands_add_note(g_commands, note);
+    if (!g_quiet_log) fprintf(stderr, "earshot: %s\n", note);
+}
+
+static int usage(void) {
+    fprintf(stderr,
+            "usage: earshot call <command> ['<json params>'] [--json]\n"
+            "       earshot serve            JSON lines: {\"command\": ..., \"params\": ...}\n"
+            "       earshot mcp              MCP server on stdio (protocol 2025-11-25)\n"
+            "       earshot render <scene.json> [-o out.wav] [--plot out.svg]\n"
+            "       earshot commands [--prefix audio.] [--json]\n");
+    return 2;
+}
+
+static void print_error(const json_t *err) {
+    const char *code = json_string_value(json_object_get(err, "code"));
+    const char *message = json_string_value(json_object_get(err, "message"));
+    fprintf(stderr, "earshot: %s: %s\n", code ? code : "E_INTERNAL", message ? message : "");
+}
+
+/* ---- Human-readable results --------------------------------------------------------- */
+
+static void print_scalar(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_STRING: printf("%s", json_string_value(v)); break;
+    case JSON_INTEGER: printf("%lld", (long long)json_integer_value(v)); break;
+    case JSON_REAL: printf("%.6g", json_real_value(v)); break;
+    case JSON_TRUE: printf("true"); break;
+    case JSON_FALSE: printf("false"); break;
+    case JSON_NULL: printf("-"); break;
+    default: break;
+    }
+}
+
+static bool is_scalar(const json_t *v) {
+    return !json_is_object(v) && !json_is_array(v);
+}
+
+static void print_human(const json_t *v, int indent) {
+    const char *key;
+    json_t *item;
+    json_object_foreach((json_t *)v, key, item) {
+        printf("%*s%s:", indent, "", key);
+        if (is_scalar(item)) {
+            printf(" ");
+            print_scalar(item);
+            printf("\n");
+        } else if (json_is_object(item)) {
+            printf("\n");
+            print_human(item, indent + 2);
+        } else {
+            size_t i;
+            json_t *e;
+            bool scalars = true;
+            json_array_foreach(item, i, e) scalars = scalars && is_scalar(e);
+            if (scalars) {
+                json_array_foreach(item, i, e) {
+                    printf(" ");
+                    print_scalar(e);
+                }
+                printf("\n");
+            } else {
+                printf("\n");
+                json_array_foreach(item, i, e) {
+                    printf("%*s- [%zu]\n", indent + 2, "", i);
+                    if (json_is_object(e)) print_human(e, indent + 4);
+                }
+            }
+        }
+    }
+}
+
+static void print_result(const json_t *result, bool as_json) {
+    if (as_json) {
+        char *text = json_dumps(result, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
+        if (text) puts(text);
+        free(text);
+    } else {
+        print_human(result, 0);
+    }
+}
+
+/* ---- call ---------------------------------------------------------------------------- */
+
+static int cmd_call(int argc, char **argv) {
+    const char *name = NULL, *text = NULL;
+    bool as_json = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            as_json = true;
+        else if (!name)
+            name = argv[i];
+        else if (!text)
+            text = argv[i];
+        else
+            return usage();
+    }
+    if (!name) return usage();
+    json_t *params = NULL;
+    if (text) {
+        json_error_t jerr;
+        params = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
+        if (!params || !json_is_object(params)) {
+            fprintf(stderr, "earshot: E_BAD_JSON: line %d, column %d: %s\n", jerr.line,
+                    jerr.column, params ? "params must be an object" : jerr.text);
+            json_decref(params);
+            return 1;
+        }
+    }
+    ear_commands *c;
+    if (ear_commands_create(NULL, &c) != EAR_OK) {
+        fprintf(stderr, "earshot: cannot create the stage\n");
+        json_decref(params);
+        return 1;
+    }
+    g_commands = c;
+    json_t *err = NULL;
+    json_t *result = ear_commands_run(c, name, params, &err);
+    int status = 0;
+    if (result) {
+        print_result(result, as_json);
+    } else {
+        print_error(err);
+        if (as_json) {
+            char *e = json_dumps(err, JSON_COMPACT);
+            if (e) fprintf(stderr, "%s\n", e);
+            free(e);
+        }
+        status = 1;
+    }
+    json_decref(result);
+    json_decref(err);
+    json_decref(params);
+    g_commands = NULL;
+    ear_commands_destroy(c);
+    return status;
+}
+
+/* ---- serve and mcp: lines in, lines out ------------------------------------------------ */
+
+typedef char *(*line_fn)(ear_commands *c, const char *line, size_t length);
+
+/* Reads stdin in large chunks, answers every complete line, and writes the answers of a
+ * chunk in one go: a client that sends one line at a time gets its answer at once, and
+ * one that streams many lines pays one write per chunk, not per line. */
+static int serve_lines(ear_commands *c, line_fn handle) {
+    size_t cap = 1 << 16, len = 0;
+    char *in = malloc(cap);
+    if (!in) return 1;
+    for (;;) {
+        if (len == cap) {
+            if (cap >= (size_t)64 << 20) {
+                /* A line longer than 64 MiB: answer it as bad JSON and drop it. */
+                char *reply = handle(c, "", 0);
+                if (reply) printf("%s\n", reply);
+                free(reply);
+                fflush(stdout);
+                len = 0;
+                continue;
+            }
+            char *grown = realloc(in, cap * 2);
+            if (!grown) break;
+            in = grown;
+            cap *= 2;
+        }
+        ssize_t got = read(STDIN_FILENO, in + len, cap - len);
+        if (got < 0 && errno == EINTR) continue;
+        bool eof = got <= 0;
+        if (!eof) len += (size_t)got;
+        size_t start = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (in[i] != '\n' && !(eof && i + 1 == len)) continue;
+            size_t end = in[i] == '\n' ? i : i + 1;
+            size_t n = end - start;
+            if (n && in[start + n - 1] == '\r') n--;
+            bool blank = true;
+            for (size_t k = start; k < start + n; k++)
+                if (in[k] != ' ' && in[k] != '\t') blank = false;
+            if (!blank) {
+                char *reply = handle(c, in + start, n);
+                if (reply) {
+                    fputs(reply, stdout);
+                    fputc('\n', stdout);
+                }
+                free(reply);
+            }
+            start = i + 1;
+        }
+        memmove(in, in + start, len - start);
+        len -= start;
+        fflush(stdout);
+        if (eof) break;
+    }
+    free(in);
+    return 0;
+}
+
+static int cmd_serve(bool mcp) {
+    ear_commands_config config = ear_commands_config_default();
+    config.confine_paths = mcp;
+    ear_commands *c;
+    if (ear_commands_create(&config, &c) != EAR_OK) {
+        fprintf(stderr, "earshot: cannot create the stage\n");
+        return 1;
+    }
+    g_commands = c;
+    g_quiet_log = mcp;
+    int status = serve_lines(c, mcp ? ear_mcp_handle_line : ear_commands_serve_line);
+    g_commands = NULL;
+    ear_commands_destroy(c);
+    return status;
+}
+
+/* ---- commands -------------------------------------------------------------------------- */
+
+static int cmd_commands(int argc, char **argv) {
+    const char *prefix = "";
+    bool as_json = false;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--prefix") == 0 && i + 1 < argc)
+            prefix = argv[++i];
+        else if (strcmp(argv[i], "--json") == 0)
+            as_json = true;
+        else
+            return usage();
+    }
+    ear_commands *c;
+    if (ear_commands_create(NULL, &c) != EAR_OK) return 1;
+    json_t *all = json_object();
+    for (size_t i = 0; i < ear_commands_count(); i++) {
+        const char *name = ear_commands_name(i);
+        if (strncmp(name, prefix, strlen(prefix)) != 0) continue;
+        const json_t *schema = ear_commands_schema(c, i);
+        if (as_json) {
+            json_object_set(all, name, (json_t *)schema);
+        } else {
+            const char *d = json_string_value(json_object_get(schema, "description"));
+            printf("%-22s %s\n", name, d ? d : "");
+            printf("%-22s schemas/commands/%s.json:", "", name);
+            const char *key;
+            json_t *v;
+            json_object_foreach(json_object_get(schema, "properties"), key, v)
+                printf(" %s", key);
+            printf("\n");
+        }
+    }
+    if (as_json) print_result(all, true);
+    json_decref(all);
+    ear_commands_destroy(c);
+    return 0;
+}
+
+/* ---- render ------------------------------------------------------------------------------ */
+
+typedef struct timed {
+    double at_s;
+    json_t *entry; /* {command, params, as} borrowed from the scene */
+    size_t index;
+} timed;
+
+typedef struct motion {
+    char voice[64];
+    float from[3], velocity[3];
+    double start_s, end_s;
+} motion;
+
+typedef struct scene_run {
+    const char *file;
+    json_t *names; /* "as" name -> voice id */
+    timed *timed;
+    size_t timed_count, next;
+    motion *motions;
+    size_t motion_count;
+    bool progress;
+    int last_percent;
+    bool failed;
+} scene_run;
+
+/* Runs one scene command: "voice": "<as name>" becomes that voice's id. */
+static bool run_entry(ear_commands *c, scene_run *s, json_t *entry, size_t index) {
+    const char *name = json_string_value(json_object_get(entry, "command"));
+    json_t *params = json_object_get(entry, "params");
+    json_t *copy = params ? json_deep_copy(params) : json_object();
+    const char *voice = json_string_value(json_object_get(copy, "voice"));
+    if (voice) {
+        json_t *id = json_object_get(s->names, voice);
+        if (!id) {
+            fprintf(stderr, "%s: commands[%zu]: no voice was played \"as\": \"%s\"\n", s->file,
+                    index, voice);
+            json_decref(copy);
+            return false;
+        }
+        json_object_set(copy, "voice", id);
+    }
+    json_t *err = NULL;
+    json_t *result = ear_commands_run(c, name ? name : "", copy, &err);
+    json_decref(copy);
+    if (!result) {
+        fprintf(stderr, "%s: commands[%zu] (%s): %s: %s\n", s->file, index, name ? name : "?",
+                json_string_value(json_object_get(err, "code")),
+                json_string_value(json_object_get(err, "message")));
+        json_decref(err);
+        return false;
+    }
+    const char *as = json_string_value(json_object_get(entry, "as"));
+    if (as && json_object_get(result, "voice"))
+        json_object_set(s->names, as, json_object_get(result, "voice"));
+    json_decref(result);
+    return true;
+}
+
+static void on_step(void *user, ear_commands *c, uint64_t done, uint64_t total) {
+    scene_run *s = user;
+    double t = (double)done / 48000.0;
+    while (!s->failed && s->next < s->timed_count && s->timed[s->next].at_s <= t + 1e-9) {
+        timed *e = &s->timed[s->next++];
+        if (!run_entry(c, s, e->entry, e->index)) s->failed = true;
+    }
+    for (size_t i = 0; i < s->motion_count && !s->failed; i++) {
+        motion *m = &s->motions[i];
+        if (t < m->start_s || t > m->end_s) continue;
+        json_t *id = json_object_get(s->names, m->voice);
+        if (!id) continue;
+        double dt = t - m->start_s;
+        json_t *p =
+            json_pack("{s:O, s:[f, f, f], s:[f, f, f]}", "voice", id, "position",
+                      m->from[0] + m->velocity[0] * dt, m->from[1] + m->velocity[1] * dt,
+                      m->from[2] + m->velocity[2] * dt, "velocity", (double)m->velocity[0],
+                      (double)m->velocity[1], (double)m->velocity[2]);
+        json_t *r = ear_commands_run(c, "audio.voice.set", p, NULL);
+        json_decref(r); /* a voice that has ended simply stops moving */
+        json_decref(p);
+    }
+    if (s->progress && total > 0) {
+        int percent = (int)(100 * done / total);
+        if (percent != s->last_percent) {
+            s->last_percent = percent;
+            int bar = percent * 40 / 100;
+            fprintf(stderr, "\rrendering [%.*s%*s] %3d%%", bar,
+                    "########################################", 40 - bar, "", percent);
+            if (done == total) fprintf(stderr, "\n");
+        }
+    }
+}
+
+static bool vec3_of(const json_t *v, float out[3]) {
+    if (!json_is_array(v) || json_array_size(v) != 3) return false;
+    for (size_t i = 0; i < 3; i++) {
+        if (!json_is_number(json_array_get(v, i))) return false;
+        out[i] = (float)json_number_value(json_array_get(v, i));
+    }
+    return true;
+}
+
+static int cmd_render(int argc, char **argv) {
+    const char *file = NULL, *wav = NULL, *svg = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            wav = argv[++i];
+        else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc)
+            svg = argv[++i];
+        else if (!file && argv[i][0] != '-')
+            file = argv[i];
+        else
+            return usage();
+    }
+    if (!file) return usage();
+    json_error_t jerr;
+    json_t *scene = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    if (!scene) {
+        fprintf(stderr, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
+                jerr.column, jerr.text);
+        return 1;
+    }
+    json_t *commands = json_object_get(scene, "commands");
+    json_t *render = json_object_get(scene, "render");
+    json_t *motions = json_object_get(scene, "motions");
+    const char *key;
+    json_t *v;
+    json_object_foreach(scene, key, v) {
+        if (strcmp(key, "commands") && strcmp(key, "render") && strcmp(key, "motions") &&
+            strcmp(key, "description")) {
+            fprintf(stderr,
+                    "%s: %s: unknown key (expected commands, motions, render, "
+                    "description)\n",
+                    file, key);
+            json_decref(scene);
+            return 1;
+        }
+    }
+    if (!json_is_array(commands) || (render && !json_is_object(render)) ||
+        (motions && !json_is_array(motions))) {
+        fprintf(stderr,
+                "%s: expected {\"commands\": [...], \"motions\": [...], \"render\": "
+                "{seconds, window, tones}}\n",
+                file);
+        json_decref(scene);
+        return 1;
+    }
+    scene_run s = {.file = file, .names = json_object(), .last_percent = -1};
+    s.timed = calloc(json_array_size(commands) + 1, sizeof *s.timed);
+    s.motions = calloc(json_array_size(motions) + 1, sizeof *s.motions);
+    ear_commands_config config = ear_commands_config_default();
+    config.on_step = on_step;
+    config.step_user = &s;
+    ear_commands *c = NULL;
+    int status = 1;
+    if (!s.timed || !s.motions || ear_commands_create(&config, &c) != EAR_OK) goto done;
+    g_commands = c;
+
+    size_t i;
+    json_t *entry;
+    bool ok = true;
+    json_array_foreach(commands, i, entry) {
+        json_t *at = json_object_get(entry, "at");
+        if (!json_is_object(entry) || !json_is_string(json_object_get(entry, "command")) ||
+            (at && !json_is_number(at))) {
+            fprintf(stderr,
+                    "%s: commands[%zu]: expected {\"command\", \"params\", \"at\", "
+                    "\"as\"}\n",
+                    file, i);
+            ok = false;
+            break;
+        }
+        if (at && json_number_value(at) > 0) {
+            /* Stable insertion by time: commands at the same time keep their order. */
+            size_t k = s.timed_count++;
+            while (k > 0 && s.timed[k - 1].at_s > json_number_value(at)) {
+                s.timed[k] = s.timed[k - 1];
+                k--;
+            }
+            s.timed[k] = (timed){json_number_value(at), entry, i};
+        } else if (!run_entry(c, &s, entry, i)) {
+            ok = false;
+            break;
+        }
+    }
+    json_array_foreach(motions, i, entry) {
+        motion *m = &s.motions[s.motion_count];
+        const char *voice = json_string_value(json_object_get(entry, "voice"));
+        if (!voice || !vec3_of(json_object_get(entry, "from"), m->from) ||
+            !vec3_of(json_object_get(entry, "velocity"), m->velocity)) {
+            fprintf(stderr,
+                    "%s: motions[%zu]: expected {\"voice\": <as name>, \"from\": "
+                    "[x, y, z], \"velocity\": [x, y, z], \"start\", \"end\"}\n",
+                    file, i);
+            ok = false;
+            break;
+        }
+        snprintf(m->voice, sizeof m->voice, "%s", voice);
+        m->start_s = json_number_value(json_object_get(entry, "start"));
+        json_t *end = json_object_get(entry, "end");
+        m->end_s = json_is_number(end) ? json_number_value(end) : 1e300;
+        s.motion_count++;
+    }
+    if (!ok) goto done;
+
+    json_t *params = render ? json_deep_copy(render) : json_object();
+    if (wav) json_object_set_new(params, "path", json_string(wav));
+    s.progress = isatty(STDERR_FILENO);
+    json_t *err = NULL;
+    json_t *result = ear_commands_run(c, "audio.render_offline", params, &err);
+    json_decref(params);
+    if (s.failed) {
+        json_decref(result);
+        json_decref(err);
+        goto done;
+    }
+    if (!result) {
+        fprintf(stderr, "%s: render: ", file);
+        print_error(err);
+        json_decref(err);
+        goto done;
+    }
+    json_object_set_new(result, "scene", json_string(file));
+    print_human(result, 0);
+    json_decref(result);
+    status = 0;
+    if (svg) {
+        uint64_t frames;
+        const float *buf = ear_commands_last_buffer(c, &frames);
+        if (ear_plot_svg(svg, buf, frames, 48000, file) != 0) {
+            fprintf(stderr, "earshot: cannot write %s: %s\n", svg, strerror(errno));
+            status = 1;
+        } else {
+            printf("plot: %s\n", svg);
+        }
+    }
+done:
+    g_commands = NULL;
+    ear_commands_destroy(c);
+    json_decref(s.names);
+    free(s.timed);
+    free(s.motions);
+    json_decref(scene);
+    return status;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return usage();
+    ear_log_set(on_log, NULL, EAR_LOG_WARN);
+    const char *verb = argv[1];
+    if (strcmp(verb, "call") == 0) return cmd_call(argc - 2, argv + 2);
+    if (strcmp(verb, "serve") == 0 && argc == 2) return cmd_serve(false);
+    if (strcmp(verb, "mcp") == 0 && argc == 2) return cmd_serve(true);
+    if (strcmp(verb, "render") == 0) return cmd_render(argc - 2, argv + 2);
+    if (strcmp(verb, "commands") == 0) return cmd_commands(argc - 2, argv + 2);
+    return usage();
+}
