@@ -1,6 +1,7 @@
 /*
  * audio.json and .blend.json into mixer.h's structs (jansson). Pure parsing: no file, no
- * stage, no clip; sound names are kept as text for setup_load.c to resolve.
+ * stage, no clip (bus names come from the mixer's ear_bus_from_name); sound names are kept
+ * as text for setup_load.c to resolve.
  *
  * Every object's keys are checked against the keys it may have, so a typo is an error
  * rather than a silently ignored setting. An error names the file and the JSON path of
@@ -15,10 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The bus names, in ear_bus order (mixer.h's ear_bus_from_name answers the same). */
-static const char *const bus_names[EAR_BUS_COUNT] = {"sfx", "master", "music",
-                                                     "ui",  "engine", "ambience"};
 
 typedef struct parser {
     const char *label;
@@ -124,11 +121,7 @@ static ear_result get_bus(parser *p, json_t *obj, const char *key, const char *p
     char name[32] = "";
     ear_result r = get_string(p, obj, key, path, required, name, sizeof name);
     if (r != EAR_OK || !name[0]) return r;
-    for (int b = 0; b < EAR_BUS_COUNT; b++)
-        if (strcmp(bus_names[b], name) == 0) {
-            *out = (ear_bus)b;
-            return EAR_OK;
-        }
+    if (ear_bus_from_name(name, out) == EAR_OK) return EAR_OK;
     json_path at;
     key_path(at, path, key);
     return fail(p, at, "no bus named \"%s\" (sfx, master, music, ui, engine, ambience)", name);
@@ -391,7 +384,7 @@ static ear_result parse_duck_json(parser *p, json_t *v, const char *path, ear_du
         json_path at;
         key_path(at, path, "target");
         return fail(p, at, "a bus cannot duck itself (trigger and target are both \"%s\")",
-                    bus_names[out->target]);
+                    ear_bus_name(out->target));
     }
     return EAR_OK;
 }
@@ -441,10 +434,8 @@ ear_result ear_audio_setup_parse(const char *text, size_t length, const char *la
         json_object_foreach(buses, key, value) {
             json_path at;
             key_path(at, "buses", key);
-            int bus = -1;
-            for (int b = 0; b < EAR_BUS_COUNT; b++)
-                if (strcmp(bus_names[b], key) == 0) bus = b;
-            if (bus < 0) {
+            ear_bus bus;
+            if (ear_bus_from_name(key, &bus) != EAR_OK) {
                 r = fail(&p, at,
                          "no bus of that name (sfx, master, music, ui, engine, ambience)");
                 goto done;
