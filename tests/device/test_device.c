@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "earshot/device.h"
+#include "earshot/mixer.h"
 #include "earshot/synth.h"
 #include "../decode/sox_util.h"
 #include "test.h"
@@ -29,43 +30,62 @@ static double now_s(void) {
 
 /* ---- The script: commands at chosen stage frames ------------------------------------ */
 
-#define EVENTS 9
+#define EVENTS 16
 
 typedef struct script {
     ear_clip *sine, *noise, *blip;
-    ear_voice_id a, b, c;
+    ear_voice_id a, b, c, h, p;
     uint64_t at[EVENTS];      /* the frame each event is due */
     uint64_t applied[EVENTS]; /* the frame it was applied at (a callback's first frame) */
     int next;
     uint64_t frames_seen; /* by the hook: the end of the last callback */
+    int failures;         /* events the stage refused */
 } script;
 
+/* Event k, in the order of their frames: the stage's own commands and the mixer's. */
 static void apply(script *s, ear_stage *stage, int k) {
+    ear_result r = EAR_OK;
     switch (k) {
     case 0:
-        ear_stage_play(stage, s->sine,
-                       &(ear_play){.looping = true, .volume = 0.5f, .pan = -0.3f}, &s->a);
+        r = ear_stage_play(stage, s->sine,
+                           &(ear_play){.looping = true, .volume = 0.5f, .pan = -0.3f}, &s->a);
         break;
     case 1:
-        ear_stage_play(stage, s->noise,
-                       &(ear_play){.looping = true,
-                                   .placed = true,
-                                   .volume = 0.3f,
-                                   .position = {2, 0, -1},
-                                   .velocity = {-5, 0, 0}},
-                       &s->b);
+        r = ear_stage_play(stage, s->noise,
+                           &(ear_play){.looping = true,
+                                       .placed = true,
+                                       .volume = 0.3f,
+                                       .position = {2, 0, -1},
+                                       .velocity = {-5, 0, 0}},
+                           &s->b);
         break;
-    case 2: ear_stage_set_volume(stage, s->a, 0.1f); break;
-    case 3: ear_stage_set_motion(stage, s->b, (ear_vec3){-3, 0, 0}, (ear_vec3){0, 0, 4}); break;
+    case 2: r = ear_stage_set_volume(stage, s->a, 0.1f); break;
+    case 3: r = ear_stage_set_bus_volume(stage, EAR_BUS_SFX, 0.6f); break;
     case 4:
-        ear_stage_play(stage, s->blip, &(ear_play){.placed = true, .position = {0, 0, -2}},
-                       &s->c);
+        r = ear_stage_set_motion(stage, s->b, (ear_vec3){-3, 0, 0}, (ear_vec3){0, 0, 4});
         break;
-    case 5: ear_stage_stop(stage, s->a, 0.05f); break;
-    case 6: ear_stage_set_pitch(stage, s->b, 1.5f); break;
-    case 7: ear_stage_set_occlusion(stage, s->b, 0.7f); break;
-    case 8: ear_stage_set_master_gain(stage, 0.8f); break;
+    case 5:
+        r = ear_stage_play_pool(stage, "hits",
+                                &(ear_play){.placed = true, .position = {1, 0, 1}}, &s->p);
+        break;
+    case 6:
+        r = ear_stage_play(stage, s->blip, &(ear_play){.placed = true, .position = {0, 0, -2}},
+                           &s->c);
+        break;
+    case 7: r = ear_stage_play_blend(stage, "hum", &(ear_play){0}, &s->h); break;
+    case 8: r = ear_stage_stop(stage, s->a, 0.05f); break;
+    case 9: r = ear_stage_set_param(stage, s->h, "x", 0.8f); break;
+    case 10: r = ear_stage_set_pitch(stage, s->b, 1.5f); break;
+    case 11: r = ear_stage_fade_bus(stage, EAR_BUS_SFX, 1.0f, 0.3f); break;
+    case 12: r = ear_stage_set_occlusion(stage, s->b, 0.7f); break;
+    case 13:
+        r = ear_stage_play_event(stage, s->blip,
+                                 &(ear_play){.placed = true, .position = {1, 0, -1}}, NULL);
+        break;
+    case 14: ear_stage_set_master_gain(stage, 0.8f); break;
+    case 15: r = ear_stage_trigger_duck(stage, "d", 0.2f); break;
     }
+    if (r != EAR_OK) s->failures++;
 }
 
 static bool make_script(script *s) {
@@ -79,9 +99,47 @@ static bool make_script(script *s) {
                                     .envelope = {.attack_s = 0.01f, .release_s = 0.05f}},
                        NULL, &s->blip))
         return false;
-    const uint64_t at[EVENTS] = {0, 0, 9600, 20000, 30000, 48000, 60000, 70001, 80000};
+    const uint64_t at[EVENTS] = {0,     0,     9600,  12000, 20000, 24000, 30000, 36000,
+                                 48000, 50000, 60000, 66000, 70001, 75000, 80000, 85000};
     memcpy(s->at, at, sizeof at);
     return true;
+}
+
+/* What both stages are given before any render: a blend, a pool and a duck rule. */
+static bool prepare(script *s, ear_stage *stage) {
+    ear_blend_def *b = calloc(1, sizeof *b);
+    if (!b) return false;
+    snprintf(b->name, sizeof b->name, "hum");
+    b->param_count = 1;
+    snprintf(b->params[0].name, sizeof b->params[0].name, "x");
+    b->params[0].max = 1;
+    b->layer_count = 2;
+    for (int i = 0; i < 2; i++) {
+        b->layers[i].clip = i == 0 ? s->sine : s->noise;
+        b->layers[i].gain_count = 1;
+        ear_curve *c = &b->layers[i].gain[0];
+        snprintf(c->param, sizeof c->param, "x");
+        c->count = 2;
+        c->x[0] = 0;
+        c->x[1] = 1;
+        c->y[0] = i == 0 ? 1.0f : 0.0f;
+        c->y[1] = i == 0 ? 0.0f : 0.5f;
+        c->shape = EAR_CURVE_EQUAL_POWER;
+    }
+    ear_result r = ear_stage_register_blend(stage, b);
+    free(b);
+    ear_pool_def pool = {.clip_count = 2,
+                         .clips = {s->blip, s->noise},
+                         .volume_min = 0.5f,
+                         .volume_max = 1.0f,
+                         .pitch_semitones_min = -3,
+                         .pitch_semitones_max = 3,
+                         .no_repeat = true};
+    snprintf(pool.name, sizeof pool.name, "hits");
+    ear_duck_rule duck = {.trigger = EAR_BUS_UI, .target = EAR_BUS_SFX, .gain_db = -12};
+    snprintf(duck.name, sizeof duck.name, "d");
+    return r == EAR_OK && ear_stage_register_pool(stage, &pool) == EAR_OK &&
+           ear_stage_set_duck(stage, &duck) == EAR_OK;
 }
 
 static void free_script(script *s) {
@@ -116,6 +174,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     ASSERT_TRUE(make_script(&live));
     ear_stage *stage;
     ASSERT_OK(ear_stage_create(NULL, &stage));
+    ASSERT_TRUE(prepare(&live, stage));
     ear_device_config cfg = ear_device_config_default();
     cfg.buffer_frames = 512;
     cfg.before_render = on_callback;
@@ -131,6 +190,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     ear_device_close(dev);
     ASSERT_GE(st.frames, TARGET_FRAMES);
     ASSERT_EQ(live.next, EVENTS);
+    ASSERT_EQ(live.failures, 0);
     printf("  %llu callbacks of %u frames; events applied at", (unsigned long long)st.callbacks,
            st.buffer_frames);
     for (int k = 0; k < EVENTS; k++) printf(" %llu", (unsigned long long)live.applied[k]);
@@ -142,6 +202,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     ASSERT_TRUE(make_script(&off));
     ear_stage *offline;
     ASSERT_OK(ear_stage_create(NULL, &offline));
+    ASSERT_TRUE(prepare(&off, offline));
     float *want = calloc((size_t)TARGET_FRAMES * 2, sizeof(float));
     uint64_t done = 0;
     for (int k = 0; k <= EVENTS; k++) {
@@ -160,6 +221,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     printf("  %ld frames of silence before the first callback\n", leading);
     ASSERT_GE(leading, 0);
     ASSERT_EQ(leading % 512, 0);
+    ASSERT_EQ(off.failures, 0);
     FILE *f = fopen(out_path, "rb");
     ASSERT_TRUE(f != NULL);
     fseek(f, leading * (long)(2 * sizeof(float)), SEEK_SET);
