@@ -323,23 +323,32 @@ static uint32_t exponent_of(float x) {
  * histogram over priority finds the boundary priority, one over the audibility's
  * exponent within it finds the boundary octave, and only the voices in that octave are
  * ranked exactly. */
-void ear__choose_real(ear_stage *s) {
+/* A voice's ranking key: priority, then audibility (15 % more for a voice that was real);
+ * -1 for a voice too quiet to be a candidate. */
+static double rank_key(const ear_stage *s, uint32_t slot, float *eff_out) {
+    float a = s->aud[slot];
+    if (!(a >= EAR__INAUDIBLE)) {
+        *eff_out = -1.0f;
+        return -1.0;
+    }
+    a *= (s->vflags[slot] & EAR__VF_RENDERED) ? EAR__HYSTERESIS : 1.0f;
+    a = a < 1e30f ? a : 1e30f;
+    *eff_out = a;
+    return (double)s->prio[slot] * 1e9 + (double)a;
+}
+
+/* The full choice, in linear time, and the bounds the next blocks check against. */
+static void choose_all(ear_stage *s) {
     uint32_t n = s->active_count, max = s->config.max_voices;
     float *eff = s->eff;
     uint32_t by_prio[256] = {0}, by_exp_all[256] = {0}, candidates = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t slot = s->active[i];
         s->real_idx[i] = 0;
-        float a = s->aud[slot];
-        if (!(a >= EAR__INAUDIBLE)) {
-            eff[i] = -1.0f;
-            continue;
-        }
-        a *= (s->vflags[slot] & EAR__VF_RENDERED) ? EAR__HYSTERESIS : 1.0f;
-        a = a < 1e30f ? a : 1e30f;
-        eff[i] = a;
+        (void)rank_key(s, slot, &eff[i]);
+        if (eff[i] < 0.0f) continue;
         by_prio[s->prio[slot]]++;
-        by_exp_all[exponent_of(a)]++; /* serves when every candidate shares one priority */
+        by_exp_all[exponent_of(eff[i])]++; /* serves when every candidate shares a priority */
         candidates++;
     }
     uint32_t take = candidates < max ? candidates : max;
@@ -385,8 +394,55 @@ void ear__choose_real(ear_stage *s) {
             for (uint32_t k = 0; k < need_e && k < count; k++) s->real_idx[r[k].index] = 1;
         }
     }
+    /* Exact bounds: every real voice's key is at least sel_min_real, every other
+     * candidate's at most sel_max_virt. */
+    double lo = 1e300, hi = -1.0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (eff[i] < 0.0f) continue;
+        double key = (double)s->prio[s->active[i]] * 1e9 + (double)eff[i];
+        if (s->real_idx[i])
+            lo = key < lo ? key : lo;
+        else
+            hi = key > hi ? key : hi;
+    }
+    s->sel_min_real = lo;
+    s->sel_max_virt = hi;
+    s->sel_valid = true;
     atomic_store_explicit(&s->stat_real, take, memory_order_relaxed);
     atomic_store_explicit(&s->stat_virtual, n - take, memory_order_relaxed);
+}
+
+/* Marks at most max_voices voices real (real_idx, by active index): priority first,
+ * then audibility (15 % more for a voice already real), then age. Only the voices
+ * brought up to date this block (`work`, `count` of them) have new keys; while each
+ * real one still ranks strictly above every other candidate and each other one strictly
+ * below every real one, last block's choice stands and nothing else is looked at.
+ * Otherwise (or after voices started or ended) the full choice runs; returns true then. */
+bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count) {
+    if (s->sel_valid) {
+        double lo = s->sel_min_real, hi = s->sel_max_virt;
+        bool holds = true;
+        for (uint32_t k = 0; k < count && holds; k++) {
+            uint32_t i = work[k];
+            float eff;
+            double key = rank_key(s, s->active[i], &eff);
+            if (s->real_idx[i]) {
+                if (!(eff >= 0.0f && key > hi)) holds = false;
+                lo = key < lo ? key : lo;
+            } else {
+                if (eff >= 0.0f && !(key < lo)) holds = false;
+                hi = key > hi ? key : hi;
+            }
+        }
+        if (holds) {
+            /* Bounds only loosen (a real key lower, a virtual key higher): still true. */
+            s->sel_min_real = lo;
+            s->sel_max_virt = hi;
+            return false;
+        }
+    }
+    choose_all(s);
+    return true;
 }
 
 /* ---- streams -------------------------------------------------------------------------- */

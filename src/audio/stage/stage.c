@@ -625,6 +625,7 @@ static void start_voice(ear_stage *s, uint32_t id) {
     }
     ear__mixer_start_voice(s, v, st);
     s->active[s->active_count++] = slot;
+    s->sel_valid = false;
 }
 
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id) {
@@ -865,16 +866,17 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
     s->active[index] = s->active[--s->active_count];
 }
 
-/* Asks for a voice's state (its fields and the history in use) before it is its
- * turn: with hundreds of voices they no longer sit in the nearest caches, and the
- * per-block maths otherwise waits on them. Only a hint; it changes no result. */
-static void prefetch_voice(const ear__voice *v, uint32_t hist_len) {
+/* Asks for a voice's state (its fields and, for a voice that renders, the history in
+ * use) before it is its turn: with hundreds of voices they no longer sit in the nearest
+ * caches, and the per-block maths otherwise waits on them. Only a hint; it changes no
+ * result. */
+static void prefetch_voice(const ear__voice *v, uint32_t hist_len, bool renders) {
 #if defined(__GNUC__)
     const char *p = (const char *)v;
-    const char *end = (const char *)(v->hist + hist_len);
+    const char *end = renders ? (const char *)(v->hist + hist_len) : (const char *)v->hist;
     for (; p < end; p += 64) __builtin_prefetch(p);
 #else
-    (void)v, (void)hist_len;
+    (void)v, (void)hist_len, (void)renders;
 #endif
 }
 
@@ -908,21 +910,44 @@ static void render_block(ear_stage *s) {
     uint64_t blk = s->block_index++;
     bool all = s->eval_all;
     s->eval_all = false;
+    if (all) s->sel_valid = false;
+    uint32_t nwork = 0;
     for (uint32_t i = 0; i < s->active_count; i++) {
         uint32_t slot = s->active[i];
-        s->ended_scratch[i] = 0;
         bool due = all ||
                    (s->vflags[slot] &
                     (EAR__VF_RENDERED | EAR__VF_TOUCHED | EAR__VF_NEW | EAR__VF_ALWAYS)) ||
                    (blk + slot) % EAR__VIRTUAL_EVERY == 0;
-        s->due[i] = due;
         if (!due) {
             s->lag[slot]++;
             continue;
         }
+        s->work[nwork++] = i;
+        s->ended_scratch[i] = 0;
         bring_up_to_date(s, slot, i);
     }
-    ear__choose_real(s);
+    if (ear__choose_real(s, s->work, nwork) && nwork != s->active_count) {
+        /* A full choice may have made real a voice that was not brought up to date: the
+         * work list becomes every voice that is due or real, still ascending. */
+        uint32_t k = 0, merged = 0;
+        for (uint32_t i = 0; i < s->active_count; i++) {
+            bool due = k < nwork && s->work[k] == i;
+            if (due) k++;
+            if (!due && !s->real_idx[i]) continue;
+            if (!due) {
+                /* Ranked real on an older state: catch up on the blocks before this one
+                 * (this block was counted as missed above; it renders now). */
+                uint32_t slot = s->active[i];
+                s->lag[slot]--;
+                s->ended_scratch[i] = 0;
+                bring_up_to_date(s, slot, i);
+            }
+            s->rank[merged].index = i; /* scratch: the merged list */
+            merged++;
+        }
+        for (uint32_t m = 0; m < merged; m++) s->work[m] = s->rank[m].index;
+        nwork = merged;
+    }
 
     ear__kernel_io io = {s->mono, s->right, NULL, NULL, b, ear__hist_len(s)};
     /* With a SIMD kernel, placed voices are read one by one but filtered and mixed in
@@ -935,16 +960,12 @@ static void render_block(ear_stage *s) {
     uint32_t lanes = EAR__LANE_FLOATS / stride;
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
-    for (uint32_t i = 0; i < s->active_count; i++) {
-        if (!s->due[i] && !s->real_idx[i]) continue; /* virtual and not its turn */
+    for (uint32_t k = 0; k < nwork; k++) {
+        uint32_t i = s->work[k];
         uint32_t slot = s->active[i];
-        if (i + 2u < s->active_count && (s->due[i + 2u] || s->real_idx[i + 2u]))
-            prefetch_voice(&s->voices[s->active[i + 2u]], io.hist_len);
-        if (!s->due[i]) {
-            /* Ranked real on an older state: catch up on the blocks before this one
-             * (this block was counted as missed above; it renders now). */
-            s->lag[slot]--;
-            bring_up_to_date(s, slot, i);
+        if (k + 2u < nwork) {
+            uint32_t ahead = s->work[k + 2u];
+            prefetch_voice(&s->voices[s->active[ahead]], io.hist_len, s->real_idx[ahead] != 0);
         }
         ear__voice *v = &s->voices[slot];
         v->real = s->real_idx[i];
@@ -959,19 +980,18 @@ static void render_block(ear_stage *s) {
         atomic_store_explicit(&s->real_flag[slot], (uint8_t)v->real, memory_order_relaxed);
     }
     if (group.n) ear__group_finish_avx2(&group, &io);
-    /* Voices that ended leave the active list once every group is mixed. */
-    for (uint32_t i = 0; i < s->active_count;) {
-        if (s->ended_scratch[i]) {
-            /* The last active voice moves into index i, with its targets and flags. */
-            uint32_t last = s->active_count - 1;
-            s->tgt[i] = s->tgt[last];
-            s->ended_scratch[i] = s->ended_scratch[last];
-            s->due[i] = s->due[last];
-            s->real_idx[i] = s->real_idx[last];
-            ear__end_voice(s, i);
-        } else {
-            i++;
-        }
+    /* Voices that ended leave the active list once every group is mixed. Only voices in
+     * the work list can have ended; going down it, each removal moves the last active
+     * voice into a place no later step looks at again. */
+    for (uint32_t k = nwork; k-- > 0;) {
+        uint32_t i = s->work[k];
+        if (!s->ended_scratch[i]) continue;
+        uint32_t last = s->active_count - 1;
+        s->tgt[i] = s->tgt[last];
+        s->ended_scratch[i] = s->ended_scratch[last];
+        s->real_idx[i] = s->real_idx[last];
+        ear__end_voice(s, i);
+        s->sel_valid = false; /* indices moved: the next block chooses afresh */
     }
     ear__buses_mixdown(s);
 }

@@ -376,6 +376,10 @@ struct ear_stage {
     uint8_t *real_idx; /* per active index: chosen real this block */
     float *eff;        /* per active index: audibility with hysteresis (voice manager) */
     uint64_t block_index;
+    uint32_t *work; /* this block's active indices to bring up to date or render, ascending */
+    /* The voice manager's last choice and its bounds (see ear__choose_real). */
+    bool sel_valid;
+    double sel_min_real, sel_max_virt;
     bool eval_all;                /* a bus changed: bring every voice up to date this block */
     float bus_now[EAR_BUS_COUNT]; /* each bus's gain this block, master included */
     ear__rank *rank;              /* scratch for the voice manager */
@@ -428,7 +432,7 @@ void ear__mixer_apply(ear_stage *s, const ear__cmd *c);
 void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
 void ear__buses_begin(ear_stage *s);
 float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
-void ear__choose_real(ear_stage *s);
+bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
 /* Renders (real) or advances (virtual) one voice of any kind; true when it ended.
  * Placed voices join `group` when lanes >= 2 (SIMD kernels); the caller finishes it. */
 bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
