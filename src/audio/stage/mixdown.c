@@ -225,44 +225,78 @@ static void update_ducks(ear_stage *s, const float *peak) {
 
 void ear__buses_mixdown(ear_stage *s) {
     uint32_t n = s->config.block_frames;
+    /* Peaks only where a duck listens (the trigger's peak after its volume). */
+    bool triggers[EAR_BUS_COUNT] = {false};
+    for (uint32_t k = 0; k < EAR__MAX_DUCKS; k++)
+        if (s->ducks[k].used) triggers[s->ducks[k].trigger] = true;
     float peak[EAR_BUS_COUNT] = {0};
     for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
-        if (!s->bus_used[b] || s->bus_muted[b]) continue;
+        if (!triggers[b] || !s->bus_used[b] || s->bus_muted[b]) continue;
         float m = 0.0f;
         for (uint32_t j = 0; j < n; j++) {
             float l = fabsf(s->bus_l[b][j]), r = fabsf(s->bus_r[b][j]);
             m = l > m ? l : m;
             m = r > m ? r : m;
         }
-        peak[b] = m * s->bus_vol[b]; /* the trigger's peak after its volume */
+        peak[b] = m * s->bus_vol[b];
     }
     update_ducks(s, peak);
 
-    /* The master's own voices first, then every bus into it. */
-    float *ml = bus_buffer(s, EAR_BUS_MASTER, false);
-    float *mr = bus_buffer(s, EAR_BUS_MASTER, true);
-    for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
-        if (b == EAR_BUS_MASTER) continue;
-        float g1 = s->bus_muted[b] ? 0.0f : s->bus_vol[b] * duck_product(s, b);
-        float g0 = s->bus_gain[b];
-        s->bus_gain[b] = g1;
-        if (!s->bus_used[b]) continue;
-        float dg = (g1 - g0) / (float)n;
-        const float *bl = s->bus_l[b], *br = s->bus_r[b];
-        for (uint32_t j = 0; j < n; j++) {
-            float g = g0 + dg * (float)(j + 1);
-            ml[j] += g * bl[j];
-            mr[j] += g * br[j];
+    /* The master's own voices, then every bus into it. A lone bus at a steady gain of 1
+     * (the usual case: everything on sfx, nothing faded) is the master's sum as it is. */
+    uint32_t used = 0, only = EAR_BUS_COUNT;
+    for (uint32_t b = 0; b < EAR_BUS_COUNT; b++)
+        if (s->bus_used[b]) used++, only = b;
+    const float *ml, *mr;
+    float gains1[EAR_BUS_COUNT];
+    for (uint32_t b = 0; b < EAR_BUS_COUNT; b++)
+        gains1[b] = s->bus_muted[b] ? 0.0f : s->bus_vol[b] * duck_product(s, b);
+    if (used == 1 && only != EAR_BUS_MASTER && gains1[only] == 1.0f &&
+        s->bus_gain[only] == 1.0f) {
+        ml = s->bus_l[only];
+        mr = s->bus_r[only];
+        for (uint32_t b = 0; b < EAR_BUS_COUNT; b++)
+            if (b != EAR_BUS_MASTER) s->bus_gain[b] = gains1[b];
+    } else {
+        float *al = bus_buffer(s, EAR_BUS_MASTER, false);
+        float *ar = s->bus_r[EAR_BUS_MASTER];
+        for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
+            if (b == EAR_BUS_MASTER) continue;
+            float g1 = gains1[b], g0 = s->bus_gain[b];
+            s->bus_gain[b] = g1;
+            if (!s->bus_used[b]) continue;
+            const float *bl = s->bus_l[b], *br = s->bus_r[b];
+            if (g0 == g1) {
+                for (uint32_t j = 0; j < n; j++) {
+                    al[j] += g1 * bl[j];
+                    ar[j] += g1 * br[j];
+                }
+                continue;
+            }
+            float dg = (g1 - g0) / (float)n;
+            for (uint32_t j = 0; j < n; j++) {
+                float g = g0 + dg * (float)(j + 1);
+                al[j] += g * bl[j];
+                ar[j] += g * br[j];
+            }
         }
+        ml = al;
+        mr = ar;
     }
     uint32_t mb = EAR_BUS_MASTER;
-    float g1 =
-        (s->bus_muted[mb] ? 0.0f : s->bus_vol[mb] * duck_product(s, mb)) * s->master_target;
+    float g1 = gains1[mb] * s->master_target;
     float g0 = s->bus_gain[mb];
     s->bus_gain[mb] = g1;
     s->master_gain = s->master_target;
-    float dg = (g1 - g0) / (float)n;
     float *out = s->block_out;
+    if (g0 == g1) {
+        for (uint32_t j = 0; j < n; j++) {
+            out[2 * j] = ml[j] * g1;
+            out[2 * j + 1] = mr[j] * g1;
+        }
+        return;
+    }
+    float dg = (g1 - g0) / (float)n;
     for (uint32_t j = 0; j < n; j++) {
         float g = g0 + dg * (float)(j + 1);
         out[2 * j] = ml[j] * g;
@@ -555,6 +589,15 @@ static bool render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
 
 bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride) {
+    if (v->real && v->was_real && v->blend < 0 && v->stream < 0) {
+        /* The steady case: a clip voice that stays real. */
+        ear__voice_targets_fine(s, v, t);
+        ear__kernel_io bio = *io;
+        bio.mix_l = bus_buffer(s, v->bus, false);
+        bio.mix_r = s->bus_r[v->bus];
+        v->rendered_blocks++;
+        return render_one(s, v, t, &bio, group, lanes, stride);
+    }
     uint32_t n = s->config.block_frames;
     bool render = v->real || v->was_real;
     bool entering = v->real && !v->was_real;
@@ -564,7 +607,7 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
         ear__voice_targets_fine(s, v, t);
         if (!v->real) t->gain_l = t->gain_r = 0.0f; /* leaving the real set: fade out */
         bio.mix_l = bus_buffer(s, v->bus, false);
-        bio.mix_r = bus_buffer(s, v->bus, true);
+        bio.mix_r = s->bus_r[v->bus];
     }
     bool ended = false;
     if (v->blend >= 0) {

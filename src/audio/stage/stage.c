@@ -829,6 +829,13 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
 void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
     float rate = (float)s->config.sample_rate, gain = v->coarse_gain;
     if (v->placed) {
+        /* Between a game's moves (several blocks apart) nothing here changes: reuse. */
+        if (v->sp_fine_valid && v->fine_gain_at == gain && v->fine_occ_at == v->occ_s) {
+            uint64_t step = t->step_fx;
+            *t = v->fine_t;
+            t->step_fx = step;
+            return;
+        }
         if (!v->sp_fine_valid) {
             ear__spatial_fine(v, rate, &v->sp);
             v->sp_fine_valid = true;
@@ -842,6 +849,9 @@ void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
             v->occ_s > 0.0f
                 ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s), rate)
                 : 1.0f;
+        v->fine_t = *t;
+        v->fine_gain_at = gain;
+        v->fine_occ_at = v->occ_s;
     } else {
         /* Balance: the centre is unity on both sides; one side dims as pan moves away. */
         t->gain_l = gain * (v->pan > 0.0f ? 1.0f - v->pan : 1.0f);
@@ -890,7 +900,6 @@ static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i) {
     }
     s->vflags[slot] &= (uint8_t) ~(EAR__VF_TOUCHED | EAR__VF_NEW);
     voice_targets(s, v, &s->tgt[i]);
-    s->due[i] = 1;
 }
 
 static void render_block(ear_stage *s) {

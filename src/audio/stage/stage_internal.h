@@ -227,7 +227,9 @@ typedef struct ear__voice {
      * command that changes any other placement input (attenuation, cone, doppler
      * factor, behind cue) must clear sp_valid. */
     bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
-    bool sp_fine_valid; /* and so is its fine part */
+    bool sp_fine_valid; /* and so is its fine part, and fine_t below for these: */
+    float fine_gain_at, fine_occ_at;
+    ear__targets fine_t;
     uint64_t sp_ears;
     ear__spatial sp;
     ear_vec3 sp_position, sp_velocity, sp_forward;
