@@ -58,15 +58,14 @@ bool ear__mixer_create(ear_stage *s) {
     s->aud = ear__zalloc(a, n * sizeof *s->aud);
     s->prio = ear__zalloc(a, n);
     s->serial_of = ear__zalloc(a, n * sizeof *s->serial_of);
-    s->due = ear__zalloc(a, n);
     s->real_idx = ear__zalloc(a, n);
     s->eff = ear__zalloc(a, n * sizeof *s->eff);
     s->blends = ear__zalloc(a, EAR__MAX_BLENDS * sizeof *s->blends);
     s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
     bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
               s->ended_scratch && s->vflags && s->work && s->motion && s->slot_id && s->lag &&
-              s->aud && s->prio && s->serial_of && s->due && s->real_idx && s->eff &&
-              s->blends && s->pools;
+              s->aud && s->prio && s->serial_of && s->real_idx && s->eff && s->blends &&
+              s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
         s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
         s->bus_r[k] = ear__zalloc(a, b * sizeof(float));
@@ -132,7 +131,6 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, s->aud);
     ear__dealloc(a, s->prio);
     ear__dealloc(a, s->serial_of);
-    ear__dealloc(a, s->due);
     ear__dealloc(a, s->real_idx);
     ear__dealloc(a, s->eff);
     ear__dealloc(a, s->blends);

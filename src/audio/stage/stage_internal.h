@@ -374,7 +374,6 @@ struct ear_stage {
     float *aud;          /* audibility as of its last evaluation */
     uint8_t *prio;
     uint64_t *serial_of;
-    uint8_t *due;      /* per active index: evaluated this block */
     uint8_t *real_idx; /* per active index: chosen real this block */
     float *eff;        /* per active index: audibility with hysteresis (voice manager) */
     uint64_t block_index;
