@@ -77,6 +77,12 @@ static inline bool ear_vec3_is_finite(ear_vec3 a) {
     return isfinite(a.x) && isfinite(a.y) && isfinite(a.z);
 }
 
+/* ---- Text ----------------------------------------------------------------------------- */
+
+/* True when the `size` bytes at text are well-formed UTF-8: no overlong forms, no
+ * surrogates, nothing above U+10FFFF (NUL bytes are allowed). Thread: any. */
+bool ear_utf8_valid(const char *text, size_t size);
+
 /* ---- Seeded random numbers ------------------------------------------------------ */
 
 /* xoshiro256** seeded through splitmix64: the same seed gives the same sequence on

@@ -26,43 +26,6 @@ typedef struct reader {
     size_t scratch_cap;
 } reader;
 
-/* Strict UTF-8 (no overlong forms, no surrogates, nothing above U+10FFFF), as jansson
- * checks it. */
-static bool utf8_valid(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        unsigned long cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1Fu;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0Fu;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07u;
-        } else {
-            return false;
-        }
-        if (i + len > n) return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (s[i + k] & 0x3Fu);
-        }
-        if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) || cp > 0x10FFFF ||
-            (cp >= 0xD800 && cp <= 0xDFFF))
-            return false;
-        i += len;
-    }
-    return true;
-}
-
 static void skip_ws(reader *r) {
     while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
         r->p++;
@@ -266,7 +229,7 @@ static json_t *read_object(reader *r, int depth) {
         if (r->p >= r->end || *r->p != '"' || !read_string(r, &len)) break;
         /* Keys: no NUL (read_string refused \u0000) and valid UTF-8. The value read next
          * reuses the scratch buffer, so the key is copied (on the stack when short). */
-        if (!utf8_valid((const unsigned char *)r->scratch, len)) break;
+        if (!ear_utf8_valid(r->scratch, len)) break;
         char small[64];
         char *key = len < sizeof small ? small : malloc(len + 1);
         if (!key) break;
@@ -340,8 +303,7 @@ static json_t *read_value(reader *r, int depth) {
     case '[': return read_array(r, depth);
     case '"': {
         size_t len;
-        if (!read_string(r, &len) || !utf8_valid((const unsigned char *)r->scratch, len))
-            return NULL;
+        if (!read_string(r, &len) || !ear_utf8_valid(r->scratch, len)) return NULL;
         return json_stringn_nocheck(r->scratch, len);
     }
     case 't': return word(r, "true") ? json_true() : NULL;

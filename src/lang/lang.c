@@ -295,37 +295,6 @@ void ear_lang_destroy(ear_lang *lang) {
 
 /* ---- Parsing -------------------------------------------------------------------- */
 
-/* True when the n bytes at s are well-formed UTF-8 (no overlong forms, no
- * surrogates, nothing above U+10FFFF). */
-static bool valid_utf8(const unsigned char *s, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp, min;
-        if ((c & 0xE0) == 0xC0)
-            len = 2, cp = c & 0x1Fu, min = 0x80;
-        else if ((c & 0xF0) == 0xE0)
-            len = 3, cp = c & 0x0Fu, min = 0x800;
-        else if ((c & 0xF8) == 0xF0)
-            len = 4, cp = c & 0x07u, min = 0x10000;
-        else
-            return false;
-        if (n - i < len) return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (s[i + k] & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += len;
-    }
-    return true;
-}
-
 static bool is_blank(char c) {
     return c == ' ' || c == '\t';
 }
@@ -356,7 +325,7 @@ static bool parse_line(load_state *st, const char *line, size_t len, size_t line
     while (start < len && is_blank(line[start])) start++;
     if (start == len || line[start] == '#') return true;
 
-    if (!valid_utf8((const unsigned char *)line, len) || memchr(line, '\0', len)) {
+    if (!ear_utf8_valid(line, len) || memchr(line, '\0', len)) {
         report(st, line_no, "not valid UTF-8 text");
         return true;
     }

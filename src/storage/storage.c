@@ -136,38 +136,6 @@ static void set_error(ear_storage *s, const char *format, ...) {
 
 /* ---- Text rules ----------------------------------------------------------------- */
 
-/* True when the n bytes at p are well-formed UTF-8 (no overlong forms, no
- * surrogates, nothing above U+10FFFF) and hold no NUL. */
-static bool valid_utf8(const unsigned char *p, size_t n) {
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = p[i];
-        if (c == 0) return false;
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp, min;
-        if ((c & 0xE0) == 0xC0)
-            len = 2, cp = c & 0x1Fu, min = 0x80;
-        else if ((c & 0xF0) == 0xE0)
-            len = 3, cp = c & 0x0Fu, min = 0x800;
-        else if ((c & 0xF8) == 0xF0)
-            len = 4, cp = c & 0x07u, min = 0x10000;
-        else
-            return false;
-        if (n - i < len) return false;
-        for (size_t k = 1; k < len; k++) {
-            if ((p[i + k] & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (p[i + k] & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += len;
-    }
-    return true;
-}
-
 static bool is_blank(char c) {
     return c == ' ' || c == '\t';
 }
@@ -176,11 +144,11 @@ static bool valid_key(const char *key) {
     size_t n = strlen(key);
     if (n == 0 || key[0] == '#' || is_blank(key[0]) || is_blank(key[n - 1])) return false;
     if (strpbrk(key, "=\n\r")) return false;
-    return valid_utf8((const unsigned char *)key, n);
+    return ear_utf8_valid(key, n) && !memchr(key, 0, n);
 }
 
 static bool valid_value(const char *value) {
-    return valid_utf8((const unsigned char *)value, strlen(value));
+    return ear_utf8_valid(value, strlen(value));
 }
 
 /* ---- Items and index -------------------------------------------------------------- */
@@ -291,7 +259,7 @@ static ear_result parse_text(ear_storage *s, const char *text, size_t size, char
                              size_t why_size) {
     size_t pos = 0;
     if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) pos = 3;
-    if (!valid_utf8((const unsigned char *)text + pos, size - pos)) {
+    if (!ear_utf8_valid(text + pos, size - pos) || memchr(text + pos, 0, size - pos)) {
         snprintf(why, why_size, "is not UTF-8 text");
         return EAR_E_FORMAT;
     }
