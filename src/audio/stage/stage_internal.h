@@ -249,11 +249,6 @@ typedef struct ear__voice {
     int32_t stream; /* stream slot, or -1 */
     int32_t blend;  /* blend table index, or -1 */
     int32_t layers; /* first layer voice in the stage's layer array, or -1 */
-    /* Cold: touched only by voices that render. The fields before it are what every voice
-     * (real or virtual) reads each block, a few cache lines; render_block prefetches up to
-     * the part of the delay line in use. */
-    float hist[EAR__HIST_MAX];
-    /* Blends only (after the delay line, out of the voice manager's and prefetch's way). */
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
     float param_k; /* per-block smoothing of the parameters */
@@ -261,6 +256,9 @@ typedef struct ear__voice {
     bool curves_valid;
     float curve_gain, curve_pitch;
     float curve_at[EAR_BLEND_MAX_PARAMS];
+    /* Cold: touched only by voices that render. The delay line is last, so the fields
+     * every voice (real or virtual) reads each block share a few cache lines. */
+    float hist[EAR__HIST_MAX];
 } ear__voice;
 
 typedef struct ear__kernel_io {
