@@ -610,7 +610,34 @@ bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
         bio.mix_r = s->bus_r[v->bus];
     }
     bool ended = false;
-    if (v->blend >= 0) {
+    if (v->blend >= 0 && v->placed && render) {
+        /* The layers share one position: each is read and scaled by its curves, the sum
+         * goes once through the voice's filters, delay line and pan. */
+        const ear__blend *bl = &s->blends[v->blend];
+        float *sum = s->blend_sum, *buf = s->layer_buf;
+        memset(sum, 0, n * sizeof(float));
+        for (uint32_t l = 0; l < bl->def.layer_count; l++) {
+            ear__voice *lv = &s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS + l];
+            ear__targets lt;
+            layer_targets(s, v, bl, l, t, lv, &lt);
+            if (!lv->started) {
+                lv->step_fx = lt.step_fx;
+                lv->started = true;
+            }
+            /* The layer's own gain: its curves (the voice's level and pan come after). */
+            float g1 = lv->curve_gain;
+            float g0 = (first || entering) ? g1 : lv->gain_l;
+            (void)ear__read_layer_avx2(lv, lt.step_fx, n, buf);
+            float dg = (g1 - g0) / (float)n;
+            for (uint32_t j = 0; j < n; j++) sum[j] += (g0 + dg * (float)(j + 1)) * buf[j];
+            lv->gain_l = g1;
+        }
+        v->pos = s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS].pos;
+        prime(v, t, first, entering);
+        v->premixed = sum;
+        (void)render_one(s, v, t, &bio, group, lanes, stride);
+        v->premixed = NULL;
+    } else if (v->blend >= 0) {
         const ear__blend *bl = &s->blends[v->blend];
         for (uint32_t l = 0; l < bl->def.layer_count; l++) {
             ear__voice *lv = &s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS + l];

@@ -50,6 +50,8 @@ bool ear__mixer_create(ear_stage *s) {
     s->real_flag = ear__zalloc(a, n * sizeof *s->real_flag);
     s->rank = ear__zalloc(a, n * sizeof *s->rank);
     s->ended_scratch = ear__zalloc(a, n);
+    s->blend_sum = ear__zalloc(a, (b + 8u) * sizeof(float));
+    s->layer_buf = ear__zalloc(a, (b + 8u) * sizeof(float));
     s->vflags = ear__zalloc(a, n);
     s->work = ear__zalloc(a, n * sizeof *s->work);
     s->motion = ear__zalloc(a, n * sizeof *s->motion);
@@ -63,9 +65,9 @@ bool ear__mixer_create(ear_stage *s) {
     s->blends = ear__zalloc(a, EAR__MAX_BLENDS * sizeof *s->blends);
     s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
     bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
-              s->ended_scratch && s->vflags && s->work && s->motion && s->slot_id && s->lag &&
-              s->aud && s->prio && s->serial_of && s->real_idx && s->eff && s->blends &&
-              s->pools;
+              s->ended_scratch && s->blend_sum && s->layer_buf && s->vflags && s->work &&
+              s->motion && s->slot_id && s->lag && s->aud && s->prio && s->serial_of &&
+              s->real_idx && s->eff && s->blends && s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
         s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
         s->bus_r[k] = ear__zalloc(a, b * sizeof(float));
@@ -123,6 +125,8 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, (void *)s->real_flag);
     ear__dealloc(a, s->rank);
     ear__dealloc(a, s->ended_scratch);
+    ear__dealloc(a, s->blend_sum);
+    ear__dealloc(a, s->layer_buf);
     ear__dealloc(a, s->vflags);
     ear__dealloc(a, s->work);
     ear__dealloc(a, s->motion);

@@ -222,6 +222,9 @@ typedef struct ear__voice {
     float fade;      /* stop fade level, 1 .. 0 */
     float fade_step; /* per block */
     ear__targets t;  /* this block's targets (render_block's first pass) */
+    /* A placed blend's layers, already read and summed for this block: the kernel takes
+     * them in place of reading a clip (NULL for every other voice). */
+    const float *premixed;
     /* The last placement result and the inputs it came from (valid once computed).
      * Reused while the listener, position, velocity and forward are unchanged; a
      * command that changes any other placement input (attenuation, cone, doppler
@@ -317,6 +320,7 @@ struct ear_stage {
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
+    float *blend_sum, *layer_buf;  /* a placed blend's summed layers, and one layer's read */
     ear__render_fn render_voice;   /* the kernel chosen at create */
     float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
     /* The listener of the previous block, to tell whether it moved. */
@@ -410,6 +414,9 @@ uint64_t ear__to_fx(double step);
 void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
 void ear__end_voice(ear_stage *s, uint32_t index);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
+/* Reads (resamples) one block of a voice's clip into out, with no filter or mix: the
+ * AVX2 kernel's read where it applies, else the scalar one. */
+bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out);
 /* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
 void ear__voice_step_state(ear_stage *s, ear__voice *v);
 /* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a

@@ -241,7 +241,11 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
     uint32_t frames = io->frames, h = io->hist_len;
     float *mono = io->mono + h;
     bool stereo_flat = v->channels == 2 && !v->placed;
-    bool ended = ear__read_block(v, t->step_fx, frames, mono, io->right);
+    bool ended = false;
+    if (v->premixed)
+        memcpy(mono, v->premixed, frames * sizeof(float)); /* a blend's summed layers */
+    else
+        ended = ear__read_block(v, t->step_fx, frames, mono, io->right);
 
     if (v->placed) {
         lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);

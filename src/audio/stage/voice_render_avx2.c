@@ -347,7 +347,9 @@ AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
 AVX2_INLINE static bool read_filter(ear__voice *v, const ear__kernel_io *io,
                                     const ear__targets *t, float *mono) {
     bool ended = false;
-    if (!read_mono(v, t->step_fx, io->frames, mono))
+    if (v->premixed)
+        memcpy(mono, v->premixed, io->frames * sizeof(float)); /* a blend's summed layers */
+    else if (!read_mono(v, t->step_fx, io->frames, mono))
         ended = ear__read_block(v, t->step_fx, io->frames, mono, io->right);
     if (v->placed && !(v->occ_G >= 1.0f && t->occ_G >= 1.0f)) {
         lowpass(mono, io->frames, &v->z_occ1, v->occ_G, t->occ_G);
@@ -420,6 +422,14 @@ AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
     return ended;
 }
 
+AVX2 bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out) {
+    bool ended = false;
+    if (!read_mono(v, step_end, frames, out))
+        ended = ear__read_block(v, step_end, frames, out, NULL);
+    _mm256_zeroupper();
+    return ended;
+}
+
 AVX2 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
                                float *buf) {
     bool ended = read_filter(v, io, t, buf + io->hist_len);
@@ -473,6 +483,10 @@ bool ear__kernel_avx2_available(void) {
 
 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
     return ear__voice_render(v, io, t);
+}
+
+bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out) {
+    return ear__read_block(v, step_end, frames, out, NULL);
 }
 
 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
