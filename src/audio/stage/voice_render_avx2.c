@@ -115,7 +115,15 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
             __m256 a, b;
-            if (no_gather) {
+            if (no_gather && _mm256_extract_epi32(ix, 7) - _mm256_extract_epi32(ix, 0) <= 7) {
+                /* A step a little over one frame (doppler, a layer pitched up) often still
+                 * keeps these eight frames within one load: as in the narrow loop. */
+                int base0 = _mm256_extract_epi32(ix, 0);
+                __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32(base0));
+                const float *p = d + base0;
+                a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+                b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            } else if (no_gather) {
                 /* Each half's four indices lie within eight frames of the half's first. */
                 int base0 = _mm256_extract_epi32(ix, 0), base4 = _mm256_extract_epi32(ix, 4);
                 __m256i rel = _mm256_sub_epi32(ix, _mm256_permutevar8x32_epi32(ix, firsts));
