@@ -146,6 +146,10 @@ typedef struct ear_allocator {
 /* The allocator used when NULL is given: malloc, realloc and free. */
 const ear_allocator *ear_allocator_default(void);
 
+/* The allocator an object keeps: `given` with any NULL function (or a NULL `given`)
+ * replaced by the default's. Thread: any. */
+ear_allocator ear_allocator_resolve(const ear_allocator *given);
+
 #ifdef __cplusplus
 }
 #endif

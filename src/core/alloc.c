@@ -27,3 +27,14 @@ static const ear_allocator default_allocator = {default_alloc, default_realloc, 
 const ear_allocator *ear_allocator_default(void) {
     return &default_allocator;
 }
+
+ear_allocator ear_allocator_resolve(const ear_allocator *given) {
+    ear_allocator a = default_allocator;
+    if (given) {
+        if (given->alloc_fn) a.alloc_fn = given->alloc_fn;
+        if (given->realloc_fn) a.realloc_fn = given->realloc_fn;
+        if (given->free_fn) a.free_fn = given->free_fn;
+        a.user = given->user;
+    }
+    return a;
+}

@@ -265,13 +265,7 @@ ear_result ear_lang_create(const ear_lang_config *config, ear_lang **out_lang) {
     if (ear_lang_normalize(c.fallback ? c.fallback : "en", fallback, sizeof fallback) != EAR_OK)
         return EAR_E_INVALID_ARG;
 
-    ear_allocator alloc = *ear_allocator_default();
-    if (c.allocator) {
-        if (c.allocator->alloc_fn) alloc.alloc_fn = c.allocator->alloc_fn;
-        if (c.allocator->realloc_fn) alloc.realloc_fn = c.allocator->realloc_fn;
-        if (c.allocator->free_fn) alloc.free_fn = c.allocator->free_fn;
-        alloc.user = c.allocator->user;
-    }
+    ear_allocator alloc = ear_allocator_resolve(c.allocator);
     ear_lang *lang = alloc.alloc_fn(sizeof *lang, alloc.user);
     if (!lang) return EAR_E_OUT_OF_MEMORY;
     memset(lang, 0, sizeof *lang);

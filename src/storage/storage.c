@@ -547,13 +547,7 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
     if ((c.secret == NULL) != (c.secret_size == 0)) return EAR_E_INVALID_ARG;
     if (c.secret && sodium_init() < 0) return EAR_E_CRYPTO;
 
-    ear_allocator alloc = *ear_allocator_default();
-    if (c.allocator) {
-        if (c.allocator->alloc_fn) alloc.alloc_fn = c.allocator->alloc_fn;
-        if (c.allocator->realloc_fn) alloc.realloc_fn = c.allocator->realloc_fn;
-        if (c.allocator->free_fn) alloc.free_fn = c.allocator->free_fn;
-        alloc.user = c.allocator->user;
-    }
+    ear_allocator alloc = ear_allocator_resolve(c.allocator);
     ear_storage *s = alloc.alloc_fn(sizeof *s, alloc.user);
     if (!s) return EAR_E_OUT_OF_MEMORY;
     memset(s, 0, sizeof *s);

@@ -29,13 +29,7 @@ ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t chann
         return EAR_E_INVALID_ARG;
     /* Frames are indexed with 64-bit cursors; the bound keeps size arithmetic exact. */
     if (frames > ((uint64_t)1 << 40)) return EAR_E_INVALID_ARG;
-    ear_allocator a = *ear_allocator_default();
-    if (alloc) {
-        if (alloc->alloc_fn) a.alloc_fn = alloc->alloc_fn;
-        if (alloc->realloc_fn) a.realloc_fn = alloc->realloc_fn;
-        if (alloc->free_fn) a.free_fn = alloc->free_fn;
-        a.user = alloc->user;
-    }
+    ear_allocator a = ear_allocator_resolve(alloc);
     size_t header = (sizeof(ear_clip) + 15u) & ~(size_t)15u;
     uint64_t count = frames * channels;
     if (count > (SIZE_MAX - header) / sizeof(float)) return EAR_E_OUT_OF_MEMORY;

@@ -77,17 +77,6 @@ void ear__dealloc(const ear_allocator *a, void *p) {
     if (p) a->free_fn(p, a->user);
 }
 
-static ear_allocator resolve_allocator(const ear_allocator *given) {
-    ear_allocator a = *ear_allocator_default();
-    if (given) {
-        if (given->alloc_fn) a.alloc_fn = given->alloc_fn;
-        if (given->realloc_fn) a.realloc_fn = given->realloc_fn;
-        if (given->free_fn) a.free_fn = given->free_fn;
-        a.user = given->user;
-    }
-    return a;
-}
-
 uint32_t ear__hist_len(const ear_stage *s) {
     return (uint32_t)ceilf(EAR__ITD_S * (float)s->config.sample_rate) + 2u;
 }
@@ -123,7 +112,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     if (c.kernel == EAR_KERNEL_AUTO)
         c.kernel = ear__kernel_avx2_available() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR;
 
-    ear_allocator a = resolve_allocator(c.allocator);
+    ear_allocator a = ear_allocator_resolve(c.allocator);
     ear_stage *s = ear__zalloc(&a, sizeof *s);
     if (!s) return EAR_E_OUT_OF_MEMORY;
     s->config = c;
