@@ -7,6 +7,7 @@
  */
 #include "earshot/assets.h"
 #include "../decode/sox_util.h"
+#include "assets_files.h"
 #include "test.h"
 
 static const char *example =
@@ -189,24 +190,6 @@ TEST(a_blend_file_parses_alone) {
     ASSERT_EQ(ear_blend_parse(broken, strlen(broken), "sounds/wind.blend.json", &b, &err),
               EAR_E_FORMAT);
     ASSERT_STR_EQ(err.message, "sounds/wind.blend.json: layers[0].clip: expected a string");
-}
-
-static char root[256];
-
-static const char *at(const char *name) {
-    static char paths[8][512];
-    static int next = 0;
-    char *p = paths[next++ % 8];
-    snprintf(p, 512, "%s/%s", root, name);
-    return p;
-}
-
-static bool write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    fputs(text, f);
-    fclose(f);
-    return true;
 }
 
 TEST(loading_resolves_clip_names_through_the_assets) {

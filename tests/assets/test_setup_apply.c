@@ -7,27 +7,10 @@
 
 #include "earshot/assets.h"
 #include "../decode/sox_util.h"
+#include "assets_files.h"
 #include "test.h"
 
 #include <time.h>
-
-static char root[256];
-
-static const char *at(const char *name) {
-    static char paths[8][512];
-    static int next = 0;
-    char *p = paths[next++ % 8];
-    snprintf(p, 512, "%s/%s", root, name);
-    return p;
-}
-
-static bool write_text(const char *path, const char *text) {
-    FILE *f = fopen(path, "w");
-    if (!f) return false;
-    fputs(text, f);
-    fclose(f);
-    return true;
-}
 
 static const char *setup =
     "{\"buses\": {\"music\": 0.5, \"ui\": 0.25},\n"
