@@ -3,6 +3,7 @@
  * reference, is deterministic and chunk-independent, and a kernel the CPU cannot run
  * is refused at create.
  */
+#include "earshot/mixer.h"
 #include "stage_util.h"
 #include "test.h"
 
@@ -10,8 +11,10 @@
 #define VOICES 40
 
 /* A busy scene: many placed voices moving on circles (about half behind, some
- * below, some occluded, most with one ear delayed), a looping voice with a
- * crossfade, a flat stereo voice, a one-shot that ends, and voices that stop. */
+ * below, some occluded, most with one ear delayed), some pitched from 0.8 to 2.6 (every
+ * read path: steps up to one frame, up to two, and beyond), a looping voice with a
+ * crossfade, a flat stereo voice, a one-shot that ends, voices that stop, and a placed
+ * blend of two layers pitched near and above 1 whose parameter moves. */
 static float *render_scene(ear_kernel kernel, uint32_t chunk) {
     ear_stage_config c = ear_stage_config_default();
     c.kernel = kernel;
@@ -41,6 +44,28 @@ static float *render_scene(ear_kernel kernel, uint32_t chunk) {
     }
     ear_stage_play(s, stereo, &(ear_play){.looping = true, .pan = 0.4f, .pitch = 0.9f}, NULL);
     ear_stage_play(s, shot, &(ear_play){.placed = true, .position = {2, 0, 1}}, NULL);
+    ear_blend_def bd;
+    memset(&bd, 0, sizeof bd);
+    snprintf(bd.name, sizeof bd.name, "engine");
+    bd.param_count = 1;
+    bd.params[0] = (ear_blend_param){"rpm", 0, 1, 0};
+    bd.layer_count = 2;
+    for (uint32_t l = 0; l < 2; l++) {
+        bd.layers[l].clip = l ? noise : tone;
+        bd.layers[l].gain_count = 1;
+        bd.layers[l].gain[0] = (ear_curve){.param = "rpm",
+                                           .count = 2,
+                                           .x = {0, 1},
+                                           .y = {l ? 0.2f : 1.0f, l ? 1.0f : 0.4f},
+                                           .shape = EAR_CURVE_EQUAL_POWER};
+        bd.layers[l].pitch_count = 1;
+        bd.layers[l].pitch[0] =
+            (ear_curve){.param = "rpm", .count = 2, .x = {0, 1}, .y = {0.95f, l ? 3.5f : 2.6f}};
+    }
+    ear_stage_register_blend(s, &bd);
+    ear_voice_id engine = 0;
+    ear_play ep = placed_at(-3, 0, 2);
+    ear_stage_play_blend(s, "engine", &ep, &engine);
     ear_clip_release(tone);
     ear_clip_release(noise);
     ear_clip_release(shot);
@@ -64,9 +89,10 @@ static float *render_scene(ear_kernel kernel, uint32_t chunk) {
                                                      (float)(i % 5 == 0 ? -2 : 0),
                                                      (float)(8.0 * sin(a))));
                 if (i % 7 == 0)
-                    ear_stage_set_pitch(s, ids[i], 1.0f + 0.1f * (float)(event % 4));
+                    ear_stage_set_pitch(s, ids[i], 0.8f + 0.6f * (float)(event % 4));
                 if (i % 6 == 0) ear_stage_set_occlusion(s, ids[i], (float)(event % 3) * 0.4f);
             }
+            ear_stage_set_param(s, engine, "rpm", (float)(event % 5) * 0.25f);
             if (event == 4) ear_stage_stop(s, ids[3], 0.02f);
             if (event == 6) ear_stage_stop(s, ids[10], 0.05f);
         }

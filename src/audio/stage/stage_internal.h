@@ -414,9 +414,13 @@ uint64_t ear__to_fx(double step);
 void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
 void ear__end_voice(ear_stage *s, uint32_t index);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
-/* Reads (resamples) one block of a voice's clip into out, with no filter or mix: the
- * AVX2 kernel's read where it applies, else the scalar one. */
-bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out);
+/* A blend layer's block: reads (resamples) the layer's clip into buf, with no filter or
+ * pan, and adds it into sum with its gain ramped from g0 to g1 over the block. The
+ * scalar kernel's, and the AVX2 kernel's (the scalar one where AVX2 is missing). */
+void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
+                     float g0, float g1);
+void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
+                          float *sum, float g0, float g1);
 /* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
 void ear__voice_step_state(ear_stage *s, ear__voice *v);
 /* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a

@@ -269,6 +269,12 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
     return ended;
 }
 
+void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
+                     float g0, float g1) {
+    (void)ear__read_block(v, step_end, frames, buf, NULL);
+    mix_plain(sum, buf, frames, g0, g1);
+}
+
 bool ear__voice_advance(ear__voice *v, uint32_t frames, uint64_t step_end_fx) {
     uint64_t step0;
     int64_t dstep;

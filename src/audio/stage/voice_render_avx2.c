@@ -44,10 +44,34 @@ AVX2 static __m256i mul_small(uint64_t a, __m256i k) {
     return _mm256_add_epi64(lo, _mm256_slli_epi64(hi, 32));
 }
 
+/* j + 1 for the eight lanes of the frame group starting at j. */
+AVX2_INLINE static __m256 ramp_index(uint32_t j) {
+    return _mm256_add_ps(_mm256_set1_ps((float)(j + 1)),
+                         _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f));
+}
+
+/* Where read_mono puts frame group j's eight samples x: stored to out + j, or (a blend
+ * layer) added into out + j with a gain ramped from g0 by dg per frame, with
+ * mix_plain's operations. */
+typedef struct read_sink {
+    bool add;
+    __m256 g0, dg;
+} read_sink;
+
+AVX2_INLINE static void put8(float *out, uint32_t j, __m256 x, const read_sink *k) {
+    if (k->add) {
+        __m256 g = _mm256_fmadd_ps(k->dg, ramp_index(j), k->g0);
+        _mm256_storeu_ps(out + j, _mm256_fmadd_ps(g, x, _mm256_loadu_ps(out + j)));
+    } else {
+        _mm256_storeu_ps(out + j, x);
+    }
+}
+
 /* Pass 1 for a mono clip whose block stays inside the clip and clear of the loop
  * crossfade (the scalar fast path's condition); returns false, having done nothing,
- * otherwise. */
-AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, float *out) {
+ * otherwise. Inlined into its two callers, each with a constant sink kind. */
+AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
+                                  const read_sink *sink, float g0, float dg) {
     if (v->channels != 1) return false;
     uint64_t step0 = v->step_fx;
     int64_t dstep = ((int64_t)step_end - (int64_t)step0) / (int64_t)frames;
@@ -79,15 +103,16 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         __m256i ihi = _mm256_add_epi64(v8s, mul_small(ds, _mm256_setr_epi64x(52, 60, 84, 92)));
         __m256i dinc = _mm256_set1_epi64x((long long)(64u * ds));
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
-        /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps four
-         * frames' indices within 3 * 2 + 1 of the first, and the clip must have eight
+        /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps eight
+         * frames' indices within 15 of the first, and the clip must have seventeen
          * readable frames past the block's last index. */
         uint64_t max_step = step0 > step_end ? step0 : step_end;
-        bool no_gather = max_step <= (2ull << 32) && end_pos + 10u < v->frames;
-        __m256i firsts = _mm256_setr_epi32(0, 0, 0, 0, 4, 4, 4, 4);
+        bool no_gather = max_step <= (2ull << 32) && end_pos + 18u < v->frames;
         /* A step of at most one frame keeps all eight indices within seven of the
-         * first: one load and one permute per neighbour, the first index tracked in a
-         * scalar register (the exact lane-0 cursor) instead of read out of the vector. */
+         * first: one load and one permute per neighbour. Up to two frames, within
+         * fifteen: two loads and two permutes per neighbour, blended. Either way the
+         * first index comes from a scalar copy of lane 0's exact cursor instead of
+         * being read out of the vector. */
         bool narrow = no_gather && max_step <= (1ull << 32);
         uint64_t c0 = frac0, inc0 = 8u * step0 + 36u * ds, dinc0 = 64u * ds;
         for (; narrow && j + 8 <= frames; j += 8) {
@@ -100,7 +125,7 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             const float *p = d + (c0 >> 32);
             __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
             __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
-            _mm256_storeu_ps(out + j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a));
+            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
             clo = _mm256_add_epi64(clo, ilo);
             chi = _mm256_add_epi64(chi, ihi);
             ilo = _mm256_add_epi64(ilo, dinc);
@@ -108,36 +133,48 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
             c0 += inc0;
             inc0 += dinc0;
         }
+        const __m256i seven = _mm256_set1_epi32(7);
+        /* The cursor of the group's last frame less its first's: 7 step0 + (7 l + 28) ds
+         * for the group starting at frame l. */
+        uint64_t span7 = 7u * step0 + (7u * j + 28u) * ds, dspan7 = 56u * ds;
+        for (; no_gather && j + 8 <= frames; j += 8) {
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
+            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
+            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
+            const float *p = d + (c0 >> 32);
+            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            if (((c0 + span7) >> 32) - (c0 >> 32) > 7u) {
+                /* The permutes use rel's low three bits; lanes past the first eight
+                 * frames take the second loads'. A step a little over one frame (a
+                 * source coming closer) mostly stays within the first. */
+                __m256 hi = _mm256_castsi256_ps(_mm256_cmpgt_epi32(rel, seven));
+                a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 8), rel),
+                                     hi);
+                b = _mm256_blendv_ps(b, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 9), rel),
+                                     hi);
+            }
+            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
+            clo = _mm256_add_epi64(clo, ilo);
+            chi = _mm256_add_epi64(chi, ihi);
+            ilo = _mm256_add_epi64(ilo, dinc);
+            ihi = _mm256_add_epi64(ihi, dinc);
+            c0 += inc0;
+            inc0 += dinc0;
+            span7 += dspan7;
+        }
         for (; j + 8 <= frames; j += 8) {
             __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
             __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
-            __m256 a, b;
-            if (no_gather && _mm256_extract_epi32(ix, 7) - _mm256_extract_epi32(ix, 0) <= 7) {
-                /* A step a little over one frame (doppler, a layer pitched up) often still
-                 * keeps these eight frames within one load: as in the narrow loop. */
-                int base0 = _mm256_extract_epi32(ix, 0);
-                __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32(base0));
-                const float *p = d + base0;
-                a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
-                b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
-            } else if (no_gather) {
-                /* Each half's four indices lie within eight frames of the half's first. */
-                int base0 = _mm256_extract_epi32(ix, 0), base4 = _mm256_extract_epi32(ix, 4);
-                __m256i rel = _mm256_sub_epi32(ix, _mm256_permutevar8x32_epi32(ix, firsts));
-                const float *p0 = d + base0, *p4 = d + base4;
-                a = _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(p0), rel),
-                                    _mm256_permutevar8x32_ps(_mm256_loadu_ps(p4), rel), 0xf0);
-                b = _mm256_blend_ps(_mm256_permutevar8x32_ps(_mm256_loadu_ps(p0 + 1), rel),
-                                    _mm256_permutevar8x32_ps(_mm256_loadu_ps(p4 + 1), rel),
-                                    0xf0);
-            } else {
-                a = _mm256_i32gather_ps(d, ix, 4);
-                b = _mm256_i32gather_ps(d + 1, ix, 4);
-            }
-            _mm256_storeu_ps(out + j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a));
+            __m256 a = _mm256_i32gather_ps(d, ix, 4);
+            __m256 b = _mm256_i32gather_ps(d + 1, ix, 4);
+            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
             clo = _mm256_add_epi64(clo, ilo);
             chi = _mm256_add_epi64(chi, ihi);
             ilo = _mm256_add_epi64(ilo, dinc);
@@ -148,7 +185,8 @@ AVX2 static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, fl
         uint64_t cj = frac0 + (uint64_t)j * step0 + (uint64_t)j * (j + 1u) / 2u * ds;
         uint64_t i = cj >> 32;
         float w = (float)(uint32_t)((cj & 0xffffffffu) >> 8) * (1.0f / 16777216.0f);
-        out[j] = fmaf(w, d[i + 1] - d[i], d[i]);
+        float x = fmaf(w, d[i + 1] - d[i], d[i]);
+        out[j] = sink->add ? fmaf(fmaf(dg, (float)(j + 1), g0), x, out[j]) : x;
     }
     uint64_t acc = frac0 + sum;
     v->pos += acc >> 32;
@@ -172,12 +210,6 @@ AVX2 static void lowpass(float *x, uint32_t frames, float *state, float g0, floa
         s = fmaf(1.0f - 2.0f * g, s, 2.0f * g * xj);
     }
     *state = isfinite(s) ? s : 0.0f;
-}
-
-/* j + 1 for the eight lanes of the frame group starting at j. */
-AVX2 static __m256 ramp_index(uint32_t j) {
-    return _mm256_add_ps(_mm256_set1_ps((float)(j + 1)),
-                         _mm256_setr_ps(0.0f, 1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f));
 }
 
 AVX2 static void mix_plain(float *mix, const float *x, uint32_t frames, float g0, float g1) {
@@ -253,6 +285,19 @@ AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_
     __m256 k = _mm256_setr_ps(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f);
     const __m256 eight = _mm256_set1_ps(8.0f);
     uint32_t j = 0;
+    /* A steady delay (most blocks: a game moves its voices once a frame, several blocks
+     * apart) reads one tap; the crossfade below would give the same values, since both
+     * of its taps are this one and its weight is zero. */
+    for (; d0 == d1 && j + 8 <= frames; j += 8) {
+        __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
+        __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
+        _mm256_storeu_ps(pm + j,
+                         _mm256_fmadd_ps(gp, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
+        __m256 a1 = _mm256_loadu_ps(b1 + j);
+        __m256 x1 = _mm256_fmadd_ps(vw1, _mm256_sub_ps(_mm256_loadu_ps(b1 + j + 1), a1), a1);
+        _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, x1, _mm256_loadu_ps(fm + j)));
+        k = _mm256_add_ps(k, eight);
+    }
     for (; j + 8 <= frames; j += 8) {
         __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
         __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
@@ -352,12 +397,14 @@ AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
  * starts at buf + hist_len); returns true when a one-shot ended. */
+static const read_sink store_sink = {false, {0}, {0}};
+
 AVX2_INLINE static bool read_filter(ear__voice *v, const ear__kernel_io *io,
                                     const ear__targets *t, float *mono) {
     bool ended = false;
     if (v->premixed)
         memcpy(mono, v->premixed, io->frames * sizeof(float)); /* a blend's summed layers */
-    else if (!read_mono(v, t->step_fx, io->frames, mono))
+    else if (!read_mono(v, t->step_fx, io->frames, mono, &store_sink, 0.0f, 0.0f))
         ended = ear__read_block(v, t->step_fx, io->frames, mono, io->right);
     if (v->placed && !(v->occ_G >= 1.0f && t->occ_G >= 1.0f)) {
         lowpass(mono, io->frames, &v->z_occ1, v->occ_G, t->occ_G);
@@ -430,12 +477,17 @@ AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
     return ended;
 }
 
-AVX2 bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out) {
-    bool ended = false;
-    if (!read_mono(v, step_end, frames, out))
-        ended = ear__read_block(v, step_end, frames, out, NULL);
+AVX2 void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
+                               float *sum, float g0, float g1) {
+    float dg = (g1 - g0) / (float)frames;
+    read_sink add = {true, _mm256_set1_ps(g0), _mm256_set1_ps(dg)};
+    if (read_mono(v, step_end, frames, sum, &add, g0, dg)) {
+        _mm256_zeroupper();
+        return;
+    }
+    (void)ear__read_block(v, step_end, frames, buf, NULL);
+    mix_plain(sum, buf, frames, g0, g1);
     _mm256_zeroupper();
-    return ended;
 }
 
 AVX2 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
@@ -493,8 +545,9 @@ bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__
     return ear__voice_render(v, io, t);
 }
 
-bool ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *out) {
-    return ear__read_block(v, step_end, frames, out, NULL);
+void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
+                          float *sum, float g0, float g1) {
+    ear__read_layer(v, step_end, frames, buf, sum, g0, g1);
 }
 
 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
