@@ -865,20 +865,6 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
     s->active[index] = s->active[--s->active_count];
 }
 
-/* Asks for a voice's state (its fields and, for a voice that renders, the history in
- * use) before it is its turn: with hundreds of voices they no longer sit in the nearest
- * caches, and the per-block maths otherwise waits on them. Only a hint; it changes no
- * result. */
-static void prefetch_voice(const ear__voice *v, uint32_t hist_len, bool renders) {
-#if defined(__GNUC__)
-    const char *p = (const char *)v;
-    const char *end = renders ? (const char *)(v->hist + hist_len) : (const char *)v->hist;
-    for (; p < end; p += 64) __builtin_prefetch(p);
-#else
-    (void)v, (void)hist_len, (void)renders;
-#endif
-}
-
 /* Catches a skipped voice up on the blocks it missed, then computes this block's
  * coarse targets. */
 static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i) {
@@ -961,10 +947,6 @@ static void render_block(ear_stage *s) {
     for (uint32_t k = 0; k < nwork; k++) {
         uint32_t i = s->work[k];
         uint32_t slot = s->active[i];
-        if (k + 2u < nwork) {
-            uint32_t ahead = s->work[k + 2u];
-            prefetch_voice(&s->voices[s->active[ahead]], io.hist_len, s->real_idx[ahead] != 0);
-        }
         ear__voice *v = &s->voices[slot];
         v->real = s->real_idx[i];
         bool ended = ear__voice_block(s, v, &s->tgt[i], &io, &group, lanes, stride);

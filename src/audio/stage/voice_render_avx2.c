@@ -195,19 +195,23 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
     return true;
 }
 
-/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. */
+/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. The recurrence is
+ * one FMA, s' = (1 - 2G) s + 2G x, and the output the mean of the states either side,
+ * y = (s + s') / 2 (the same filter as v = G (x - s), y = s + v, s' = y + v). With
+ * g2 = 2G = fma(2 dg, j + 1, 2 g0) per frame; a steady G (g0 = g1) gives the same
+ * values with g2 hoisted, since fma(0, k, g) = g. */
 AVX2 static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
     if (g0 >= 1.0f && g1 >= 1.0f) {
         *state = x[frames - 1];
         return;
     }
     float s = *state;
-    float dg = (g1 - g0) / (float)frames;
+    float g20 = 2.0f * g0, dg2 = 2.0f * ((g1 - g0) / (float)frames);
     for (uint32_t j = 0; j < frames; j++) {
-        float g = g0 + dg * (float)(j + 1);
-        float xj = x[j];
-        x[j] = fmaf(1.0f - g, s, g * xj);
-        s = fmaf(1.0f - 2.0f * g, s, 2.0f * g * xj);
+        float g2 = fmaf(dg2, (float)(j + 1), g20);
+        float sn = fmaf(1.0f - g2, s, g2 * x[j]);
+        x[j] = (s + sn) * 0.5f;
+        s = sn;
     }
     *state = isfinite(s) ? s : 0.0f;
 }
@@ -344,55 +348,108 @@ AVX2 static inline __attribute__((always_inline)) void transpose8(__m256 r[8]) {
     r[7] = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
-/* lowpass() on k (2 .. 8) voices at once, one voice per SIMD lane: x[l] is voice l's
- * block, state[l] its filter state, g0[l] .. g1[l] its coefficient ramp. Eight-frame
- * tiles are transposed so that each lane runs one voice's recurrence; every lane does
- * exactly lowpass()'s operations in lowpass()'s order, so the result is bit for bit
- * the same and the k serial chains overlap instead of adding up. */
-AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
-                               float *const *state, const float *g0, const float *g1) {
-    /* An idle lane repeats lane 0 (same input, state and ramp), so it computes the
-     * same values and may store them over lane 0's, with no branches in the loop. */
-    float vs[8], vg0[8], vdg[8];
+/* Eight voices' filter state and coefficients, one voice per lane (lowpass()'s
+ * variables). An idle lane repeats the chunk's first voice (same input, state and
+ * ramp), so it computes the same values and may store them over that voice's. */
+typedef struct lp_chunk {
     float *row[8];
+    __m256 s, g20, dg2;
+} lp_chunk;
+
+AVX2_INLINE static void lp_chunk_init(lp_chunk *ch, float *const *x, uint32_t k,
+                                      uint32_t frames, float *const *state, const float *g0,
+                                      const float *g1) {
+    float vs[8], vg[8], vd[8];
     for (uint32_t l = 0; l < 8; l++) {
         uint32_t from = l < k ? l : 0u;
         vs[l] = *state[from];
-        vg0[l] = g0[from];
-        vdg[l] = (g1[from] - g0[from]) / (float)frames;
-        row[l] = x[from];
+        vg[l] = 2.0f * g0[from];
+        vd[l] = 2.0f * ((g1[from] - g0[from]) / (float)frames);
+        ch->row[l] = x[from];
     }
-    __m256 s = _mm256_loadu_ps(vs), G0 = _mm256_loadu_ps(vg0), DG = _mm256_loadu_ps(vdg);
-    const __m256 one = _mm256_set1_ps(1.0f), two = _mm256_set1_ps(2.0f);
-    __m256 kv = _mm256_set1_ps(1.0f); /* j + m + 1, counted exactly */
-    uint32_t j = 0;
-    for (; j + 8 <= frames; j += 8) {
-        __m256 r[8];
-        for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(row[l] + j);
-        transpose8(r);
-        for (uint32_t m = 0; m < 8; m++) {
-            __m256 g = _mm256_add_ps(G0, _mm256_mul_ps(DG, kv));
-            __m256 g2 = _mm256_mul_ps(two, g);
-            __m256 xm = r[m];
-            r[m] = _mm256_fmadd_ps(_mm256_sub_ps(one, g), s, _mm256_mul_ps(g, xm));
-            s = _mm256_fmadd_ps(_mm256_sub_ps(one, g2), s, _mm256_mul_ps(g2, xm));
+    ch->s = _mm256_loadu_ps(vs);
+    ch->g20 = _mm256_loadu_ps(vg);
+    ch->dg2 = _mm256_loadu_ps(vd);
+}
+
+/* Frames j .. j + 7 of a chunk: transposed so that each lane runs its voice's
+ * recurrence, then transposed back. kv holds j + 1 in every lane. A steady chunk (no
+ * lane ramps) hoists g2; a ramping one computes it per frame, as lowpass() does. */
+AVX2_INLINE static void lp_chunk_tile(lp_chunk *ch, uint32_t j, __m256 kv, bool ramp) {
+    const __m256 one = _mm256_set1_ps(1.0f), half = _mm256_set1_ps(0.5f);
+    __m256 r[8];
+    for (uint32_t l = 0; l < 8; l++) r[l] = _mm256_loadu_ps(ch->row[l] + j);
+    transpose8(r);
+    __m256 s = ch->s, g2 = ch->g20, c = _mm256_sub_ps(one, g2);
+    for (uint32_t m = 0; m < 8; m++) {
+        if (ramp) {
+            g2 = _mm256_fmadd_ps(ch->dg2, kv, ch->g20);
+            c = _mm256_sub_ps(one, g2);
             kv = _mm256_add_ps(kv, one);
         }
-        transpose8(r);
-        for (uint32_t l = 0; l < 8; l++) _mm256_storeu_ps(row[l] + j, r[l]);
+        __m256 sn = _mm256_fmadd_ps(c, s, _mm256_mul_ps(g2, r[m]));
+        r[m] = _mm256_mul_ps(_mm256_add_ps(s, sn), half);
+        s = sn;
     }
-    _mm256_storeu_ps(vs, s);
+    ch->s = s;
+    transpose8(r);
+    for (uint32_t l = 0; l < 8; l++) _mm256_storeu_ps(ch->row[l] + j, r[l]);
+}
+
+/* The frames after the last whole tile, and the states back, lane by lane. */
+AVX2_INLINE static void lp_chunk_finish(lp_chunk *ch, uint32_t k, uint32_t j, uint32_t frames,
+                                        float *const *state) {
+    float vs[8], vg[8], vd[8];
+    _mm256_storeu_ps(vs, ch->s);
+    _mm256_storeu_ps(vg, ch->g20);
+    _mm256_storeu_ps(vd, ch->dg2);
     for (uint32_t l = 0; l < k; l++) {
-        float sl = vs[l], gl0 = vg0[l], dg = vdg[l];
-        float *xl = x[l];
+        float sl = vs[l];
+        float *xl = ch->row[l];
         for (uint32_t jj = j; jj < frames; jj++) {
-            float g = gl0 + dg * (float)(jj + 1);
-            float xj = xl[jj];
-            xl[jj] = fmaf(1.0f - g, sl, g * xj);
-            sl = fmaf(1.0f - 2.0f * g, sl, 2.0f * g * xj);
+            float g2 = fmaf(vd[l], (float)(jj + 1), vg[l]);
+            float sn = fmaf(1.0f - g2, sl, g2 * xl[jj]);
+            xl[jj] = (sl + sn) * 0.5f;
+            sl = sn;
         }
         *state[l] = isfinite(sl) ? sl : 0.0f;
     }
+}
+
+/* lowpass() on k (2 .. 16) voices at once, one voice per SIMD lane, in chunks of
+ * eight: x[l] is voice l's block, state[l] its filter state, g0[l] .. g1[l] its
+ * coefficient ramp. Every lane does exactly lowpass()'s operations in lowpass()'s
+ * order, so the result is bit for bit the same; the chains of the (up to) two chunks
+ * are independent and interleave tile by tile, so the out-of-order core overlaps them. */
+AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
+                               float *const *state, const float *g0, const float *g1) {
+    lp_chunk a, b;
+    uint32_t ka = k < 8 ? k : 8, kb = k - ka;
+    lp_chunk_init(&a, x, ka, frames, state, g0, g1);
+    if (kb) lp_chunk_init(&b, x + 8, kb, frames, state + 8, g0 + 8, g1 + 8);
+    bool ramp = false;
+    for (uint32_t l = 0; l < k; l++) ramp = ramp || g0[l] != g1[l];
+    __m256 kv = _mm256_set1_ps(1.0f);
+    const __m256 eight = _mm256_set1_ps(8.0f);
+    uint32_t j = 0;
+    if (ramp && kb) {
+        for (; j + 8 <= frames; j += 8, kv = _mm256_add_ps(kv, eight)) {
+            lp_chunk_tile(&a, j, kv, true);
+            lp_chunk_tile(&b, j, kv, true);
+        }
+    } else if (ramp) {
+        for (; j + 8 <= frames; j += 8, kv = _mm256_add_ps(kv, eight))
+            lp_chunk_tile(&a, j, kv, true);
+    } else if (kb) {
+        for (; j + 8 <= frames; j += 8) {
+            lp_chunk_tile(&a, j, kv, false);
+            lp_chunk_tile(&b, j, kv, false);
+        }
+    } else {
+        for (; j + 8 <= frames; j += 8) lp_chunk_tile(&a, j, kv, false);
+    }
+    lp_chunk_finish(&a, ka, j, frames, state);
+    if (kb) lp_chunk_finish(&b, kb, j, frames, state + 8);
 }
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
@@ -516,13 +573,10 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
         g1[k] = b;
         k++;
     }
-    for (uint32_t c = 0; c < k; c += 8) {
-        uint32_t m = k - c < 8 ? k - c : 8;
-        if (m == 1)
-            lowpass(x[c], frames, st[c], g0[c], g1[c]);
-        else
-            lowpass_lanes(x + c, m, frames, st + c, g0 + c, g1 + c);
-    }
+    if (k == 1)
+        lowpass(x[0], frames, st[0], g0[0], g1[0]);
+    else if (k > 1)
+        lowpass_lanes(x, k, frames, st, g0, g1);
     for (uint32_t i = 0; i < gr->n; i++) {
         ear__voice *v = gr->voice[i];
         ear__kernel_io bus_io = *io; /* each voice mixes into its own bus */
