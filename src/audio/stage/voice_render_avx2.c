@@ -74,7 +74,8 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
                                   const read_sink *sink, float g0, float dg) {
     if (v->channels != 1) return false;
     uint64_t step0 = v->step_fx;
-    int64_t dstep = ((int64_t)step_end - (int64_t)step0) / (int64_t)frames;
+    int64_t dstep =
+        step_end == step0 ? 0 : ((int64_t)step_end - (int64_t)step0) / (int64_t)frames;
     uint64_t ds = (uint64_t)dstep;
     uint64_t sum = (uint64_t)frames * step0 + (uint64_t)frames * (frames + 1u) / 2u * ds;
     uint64_t end_pos = v->pos + ((v->frac + sum) >> 32) + 1u;
@@ -93,15 +94,16 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
          * (fractions) and odd ones (indices) give all eight frames in order. */
         __m256i vf = _mm256_set1_epi64x((long long)frac0);
         __m256i v8s = _mm256_set1_epi64x((long long)(8u * step0));
-        __m256i clo = _mm256_add_epi64(
-            vf, _mm256_add_epi64(mul_small(step0, _mm256_setr_epi64x(0, 1, 4, 5)),
-                                 mul_small(ds, _mm256_setr_epi64x(0, 1, 10, 15))));
-        __m256i chi = _mm256_add_epi64(
-            vf, _mm256_add_epi64(mul_small(step0, _mm256_setr_epi64x(2, 3, 6, 7)),
-                                 mul_small(ds, _mm256_setr_epi64x(3, 6, 21, 28))));
-        __m256i ilo = _mm256_add_epi64(v8s, mul_small(ds, _mm256_setr_epi64x(36, 44, 68, 76)));
-        __m256i ihi = _mm256_add_epi64(v8s, mul_small(ds, _mm256_setr_epi64x(52, 60, 84, 92)));
+        __m256i clo = _mm256_add_epi64(vf, mul_small(step0, _mm256_setr_epi64x(0, 1, 4, 5)));
+        __m256i chi = _mm256_add_epi64(vf, mul_small(step0, _mm256_setr_epi64x(2, 3, 6, 7)));
+        __m256i ilo = v8s, ihi = v8s;
         __m256i dinc = _mm256_set1_epi64x((long long)(64u * ds));
+        if (ds) { /* the step ramps (a steady one, the usual block, skips these) */
+            clo = _mm256_add_epi64(clo, mul_small(ds, _mm256_setr_epi64x(0, 1, 10, 15)));
+            chi = _mm256_add_epi64(chi, mul_small(ds, _mm256_setr_epi64x(3, 6, 21, 28)));
+            ilo = _mm256_add_epi64(ilo, mul_small(ds, _mm256_setr_epi64x(36, 44, 68, 76)));
+            ihi = _mm256_add_epi64(ihi, mul_small(ds, _mm256_setr_epi64x(52, 60, 84, 92)));
+        }
         __m256 scale = _mm256_set1_ps(1.0f / 16777216.0f);
         /* Without gathers (slow on some CPUs): a step of at most 2 frames keeps eight
          * frames' indices within 15 of the first, and the clip must have seventeen
@@ -115,6 +117,22 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
          * being read out of the vector. */
         bool narrow = no_gather && max_step <= (1ull << 32);
         uint64_t c0 = frac0, inc0 = 8u * step0 + 36u * ds, dinc0 = 64u * ds;
+        /* The narrow loop below with a steady step: its increments stay as they are. */
+        for (; narrow && !ds && j + 8 <= frames; j += 8) {
+            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
+            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
+                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
+            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
+            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
+            const float *p = d + (c0 >> 32);
+            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
+            clo = _mm256_add_epi64(clo, ilo);
+            chi = _mm256_add_epi64(chi, ihi);
+            c0 += inc0;
+        }
         for (; narrow && j + 8 <= frames; j += 8) {
             __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
@@ -289,9 +307,21 @@ AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_
     __m256 k = _mm256_setr_ps(1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f);
     const __m256 eight = _mm256_set1_ps(8.0f);
     uint32_t j = 0;
-    /* A steady delay (most blocks: a game moves its voices once a frame, several blocks
-     * apart) reads one tap; the crossfade below would give the same values, since both
-     * of its taps are this one and its weight is zero. */
+    if (d0 == d1 && gp0 == gp1 && gf0 == gf1) {
+        /* Nothing moves (most blocks: a game moves its voices once a frame, several
+         * blocks apart): fixed gains, and the far ear's tap weights folded into its
+         * gain, gf (a + w (b - a)) = gf (1 - w) a + gf w b. */
+        __m256 ga = _mm256_set1_ps(gf0 * (1.0f - w1)), gb = _mm256_set1_ps(gf0 * w1);
+        for (; j + 8 <= frames; j += 8) {
+            _mm256_storeu_ps(
+                pm + j, _mm256_fmadd_ps(vgp0, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
+            __m256 f = _mm256_fmadd_ps(ga, _mm256_loadu_ps(b1 + j), _mm256_loadu_ps(fm + j));
+            _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gb, _mm256_loadu_ps(b1 + j + 1), f));
+        }
+        k = _mm256_add_ps(k, _mm256_set1_ps((float)j));
+    }
+    /* A steady delay reads one tap; the crossfade below would give the same values,
+     * since both of its taps are this one and its weight is zero. */
     for (; d0 == d1 && j + 8 <= frames; j += 8) {
         __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
         __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
