@@ -778,7 +778,12 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v) {
 }
 
 static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
-    ear__voice_step_state(s, v);
+    /* A settled voice (smoothers at their targets, no fade, no envelope, no blend
+     * parameters) would come out of its state step unchanged. */
+    if (!v->started || v->stopping || v->env_kind || v->blend >= 0 ||
+        v->volume_s != v->volume_target || v->pitch_s != v->pitch_target ||
+        v->occ_s != v->occ_target)
+        ear__voice_step_state(s, v);
     const ear__motion *m = &s->motion[(v->id & 0xffffu) - 1u];
     v->position = m->position;
     v->velocity = m->velocity;
@@ -815,16 +820,9 @@ static void voice_targets(ear_stage *s, ear__voice *v, ear__targets *t) {
     }
 }
 
-void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
+void ear__voice_targets_fine_slow(ear_stage *s, ear__voice *v, ear__targets *t) {
     float rate = (float)s->config.sample_rate, gain = v->coarse_gain;
     if (v->placed) {
-        /* Between a game's moves (several blocks apart) nothing here changes: reuse. */
-        if (v->sp_fine_valid && v->fine_gain_at == gain && v->fine_occ_at == v->occ_s) {
-            uint64_t step = t->step_fx;
-            *t = v->fine_t;
-            t->step_fx = step;
-            return;
-        }
         if (!v->sp_fine_valid) {
             ear__spatial_fine(v, rate, &v->sp);
             v->sp_fine_valid = true;

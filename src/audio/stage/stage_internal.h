@@ -427,7 +427,18 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v);
  * one-shot ran out meanwhile. */
 bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks);
 /* The fine targets (pan, delays, filters) of a voice about to render. */
-void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t);
+void ear__voice_targets_fine_slow(ear_stage *s, ear__voice *v, ear__targets *t);
+static inline void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__targets *t) {
+    /* Between a game's moves (several blocks apart) nothing here changes: reuse. */
+    if (v->placed && v->sp_fine_valid && v->fine_gain_at == v->coarse_gain &&
+        v->fine_occ_at == v->occ_s) {
+        uint64_t step = t->step_fx;
+        *t = v->fine_t;
+        t->step_fx = step;
+        return;
+    }
+    ear__voice_targets_fine_slow(s, v, t);
+}
 /* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
 ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
                      int32_t stream, float env_in_s, ear_voice_id *out_id);
