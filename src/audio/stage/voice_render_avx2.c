@@ -117,21 +117,46 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
          * being read out of the vector. */
         bool narrow = no_gather && max_step <= (1ull << 32);
         uint64_t c0 = frac0, inc0 = 8u * step0 + 36u * ds, dinc0 = 64u * ds;
-        /* The narrow loop below with a steady step: its increments stay as they are. */
-        for (; narrow && !ds && j + 8 <= frames; j += 8) {
-            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
-                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
-            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
-                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
-            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
-            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
-            const float *p = d + (c0 >> 32);
-            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
-            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
-            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
-            clo = _mm256_add_epi64(clo, ilo);
-            chi = _mm256_add_epi64(chi, ihi);
-            c0 += inc0;
+        if (no_gather && !ds && j + 8 <= frames) {
+            /* A steady step (up to two frames): frame l of a group is at c0 + l step0, so with
+             * the group's first fraction f = c0 mod 2^32 and l step0 = (hi_l, lo_l) as 32 + 32
+             * bits, its index is hi_l plus the carry out of f + lo_l and its fraction that
+             * sum's low 32 bits: 32-bit lanes only. The vector holds f ^ 2^31, so a
+             * signed compare finds the unsigned carry, and the weight, (f + lo_l) / 2^32,
+             * is the signed value's top 24 bits times 2^-24 plus one half: exactly the
+             * ramped loop's weight. */
+            uint32_t lo[8], hi[8];
+            for (uint32_t l = 0; l < 8; l++) {
+                uint64_t L = (uint64_t)l * step0;
+                lo[l] = (uint32_t)L;
+                hi[l] = (uint32_t)(L >> 32);
+            }
+            __m256i vlo = _mm256_loadu_si256((const __m256i *)lo);
+            __m256i vhi = _mm256_loadu_si256((const __m256i *)hi);
+            __m256i fx = _mm256_set1_epi32((int)((uint32_t)c0 ^ 0x80000000u));
+            __m256i f8 = _mm256_set1_epi32((int)(uint32_t)(8u * step0));
+            const __m256 half = _mm256_set1_ps(0.5f);
+            const __m256i seven8 = _mm256_set1_epi32(7);
+            for (; j + 8 <= frames; j += 8) {
+                __m256i sx = _mm256_add_epi32(fx, vlo);
+                __m256i rel = _mm256_sub_epi32(vhi, _mm256_cmpgt_epi32(fx, sx));
+                __m256 w =
+                    _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(sx, 8)), scale, half);
+                const float *p = d + (c0 >> 32);
+                __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
+                __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+                if (!narrow && ((c0 + 7u * step0) >> 32) - (c0 >> 32) > 7u) {
+                    /* A step over one frame: as in the loop for such steps below. */
+                    __m256 h = _mm256_castsi256_ps(_mm256_cmpgt_epi32(rel, seven8));
+                    a = _mm256_blendv_ps(
+                        a, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 8), rel), h);
+                    b = _mm256_blendv_ps(
+                        b, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 9), rel), h);
+                }
+                put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
+                fx = _mm256_add_epi32(fx, f8);
+                c0 += inc0;
+            }
         }
         for (; narrow && j + 8 <= frames; j += 8) {
             __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
