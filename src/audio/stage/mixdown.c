@@ -100,7 +100,7 @@ void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st) {
     v->serial = s->serial++;
     uint32_t slot = (v->id & 0xffffu) - 1u;
     s->vflags[slot] = EAR__VF_NEW | (st->stream >= 0 ? EAR__VF_ALWAYS : 0u);
-    s->lag[slot] = 0;
+    s->state_at[slot] = (uint32_t)s->block_index; /* the block about to render */
     s->aud[slot] = 0.0f;
     s->prio[slot] = v->priority;
     s->serial_of[slot] = v->serial;

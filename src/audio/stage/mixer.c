@@ -56,7 +56,7 @@ bool ear__mixer_create(ear_stage *s) {
     s->work = ear__zalloc(a, n * sizeof *s->work);
     s->motion = ear__zalloc(a, n * sizeof *s->motion);
     s->slot_id = ear__zalloc(a, n * sizeof *s->slot_id);
-    s->lag = ear__zalloc(a, n);
+    s->state_at = ear__zalloc(a, n * sizeof *s->state_at);
     s->aud = ear__zalloc(a, n * sizeof *s->aud);
     s->prio = ear__zalloc(a, n);
     s->serial_of = ear__zalloc(a, n * sizeof *s->serial_of);
@@ -66,7 +66,7 @@ bool ear__mixer_create(ear_stage *s) {
     s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
     bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
               s->ended_scratch && s->blend_sum && s->layer_buf && s->vflags && s->work &&
-              s->motion && s->slot_id && s->lag && s->aud && s->prio && s->serial_of &&
+              s->motion && s->slot_id && s->state_at && s->aud && s->prio && s->serial_of &&
               s->real_idx && s->eff && s->blends && s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
         s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
@@ -131,7 +131,7 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, s->work);
     ear__dealloc(a, s->motion);
     ear__dealloc(a, s->slot_id);
-    ear__dealloc(a, s->lag);
+    ear__dealloc(a, s->state_at);
     ear__dealloc(a, s->aud);
     ear__dealloc(a, s->prio);
     ear__dealloc(a, s->serial_of);

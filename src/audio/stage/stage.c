@@ -865,12 +865,13 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
 
 /* Catches a skipped voice up on the blocks it missed, then computes this block's
  * coarse targets. */
-static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i) {
+static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i, uint32_t blk) {
     ear__voice *v = &s->voices[slot];
-    if (s->lag[slot]) {
-        if (ear__voice_catch_up(s, v, s->lag[slot])) s->ended_scratch[i] = 1;
-        s->lag[slot] = 0;
+    uint32_t behind = blk - s->state_at[slot];
+    if (behind) {
+        if (ear__voice_catch_up(s, v, behind)) s->ended_scratch[i] = 1;
     }
+    s->state_at[slot] = blk + 1u; /* voice_targets steps it through this block */
     s->vflags[slot] &= (uint8_t) ~(EAR__VF_TOUCHED | EAR__VF_NEW);
     voice_targets(s, v, &s->tgt[i]);
 }
@@ -881,7 +882,7 @@ static void render_block(ear_stage *s) {
     ear__cmd cmd;
     do {
         if (!s->render_separate) flush_overflow(s);
-        while (ear__ring_pop(&s->commands, &cmd)) apply_command(s, &cmd);
+        while (ear__ring_pop_sized(&s->commands, &cmd, sizeof cmd)) apply_command(s, &cmd);
     } while (!s->render_separate && s->overflow_count > s->overflow_head);
 
     uint32_t b = s->config.block_frames;
@@ -900,13 +901,10 @@ static void render_block(ear_stage *s) {
                    (s->vflags[slot] &
                     (EAR__VF_RENDERED | EAR__VF_TOUCHED | EAR__VF_NEW | EAR__VF_ALWAYS)) ||
                    (blk + slot) % EAR__VIRTUAL_EVERY == 0;
-        if (!due) {
-            s->lag[slot]++;
-            continue;
-        }
+        if (!due) continue; /* it catches up on its turn (state_at says how far) */
         s->work[nwork++] = i;
         s->ended_scratch[i] = 0;
-        bring_up_to_date(s, slot, i);
+        bring_up_to_date(s, slot, i, (uint32_t)blk);
     }
     if (ear__choose_real(s, s->work, nwork) && nwork != s->active_count) {
         /* A full choice may have made real a voice that was not brought up to date: the
@@ -917,12 +915,11 @@ static void render_block(ear_stage *s) {
             if (due) k++;
             if (!due && !s->real_idx[i]) continue;
             if (!due) {
-                /* Ranked real on an older state: catch up on the blocks before this one
-                 * (this block was counted as missed above; it renders now). */
+                /* Ranked real on an older state: catch up on the blocks before this one;
+                 * it renders now. */
                 uint32_t slot = s->active[i];
-                s->lag[slot]--;
                 s->ended_scratch[i] = 0;
-                bring_up_to_date(s, slot, i);
+                bring_up_to_date(s, slot, i, (uint32_t)blk);
             }
             s->rank[merged].index = i; /* scratch: the merged list */
             merged++;

@@ -374,7 +374,9 @@ struct ear_stage {
     uint8_t *vflags;
     ear__motion *motion; /* per slot */
     uint32_t *slot_id;   /* per slot: the id of the voice playing there, 0 when none */
-    uint8_t *lag;        /* blocks a virtual voice is behind */
+    uint32_t *state_at;  /* per slot: the block a voice's state is at (it has stepped through
+                            every block before it); a skipped virtual voice is behind by
+                            (this block - state_at), modulo 2^32 */
     float *aud;          /* audibility as of its last evaluation */
     uint8_t *prio;
     uint64_t *serial_of;
