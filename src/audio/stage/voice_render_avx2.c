@@ -52,14 +52,16 @@ AVX2_INLINE static __m256 ramp_index(uint32_t j) {
 
 /* Where read_mono puts frame group j's eight samples x: stored to out + j, or (a blend
  * layer) added into out + j with a gain ramped from g0 by dg per frame, with
- * mix_plain's operations. */
+ * mix_plain's operations (a steady gain, dg = 0, gives the same values with g0 alone). */
 typedef struct read_sink {
-    bool add;
+    bool add, ramp;
     __m256 g0, dg;
 } read_sink;
 
 AVX2_INLINE static void put8(float *out, uint32_t j, __m256 x, const read_sink *k) {
-    if (k->add) {
+    if (k->add && !k->ramp) {
+        _mm256_storeu_ps(out + j, _mm256_fmadd_ps(k->g0, x, _mm256_loadu_ps(out + j)));
+    } else if (k->add) {
         __m256 g = _mm256_fmadd_ps(k->dg, ramp_index(j), k->g0);
         _mm256_storeu_ps(out + j, _mm256_fmadd_ps(g, x, _mm256_loadu_ps(out + j)));
     } else {
@@ -509,7 +511,7 @@ AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
  * starts at buf + hist_len); returns true when a one-shot ended. */
-static const read_sink store_sink = {false, {0}, {0}};
+static const read_sink store_sink = {false, false, {0}, {0}};
 
 AVX2_INLINE static bool read_filter(ear__voice *v, const ear__kernel_io *io,
                                     const ear__targets *t, float *mono) {
@@ -592,8 +594,15 @@ AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
 AVX2 void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
                                float *sum, float g0, float g1) {
     float dg = (g1 - g0) / (float)frames;
-    read_sink add = {true, _mm256_set1_ps(g0), _mm256_set1_ps(dg)};
-    if (read_mono(v, step_end, frames, sum, &add, g0, dg)) {
+    bool done;
+    if (g0 == g1) {
+        read_sink add = {true, false, _mm256_set1_ps(g0), _mm256_setzero_ps()};
+        done = read_mono(v, step_end, frames, sum, &add, g0, 0.0f);
+    } else {
+        read_sink add = {true, true, _mm256_set1_ps(g0), _mm256_set1_ps(dg)};
+        done = read_mono(v, step_end, frames, sum, &add, g0, dg);
+    }
+    if (done) {
         _mm256_zeroupper();
         return;
     }
