@@ -1,22 +1,25 @@
 /*
  * The per-voice kernel of voice_render.c with AVX2 and FMA, eight frames at a time.
- * Same passes and same formulas; only rounding differs (FMA, and the read weight
- * taken from the cursor's top 24 fraction bits), so the output stays within 1e-5 of
- * the scalar kernel's. Every function here is compiled for AVX2+FMA through target
- * attributes and is called only after ear__kernel_avx2_available() said yes, so the
- * rest of the library still runs on any x86-64. No -march flag is involved and no
- * result depends on data alignment, so the kernel is deterministic.
+ * Same passes and same filters; only rounding differs (FMA, the read weight taken
+ * from the cursor's top 24 fraction bits, the filter's and the steady far ear's
+ * arrangement below), so the output stays within 1e-5 of the scalar kernel's. Every
+ * function here is compiled for AVX2+FMA through target attributes and is called only
+ * after ear__kernel_avx2_available() said yes, so the rest of the library still runs on
+ * any x86-64. No -march flag is involved and no result depends on data alignment, so
+ * the kernel is deterministic.
  *
  *  1. Read (mono clips, blocks clear of the clip's end and crossfade): the cursor
  *     relative to the block start, C(j) = frac0 + j step0 + j (j + 1) / 2 dstep in
  *     64-bit integers, is exactly the scalar recurrence's value; it is computed for
- *     eight frames by adding per-lane increments and split into index and fraction;
- *     the two neighbours come from unaligned loads permuted into place (steps up to
- *     2 frames) or from gathers. Other blocks use the scalar read.
+ *     eight frames by adding per-lane increments and split into index and fraction
+ *     (with a steady step, from 32-bit lanes and a carry: the same values); the two
+ *     neighbours come from unaligned loads permuted into place (steps up to 2 frames)
+ *     or from gathers. Other blocks use the scalar read.
  *  2. Filter: the TPT one-pole rewritten so that its recurrence is one FMA,
- *     s' = (1 - 2G) s + 2G x and y = (1 - G) s + G x (the same filter).
+ *     s' = (1 - 2G) s + 2G x, with y = (s + s') / 2 (the same filter).
  *  3. Mix: the gain ramp and the crossfade between two fixed delays are plain
- *     vector arithmetic on unaligned loads.
+ *     vector arithmetic on unaligned loads; a block whose gains and delay hold adds
+ *     fixed gains, the far ear's as g (1 - w) and g w on its two taps.
  */
 #include "stage_internal.h"
 
