@@ -631,6 +631,20 @@ void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s) {
 }
 
 static void apply_command(ear_stage *s, const ear__cmd *c) {
+    if (c->type == EAR__CMD_POSITION || c->type == EAR__CMD_VELOCITY ||
+        c->type == EAR__CMD_MOTION) {
+        /* Moves, the commonest command (so tested first), go to the compact motion
+         * table without touching the voice: with thousands of voices, most of them
+         * virtual, the voice would be a cache miss. */
+        uint32_t slot = (c->id & 0xffffu) - 1u;
+        if (s->slot_id[slot] != c->id) return; /* ended before the command arrived */
+        ear_vec3 a = {c->f[0], c->f[1], c->f[2]};
+        if (c->type != EAR__CMD_VELOCITY) s->motion[slot].position = a;
+        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = a;
+        if (c->type == EAR__CMD_MOTION)
+            s->motion[slot].velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
+        return;
+    }
     if (c->type >= EAR__CMD_BUS_VOLUME && c->type <= EAR__CMD_DUCK_TRIGGER) {
         ear__mixer_apply(s, c);
         return;
@@ -659,19 +673,6 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
             ear__begin_stop(s, &s->voices[s->active[i]], c->f[0]);
             s->vflags[s->active[i]] |= EAR__VF_TOUCHED;
         }
-        return;
-    }
-    if (c->type == EAR__CMD_POSITION || c->type == EAR__CMD_VELOCITY ||
-        c->type == EAR__CMD_MOTION) {
-        /* Moves go to the compact motion table without touching the voice: with
-         * thousands of voices, most of them virtual, the voice would be a cache miss. */
-        uint32_t slot = (c->id & 0xffffu) - 1u;
-        if (s->slot_id[slot] != c->id) return; /* ended before the command arrived */
-        ear_vec3 a = {c->f[0], c->f[1], c->f[2]};
-        if (c->type != EAR__CMD_VELOCITY) s->motion[slot].position = a;
-        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = a;
-        if (c->type == EAR__CMD_MOTION)
-            s->motion[slot].velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
         return;
     }
     ear__voice *v = ear__voice_for(s, c->id);
