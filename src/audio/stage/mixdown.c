@@ -573,7 +573,8 @@ static bool render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
                        const ear__kernel_io *io, ear__group *group, uint32_t lanes,
                        uint32_t stride) {
     if (v->placed && lanes >= 2) {
-        float *buf = s->lanes + (size_t)group->n * stride;
+        float *buf = s->lanes + (size_t)group->n * stride +
+                     (ear__hist_room(io->hist_len) - io->hist_len);
         bool ended = ear__voice_read_avx2(v, io, t, buf);
         group->voice[group->n] = v;
         v->t = *t; /* the group's filters and mix read the voice's own copy */

@@ -50,8 +50,8 @@ bool ear__mixer_create(ear_stage *s) {
     s->real_flag = ear__zalloc(a, n * sizeof *s->real_flag);
     s->rank = ear__zalloc(a, n * sizeof *s->rank);
     s->ended_scratch = ear__zalloc(a, n);
-    s->blend_sum = ear__zalloc(a, (b + 8u) * sizeof(float));
-    s->layer_buf = ear__zalloc(a, (b + 8u) * sizeof(float));
+    s->blend_sum = ear__zalloc_lines(a, (b + 8u) * sizeof(float));
+    s->layer_buf = ear__zalloc_lines(a, (b + 8u) * sizeof(float));
     s->vflags = ear__zalloc(a, n);
     s->work = ear__zalloc(a, n * sizeof *s->work);
     s->motion = ear__zalloc(a, n * sizeof *s->motion);
@@ -69,8 +69,8 @@ bool ear__mixer_create(ear_stage *s) {
               s->motion && s->slot_id && s->state_at && s->aud && s->prio && s->serial_of &&
               s->real_idx && s->eff && s->blends && s->pools;
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
-        s->bus_l[k] = ear__zalloc(a, b * sizeof(float));
-        s->bus_r[k] = ear__zalloc(a, b * sizeof(float));
+        s->bus_l[k] = ear__zalloc_lines(a, b * sizeof(float));
+        s->bus_r[k] = ear__zalloc_lines(a, b * sizeof(float));
         ok = ok && s->bus_l[k] && s->bus_r[k];
     }
     for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) {
@@ -80,8 +80,8 @@ bool ear__mixer_create(ear_stage *s) {
     }
     uint32_t blends = s->config.max_blend_voices;
     if (blends) {
-        s->layer_voices =
-            ear__zalloc(a, (size_t)blends * EAR_BLEND_MAX_LAYERS * sizeof *s->layer_voices);
+        s->layer_voices = ear__zalloc_lines(a, (size_t)blends * EAR_BLEND_MAX_LAYERS *
+                                                   sizeof *s->layer_voices);
         s->layer_free = ear__zalloc(a, blends * sizeof *s->layer_free);
         ok = ok && s->layer_voices && s->layer_free;
     }
@@ -125,8 +125,8 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, (void *)s->real_flag);
     ear__dealloc(a, s->rank);
     ear__dealloc(a, s->ended_scratch);
-    ear__dealloc(a, s->blend_sum);
-    ear__dealloc(a, s->layer_buf);
+    ear__dealloc_lines(a, s->blend_sum);
+    ear__dealloc_lines(a, s->layer_buf);
     ear__dealloc(a, s->vflags);
     ear__dealloc(a, s->work);
     ear__dealloc(a, s->motion);
@@ -140,11 +140,11 @@ void ear__mixer_free(ear_stage *s) {
     ear__dealloc(a, s->blends);
     ear__dealloc(a, s->pools);
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
-        ear__dealloc(a, s->bus_l[k]);
-        ear__dealloc(a, s->bus_r[k]);
+        ear__dealloc_lines(a, s->bus_l[k]);
+        ear__dealloc_lines(a, s->bus_r[k]);
     }
     for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) ear__dealloc(a, s->streams[k].fifo);
-    ear__dealloc(a, s->layer_voices);
+    ear__dealloc_lines(a, s->layer_voices);
     ear__dealloc(a, s->layer_free);
 }
 

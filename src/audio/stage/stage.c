@@ -77,6 +77,22 @@ void ear__dealloc(const ear_allocator *a, void *p) {
     if (p) a->free_fn(p, a->user);
 }
 
+void *ear__zalloc_lines(const ear_allocator *a, size_t size) {
+    unsigned char *raw = ear__zalloc(a, size + 64u + sizeof(void *));
+    if (!raw) return NULL;
+    uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + 63u) & ~(uintptr_t)63u;
+    unsigned char *p = raw + (at - (uintptr_t)raw);
+    memcpy(p - sizeof(void *), &raw, sizeof raw);
+    return p;
+}
+
+void ear__dealloc_lines(const ear_allocator *a, void *p) {
+    if (!p) return;
+    void *raw;
+    memcpy(&raw, (unsigned char *)p - sizeof(void *), sizeof raw);
+    ear__dealloc(a, raw);
+}
+
 uint32_t ear__hist_len(const ear_stage *s) {
     return (uint32_t)ceilf(EAR__ITD_S * (float)s->config.sample_rate) + 2u;
 }
@@ -92,13 +108,14 @@ static void free_buffers(ear_stage *s) {
     ear__dealloc(a, s->returns.entries);
     ear__dealloc(a, (void *)s->cursor);
     ear__dealloc(a, (void *)s->ended_id);
-    ear__dealloc(a, s->voices);
+    ear__dealloc_lines(a, s->voices);
     ear__dealloc(a, s->active);
-    ear__dealloc(a, s->block_out);
-    ear__dealloc(a, s->mix_l);
-    ear__dealloc(a, s->mix_r);
-    ear__dealloc(a, s->mono);
-    ear__dealloc(a, s->right);
+    ear__dealloc_lines(a, s->block_out);
+    ear__dealloc_lines(a, s->mix_l);
+    ear__dealloc_lines(a, s->mix_r);
+    ear__dealloc_lines(a, s->mono);
+    ear__dealloc_lines(a, s->right);
+    ear__dealloc_lines(a, s->lanes);
     ear__dealloc(a, s->tgt);
     ear__mixer_free(s);
 }
@@ -136,18 +153,19 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     void *ret_mem = ear__zalloc(&a, (size_t)ret_cap * sizeof(ear__ret));
     s->cursor = ear__zalloc(&a, n * sizeof *s->cursor);
     s->ended_id = ear__zalloc(&a, n * sizeof *s->ended_id);
-    s->voices = ear__zalloc(&a, n * sizeof *s->voices);
+    s->voices = ear__zalloc_lines(&a, n * sizeof *s->voices);
     s->active = ear__zalloc(&a, n * sizeof *s->active);
-    s->block_out = ear__zalloc(&a, (size_t)b * c.channels * sizeof(float));
-    s->mix_l = ear__zalloc(&a, b * sizeof(float));
-    s->mix_r = ear__zalloc(&a, b * sizeof(float));
-    s->mono = ear__zalloc(&a, (h + b + 4u) * sizeof(float));
-    s->right = ear__zalloc(&a, (b + 4u) * sizeof(float));
+    s->block_out = ear__zalloc_lines(&a, (size_t)b * c.channels * sizeof(float));
+    s->mix_l = ear__zalloc_lines(&a, b * sizeof(float));
+    s->mix_r = ear__zalloc_lines(&a, b * sizeof(float));
+    s->mono = ear__zalloc_lines(&a, (ear__hist_room(h) + b + 4u) * sizeof(float));
+    s->right = ear__zalloc_lines(&a, (b + 4u) * sizeof(float));
+    s->lanes = ear__zalloc_lines(&a, EAR__LANE_FLOATS * sizeof(float));
     if (cmd_mem) ear__ring_init(&s->commands, cmd_mem, c.command_capacity, sizeof(ear__cmd));
     if (ret_mem) ear__ring_init(&s->returns, ret_mem, ret_cap, sizeof(ear__ret));
     if (!s->gen || !s->alive || !s->free_slots || !s->start || !cmd_mem || !ret_mem ||
         !s->cursor || !s->ended_id || !s->voices || !s->active || !s->block_out || !s->mix_l ||
-        !s->mix_r || !s->mono || !s->right || !s->tgt || !ear__mixer_create(s)) {
+        !s->mix_r || !s->mono || !s->right || !s->lanes || !s->tgt || !ear__mixer_create(s)) {
         if (!cmd_mem) s->commands.entries = NULL;
         if (!ret_mem) s->returns.entries = NULL;
         free_buffers(s);
@@ -929,14 +947,17 @@ static void render_block(ear_stage *s) {
         nwork = merged;
     }
 
-    ear__kernel_io io = {s->mono, s->right, NULL, NULL, b, ear__hist_len(s)};
+    /* A voice's block starts on a cache line in each scratch buffer: its history (hist_len
+     * frames) ends where the room for it (ear__hist_room) does. */
+    uint32_t h = ear__hist_len(s), room = ear__hist_room(h);
+    ear__kernel_io io = {s->mono + (room - h), s->right, NULL, NULL, b, h};
     /* With a SIMD kernel, placed voices are read one by one but filtered and mixed in
      * groups (their serial filters run side by side); a group is finished before any
      * other voice mixes, so every voice adds into its bus in the same order as one by
      * one. */
     ear__group group;
     group.n = 0;
-    uint32_t stride = (io.hist_len + b + 8u + 7u) & ~7u;
+    uint32_t stride = (room + b + 8u + 15u) & ~15u;
     uint32_t lanes = EAR__LANE_FLOATS / stride;
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;

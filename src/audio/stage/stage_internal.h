@@ -320,9 +320,9 @@ struct ear_stage {
     float *block_out; /* interleaved, one block */
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
-    float *blend_sum, *layer_buf;  /* a placed blend's summed layers, and one layer's read */
-    ear__render_fn render_voice;   /* the kernel chosen at create */
-    float lanes[EAR__LANE_FLOATS]; /* grouped voices' scratch (SIMD kernels) */
+    float *blend_sum, *layer_buf; /* a placed blend's summed layers, and one layer's read */
+    ear__render_fn render_voice;  /* the kernel chosen at create */
+    float *lanes;                 /* grouped voices' scratch (SIMD kernels): EAR__LANE_FLOATS */
     /* The listener of the previous block, to tell whether it moved. */
     uint64_t ears_version; /* counts listener changes: cached placements compare it */
     /* The cue coefficient G at amount k / EAR__CUE_STEPS, built at the first block. */
@@ -396,7 +396,18 @@ struct ear_stage {
 /* stage.c, shared with the mixer's files */
 void *ear__zalloc(const ear_allocator *a, size_t size);
 void ear__dealloc(const ear_allocator *a, void *p);
+/* Zeroed memory that starts on a cache line (64 bytes), through the stage's allocator,
+ * for the buffers the kernels read and write 32 bytes at a time (a vector across two
+ * lines costs two accesses) and the voices (so each one's delay line starts on a line).
+ * Freed with ear__dealloc_lines only. */
+void *ear__zalloc_lines(const ear_allocator *a, size_t size);
+void ear__dealloc_lines(const ear_allocator *a, void *p);
 uint32_t ear__hist_len(const ear_stage *s);
+/* Room for h frames of history rounded up to whole cache lines (16 floats), so that the
+ * block after it starts on a line. */
+static inline uint32_t ear__hist_room(uint32_t h) {
+    return (h + 15u) & ~15u;
+}
 uint32_t ear__make_id(uint32_t slot, uint16_t gen);
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
 bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
