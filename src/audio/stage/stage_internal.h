@@ -260,8 +260,9 @@ typedef struct ear__voice {
     float curve_gain, curve_pitch;
     float curve_at[EAR_BLEND_MAX_PARAMS];
     /* Cold: touched only by voices that render. The delay line is last, so the fields
-     * every voice (real or virtual) reads each block share a few cache lines. */
-    float hist[EAR__HIST_MAX];
+     * every voice (real or virtual) reads each block share a few cache lines; it starts
+     * on a line (voices are allocated on lines, and the struct's size is whole lines). */
+    _Alignas(64) float hist[EAR__HIST_MAX];
 } ear__voice;
 
 typedef struct ear__kernel_io {
