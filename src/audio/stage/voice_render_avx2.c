@@ -362,6 +362,22 @@ AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_
         _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, x1, _mm256_loadu_ps(fm + j)));
         k = _mm256_add_ps(k, eight);
     }
+    /* A delay that moves within one frame (the usual move: the interaural delay of a
+     * source a game moved by a step changes by a fraction of a frame) keeps both taps
+     * on the same two samples: the crossfade of their two weights is one weight ramped
+     * from w0 to w1, (1 - t) (a + w0 (b - a)) + t (a + w1 (b - a)) = a + w(t) (b - a). */
+    __m256 vdw = _mm256_set1_ps((w1 - w0) / (float)frames);
+    for (; b0 == b1 && j + 8 <= frames; j += 8) {
+        __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
+        __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
+        __m256 w = _mm256_fmadd_ps(vdw, k, vw0);
+        _mm256_storeu_ps(pm + j,
+                         _mm256_fmadd_ps(gp, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
+        __m256 a = _mm256_loadu_ps(b1 + j);
+        __m256 y = _mm256_fmadd_ps(w, _mm256_sub_ps(_mm256_loadu_ps(b1 + j + 1), a), a);
+        _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, y, _mm256_loadu_ps(fm + j)));
+        k = _mm256_add_ps(k, eight);
+    }
     for (; j + 8 <= frames; j += 8) {
         __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
         __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
