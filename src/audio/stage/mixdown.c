@@ -590,6 +590,12 @@ static bool render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
 
 bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride) {
+    if (!v->real && !v->was_real && v->blend < 0 && v->stream < 0) {
+        /* A clip voice that stays virtual (most voices when thousands play): its cursor
+         * moves as rendering would move it; nothing else changes. */
+        v->rendered_blocks++;
+        return ear__voice_advance(v, s->config.block_frames, t->step_fx);
+    }
     if (v->real && v->was_real && v->blend < 0 && v->stream < 0) {
         /* The steady case: a clip voice that stays real. */
         ear__voice_targets_fine(s, v, t);
