@@ -77,14 +77,21 @@ static inline bool ear__ring_pop(ear__ring *ring, void *entry) {
     return true;
 }
 
-/* Consumer: ear__ring_pop for a ring whose entries are `size` bytes, a constant at the
- * call site, so the copy is a few moves instead of a call. */
-static inline bool ear__ring_pop_sized(ear__ring *ring, void *entry, size_t size) {
-    if (ear__ring_empty(ring)) return false;
-    size_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
-    memcpy(entry, ring->entries + (tail & ring->mask) * size, size);
-    atomic_store_explicit(&ring->tail, tail + 1, memory_order_release);
-    return true;
+/* Consumer, in batches: every entry published so far is at indices [*tail, end) (entry
+ * i at ear__ring_entry), read in place; ear__ring_release(ring, end) then frees them
+ * all with one store. Returns end. */
+static inline size_t ear__ring_published(ear__ring *ring, size_t *tail) {
+    *tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
+    ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);
+    return ring->head_seen;
+}
+
+static inline const void *ear__ring_entry(const ear__ring *ring, size_t i, size_t size) {
+    return ring->entries + (i & ring->mask) * size;
+}
+
+static inline void ear__ring_release(ear__ring *ring, size_t end) {
+    atomic_store_explicit(&ring->tail, end, memory_order_release);
 }
 
 #endif

@@ -926,10 +926,13 @@ static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i, uint32_t b
 static void render_block(ear_stage *s) {
     /* Offline, the caller is also the producer: everything it sent before this block
      * applies now, however many times the ring had to be refilled from the overflow. */
-    ear__cmd cmd;
     do {
         if (!s->render_separate) flush_overflow(s);
-        while (ear__ring_pop_sized(&s->commands, &cmd, sizeof cmd)) apply_command(s, &cmd);
+        /* Every command published so far, read in place, and their room freed in one go. */
+        size_t at, end = ear__ring_published(&s->commands, &at);
+        for (; at != end; at++)
+            apply_command(s, ear__ring_entry(&s->commands, at, sizeof(ear__cmd)));
+        ear__ring_release(&s->commands, end);
     } while (!s->render_separate && s->overflow_count > s->overflow_head);
 
     uint32_t b = s->config.block_frames;
