@@ -955,10 +955,14 @@ static void render_block(ear_stage *s) {
         s->work[nwork++] = i;
         s->ended_scratch[i] = 0;
     }
-    /* Then each due voice in turn, asking for the state of the one four places on: with
-     * thousands of voices a virtual one's state has left the caches since its last turn. */
+    /* Then each due voice in turn, asking for the state of the one four places on when it
+     * was virtual: with thousands of voices its state has left the caches since its last
+     * turn (a voice that rendered in the last block was here a block ago). */
     for (uint32_t k = 0; k < nwork; k++) {
-        if (k + 4u < nwork) prefetch_state(&s->voices[s->active[s->work[k + 4u]]]);
+        if (k + 4u < nwork) {
+            uint32_t ahead = s->active[s->work[k + 4u]];
+            if (!(s->vflags[ahead] & EAR__VF_RENDERED)) prefetch_state(&s->voices[ahead]);
+        }
         uint32_t i = s->work[k];
         bring_up_to_date(s, s->active[i], i, (uint32_t)blk);
     }
