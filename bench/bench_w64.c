@@ -5,11 +5,11 @@
  *   bench_w64 [seconds] [N...]        defaults: 5 s, N = 64 256 1024
  *
  * For each N both engines are built once. Each runs 0.5 s of the workload untimed
- * (warm-up), then the full workload three times, the two engines taking turns (and
+ * (warm-up), then the full workload seven times, the two engines taking turns (and
  * swapping who goes first) so that machine noise hits both. Every repetition restarts
  * the workload's clock, so all of them do identical work. Per block, the position and
  * velocity calls are timed apart from the render call with CLOCK_MONOTONIC; the best
- * (smallest) of the three repetitions is reported:
+ * (smallest) of the seven repetitions is reported:
  *
  *   ns_per_voice_frame  = render time / (N * frames rendered)
  *   update_ns_per_voice = update time / (N * blocks)
@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define W64_REPETITIONS   3
+#define W64_REPETITIONS   7
 #define W64_WARMUP_S      0.5
 #define W64_MAX_N         65535u
 #define W64_CONF_MARKER   "EARSHOT_W64_ALSOFT_CONF"
