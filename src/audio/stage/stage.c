@@ -899,6 +899,18 @@ static void prefetch_clip(const ear__voice *v, uint32_t block_frames) {
 #endif
 }
 
+/* Reads the first clip frame a voice is about to read, four voices before its turn: a
+ * load, where prefetch_clip's hints are not enough. With a thousand clips the page that
+ * frame sits on is rarely in the TLB, and a prefetch that misses the TLB does not help
+ * (measured: the prefetches alone left W64 at N = 1024 8 % slower than with this load);
+ * the load walks the page tables early. The value goes nowhere that matters. */
+static void touch_clip(ear_stage *s, const ear__voice *v) {
+    if (!v->data || v->pos >= v->frames) return;
+    uint32_t bits;
+    memcpy(&bits, v->data + v->pos * v->channels, sizeof bits);
+    s->touch_sink ^= bits;
+}
+
 /* Asks for the part of a voice's state that bringing it up to date reads (everything
  * before the blend parameters). A hint only; it changes no result. */
 static void prefetch_state(const ear__voice *v) {
@@ -1008,6 +1020,8 @@ static void render_block(ear_stage *s) {
         ear__voice *v = &s->voices[slot];
         if (k + 2u < nwork && s->real_idx[s->work[k + 2u]])
             prefetch_clip(&s->voices[s->active[s->work[k + 2u]]], b);
+        if (k + 4u < nwork && s->real_idx[s->work[k + 4u]])
+            touch_clip(s, &s->voices[s->active[s->work[k + 4u]]]);
         v->real = s->real_idx[i];
         bool ended = ear__voice_block(s, v, &s->tgt[i], &io, &group, lanes, stride);
         s->ended_scratch[i] =

@@ -392,6 +392,7 @@ struct ear_stage {
     float bus_now[EAR_BUS_COUNT]; /* each bus's gain this block, master included */
     ear__rank *rank;              /* scratch for the voice manager */
     uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
+    uint32_t touch_sink;          /* where touch_clip's loads go */
 };
 
 /* stage.c, shared with the mixer's files */
