@@ -492,40 +492,26 @@ AVX2_INLINE static void lp_chunk_finish(lp_chunk *ch, uint32_t k, uint32_t j, ui
     }
 }
 
-/* lowpass() on k (2 .. 16) voices at once, one voice per SIMD lane, in chunks of
- * eight: x[l] is voice l's block, state[l] its filter state, g0[l] .. g1[l] its
- * coefficient ramp. Every lane does exactly lowpass()'s operations in lowpass()'s
- * order, so the result is bit for bit the same; the chains of the (up to) two chunks
- * are independent and interleave tile by tile, so the out-of-order core overlaps them. */
+/* lowpass() on k (2 .. 8) voices at once, one voice per SIMD lane: x[l] is voice l's
+ * block, state[l] its filter state, g0[l] .. g1[l] its coefficient ramp. Every lane does
+ * exactly lowpass()'s operations in lowpass()'s order, so the result is bit for bit the
+ * same and the k serial chains overlap instead of adding up. */
 AVX2 static void lowpass_lanes(float *const *x, uint32_t k, uint32_t frames,
                                float *const *state, const float *g0, const float *g1) {
-    lp_chunk a, b;
-    uint32_t ka = k < 8 ? k : 8, kb = k - ka;
-    lp_chunk_init(&a, x, ka, frames, state, g0, g1);
-    if (kb) lp_chunk_init(&b, x + 8, kb, frames, state + 8, g0 + 8, g1 + 8);
+    lp_chunk a;
+    lp_chunk_init(&a, x, k, frames, state, g0, g1);
     bool ramp = false;
     for (uint32_t l = 0; l < k; l++) ramp = ramp || g0[l] != g1[l];
     __m256 kv = _mm256_set1_ps(1.0f);
     const __m256 eight = _mm256_set1_ps(8.0f);
     uint32_t j = 0;
-    if (ramp && kb) {
-        for (; j + 8 <= frames; j += 8, kv = _mm256_add_ps(kv, eight)) {
-            lp_chunk_tile(&a, j, kv, true);
-            lp_chunk_tile(&b, j, kv, true);
-        }
-    } else if (ramp) {
+    if (ramp) {
         for (; j + 8 <= frames; j += 8, kv = _mm256_add_ps(kv, eight))
             lp_chunk_tile(&a, j, kv, true);
-    } else if (kb) {
-        for (; j + 8 <= frames; j += 8) {
-            lp_chunk_tile(&a, j, kv, false);
-            lp_chunk_tile(&b, j, kv, false);
-        }
     } else {
         for (; j + 8 <= frames; j += 8) lp_chunk_tile(&a, j, kv, false);
     }
-    lp_chunk_finish(&a, ka, j, frames, state);
-    if (kb) lp_chunk_finish(&b, kb, j, frames, state + 8);
+    lp_chunk_finish(&a, k, j, frames, state);
 }
 
 /* Pass 1 and the occlusion filters of a placed or flat voice into buf (the block
@@ -656,10 +642,13 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
         g1[k] = b;
         k++;
     }
-    if (k == 1)
-        lowpass(x[0], frames, st[0], g0[0], g1[0]);
-    else if (k > 1)
-        lowpass_lanes(x, k, frames, st, g0, g1);
+    for (uint32_t c = 0; c < k; c += 8) {
+        uint32_t m = k - c < 8 ? k - c : 8;
+        if (m == 1)
+            lowpass(x[c], frames, st[c], g0[c], g1[c]);
+        else
+            lowpass_lanes(x + c, m, frames, st + c, g0 + c, g1 + c);
+    }
     for (uint32_t i = 0; i < gr->n; i++) {
         ear__voice *v = gr->voice[i];
         ear__kernel_io bus_io = *io; /* each voice mixes into its own bus */
