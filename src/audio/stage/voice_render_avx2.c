@@ -163,24 +163,6 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
                 c0 += inc0;
             }
         }
-        for (; narrow && j + 8 <= frames; j += 8) {
-            __m256i fr = _mm256_castps_si256(_mm256_shuffle_ps(
-                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(2, 0, 2, 0)));
-            __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
-                _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
-            __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
-            __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
-            const float *p = d + (c0 >> 32);
-            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
-            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
-            put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
-            clo = _mm256_add_epi64(clo, ilo);
-            chi = _mm256_add_epi64(chi, ihi);
-            ilo = _mm256_add_epi64(ilo, dinc);
-            ihi = _mm256_add_epi64(ihi, dinc);
-            c0 += inc0;
-            inc0 += dinc0;
-        }
         const __m256i seven = _mm256_set1_epi32(7);
         /* The cursor of the group's last frame less its first's: 7 step0 + (7 l + 28) ds
          * for the group starting at frame l. */
@@ -195,10 +177,11 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
             const float *p = d + (c0 >> 32);
             __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
             __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
-            if (((c0 + span7) >> 32) - (c0 >> 32) > 7u) {
+            if (!narrow && ((c0 + span7) >> 32) - (c0 >> 32) > 7u) {
                 /* The permutes use rel's low three bits; lanes past the first eight
                  * frames take the second loads'. A step a little over one frame (a
-                 * source coming closer) mostly stays within the first. */
+                 * source coming closer) mostly stays within the first; a step of at most
+                 * one always does. */
                 __m256 hi = _mm256_castsi256_ps(_mm256_cmpgt_epi32(rel, seven));
                 a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 8), rel),
                                      hi);
@@ -350,22 +333,11 @@ AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_
         }
         k = _mm256_add_ps(k, _mm256_set1_ps((float)j));
     }
-    /* A steady delay reads one tap; the crossfade below would give the same values,
-     * since both of its taps are this one and its weight is zero. */
-    for (; d0 == d1 && j + 8 <= frames; j += 8) {
-        __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
-        __m256 gf = _mm256_fmadd_ps(vdgf, k, vgf0);
-        _mm256_storeu_ps(pm + j,
-                         _mm256_fmadd_ps(gp, _mm256_loadu_ps(x + j), _mm256_loadu_ps(pm + j)));
-        __m256 a1 = _mm256_loadu_ps(b1 + j);
-        __m256 x1 = _mm256_fmadd_ps(vw1, _mm256_sub_ps(_mm256_loadu_ps(b1 + j + 1), a1), a1);
-        _mm256_storeu_ps(fm + j, _mm256_fmadd_ps(gf, x1, _mm256_loadu_ps(fm + j)));
-        k = _mm256_add_ps(k, eight);
-    }
-    /* A delay that moves within one frame (the usual move: the interaural delay of a
-     * source a game moved by a step changes by a fraction of a frame) keeps both taps
-     * on the same two samples: the crossfade of their two weights is one weight ramped
-     * from w0 to w1, (1 - t) (a + w0 (b - a)) + t (a + w1 (b - a)) = a + w(t) (b - a). */
+    /* A delay that holds, or moves within one frame (the usual move: the interaural
+     * delay of a source a game moved by a step changes by a fraction of a frame), keeps
+     * both taps on the same two samples: the crossfade of their two weights is one
+     * weight ramped from w0 to w1, (1 - t) (a + w0 (b - a)) + t (a + w1 (b - a)) =
+     * a + w(t) (b - a); a delay that holds ramps it by zero. */
     __m256 vdw = _mm256_set1_ps((w1 - w0) / (float)frames);
     for (; b0 == b1 && j + 8 <= frames; j += 8) {
         __m256 gp = _mm256_fmadd_ps(vdgp, k, vgp0);
