@@ -130,7 +130,9 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
         c.kernel = ear__kernel_avx2_available() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR;
 
     ear_allocator a = ear_allocator_resolve(c.allocator);
-    ear_stage *s = ear__zalloc(&a, sizeof *s);
+    /* On a cache line: the struct's rings are aligned to lines (producer and consumer
+     * indices apart). */
+    ear_stage *s = ear__zalloc_lines(&a, sizeof *s);
     if (!s) return EAR_E_OUT_OF_MEMORY;
     s->config = c;
     s->alloc = a;
@@ -169,7 +171,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
         if (!cmd_mem) s->commands.entries = NULL;
         if (!ret_mem) s->returns.entries = NULL;
         free_buffers(s);
-        ear__dealloc(&a, s);
+        ear__dealloc_lines(&a, s);
         return EAR_E_OUT_OF_MEMORY;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -888,7 +890,9 @@ void ear__end_voice(ear_stage *s, uint32_t index) {
  * changes no result. */
 static void prefetch_clip(const ear__voice *v, uint32_t block_frames) {
 #if defined(__GNUC__)
-    if (!v->data) return; /* a blend (its layers read their own clips) or a stream */
+    /* A blend has no data (its layers read their own clips); a one-shot or a stream may
+     * be at its end. */
+    if (!v->data || v->pos >= v->frames) return;
     uint64_t frames = ((v->step_fx >> 32) + 1u) * block_frames + 16u;
     if (frames > v->frames - v->pos) frames = v->frames - v->pos;
     const char *p = (const char *)(v->data + v->pos * v->channels);
@@ -1100,5 +1104,5 @@ void ear_stage_destroy(ear_stage *stage) {
             release_start(stage, stage->overflow[i].id);
     ear_allocator a = stage->alloc;
     free_buffers(stage);
-    ear__dealloc(&a, stage);
+    ear__dealloc_lines(&a, stage);
 }

@@ -298,9 +298,12 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
 }
 
 /* mix_plain into pm for the near ear (gain gp0 .. gp1, no delay) and mix_ear into fm
- * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block, with
- * the same operations per frame as the two calls: the block is loaded once and the
- * ramps are shared. */
+ * for the far ear (gain gf0 .. gf1, delay d0 .. d1) in one pass over the block: the
+ * block is loaded once and the ramps are shared. The near ear gets mix_plain's exact
+ * values; the far ear's two cheaper forms for a block whose delay holds or moves within
+ * a frame (folded tap weights, one ramped weight) differ from mix_ear's crossfade in
+ * rounding only (within 2e-7 of full scale), and which form runs depends only on the
+ * block's targets, so the output stays deterministic and chunk-independent. */
 AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_t h,
                                  uint32_t frames, float gp0, float gp1, float gf0, float gf1,
                                  float d0, float d1) {
