@@ -60,12 +60,16 @@ static bool speechd_write_file(const char *path, const char *text, mode_t mode) 
     return ok && chmod(path, mode) == 0;
 }
 
-/* Kills the daemon's process group and reaps it. Safe to call twice. */
+/* Kills the daemon's process group and reaps it. Its output module runs in a group of
+ * its own and the synthesis script in another; the module exits when it sees the
+ * daemon's pipe close, once the script ends, so a held script is released at once.
+ * Safe to call twice. */
 static void speechd_stop(speechd_fixture *f) {
     if (f->pid <= 0) return;
     kill(-f->pid, SIGKILL);
     waitpid(f->pid, NULL, 0);
     f->pid = 0;
+    speechd_write_file(f->release, "", 0600);
     for (int i = 0; i < 8; i++)
         if (speechd_running_[i] == f) speechd_running_[i] = NULL;
 }
@@ -79,8 +83,13 @@ static void speechd_stop_all_(void) {
 static void speechd_remove(speechd_fixture *f) {
     if (!f->dir[0]) return;
     char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", f->dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", f->dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' 2>/dev/null", f->dir);
+    /* A module still on its way out may write its log meanwhile: try again. */
+    struct stat st;
+    for (int i = 0; i < 20 && stat(f->dir, &st) == 0; i++) {
+        if (system(cmd) != 0) speechd_sleep_ms(50);
+    }
+    if (stat(f->dir, &st) == 0) fprintf(stderr, "could not remove %s\n", f->dir);
 }
 
 /* Writes the configuration once (into a new folder when f->dir is empty). The player's
