@@ -220,8 +220,9 @@ uint64_t ear_speech_total(const ear_speech *speech);
 /* Messages the thread has handed to its output so far (for tests). Thread: any. */
 uint64_t ear_speech_delivered(const ear_speech *speech);
 
-/* Whether a braille display is connected through BrlAPI (waits for the thread to
- * start, at most 3 seconds). Thread: game. */
+/* Whether a braille display is connected through BrlAPI (waits for the thread to have
+ * tried, after choosing its speech output, at most 3 seconds; false with log_only).
+ * Thread: game. */
 bool ear_speech_braille_connected(ear_speech *speech);
 
 /* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */

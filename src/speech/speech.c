@@ -100,7 +100,7 @@ struct ear_speech {
     size_t voice_count;
     char **old_voices; /* the list before a fail-over, kept for names handed out */
     size_t old_voice_count;
-    bool braille;
+    bool braille, braille_checked;
     bool thread_started;
     pthread_t thread;
     atomic_uint_fast64_t latest_epoch;
@@ -502,9 +502,6 @@ static void open_braille(ear_speech *sp, thread_out *out) {
     }
     out->brl = h;
     out->brl_cells = x * (y ? y : 1);
-    pthread_mutex_lock(&sp->lock);
-    sp->braille = true;
-    pthread_mutex_unlock(&sp->lock);
 }
 
 /* Shows the start of text on the display (as many characters as it has cells). */
@@ -725,8 +722,14 @@ static void *speech_main(void *arg) {
     thread_out out;
     memset(&out, 0, sizeof out);
     out.kind = EAR_SPEECH_OUTPUT_NONE;
-    open_braille(sp, &out);
     if (sp->cfg.skip_dispatcher || !open_dispatcher(sp, &out)) open_fallback(sp, &out);
+    /* After speech is up: a BrlAPI host that is slow to answer must not hold it back. */
+    open_braille(sp, &out);
+    pthread_mutex_lock(&sp->lock);
+    sp->braille = out.brl != NULL;
+    sp->braille_checked = true;
+    pthread_cond_broadcast(&sp->cond);
+    pthread_mutex_unlock(&sp->lock);
     for (;;) {
         pthread_mutex_lock(&sp->lock);
         wait_for_command(sp, &out);
@@ -1160,9 +1163,14 @@ ear_speech_output ear_speech_get_output(ear_speech *sp, double timeout_s) {
 }
 
 bool ear_speech_braille_connected(ear_speech *sp) {
-    if (!sp) return false;
+    if (!sp || !sp->thread_started) return false;
     pthread_mutex_lock(&sp->lock);
-    wait_published(sp, 3.0);
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 3;
+    while (!sp->braille_checked) {
+        if (pthread_cond_timedwait(&sp->cond, &sp->lock, &until) == ETIMEDOUT) break;
+    }
     bool on = sp->braille;
     pthread_mutex_unlock(&sp->lock);
     return on;
