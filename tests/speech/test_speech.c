@@ -69,6 +69,28 @@ TEST(falls_back_to_the_console_when_no_daemon_runs) {
     ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_CONSOLE), "console");
 }
 
+TEST(the_console_names_characters_and_keys) {
+    static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = "/tmp/earshot-test-no-speechd/speechd.sock";
+    cfg.line_fn = capture;
+    cfg.line_user = &l;
+    cfg.skip_braille = true;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_OK(ear_speech_say_char(sp, " "));
+    ASSERT_OK(ear_speech_say_char(sp, "\xc3\xa9"));
+    ASSERT_OK(ear_speech_say_key(sp, "control_x"));
+    for (int i = 0; i < 500 && line_count(&l) < 3; i++) sleep_ms(10);
+    ASSERT_EQ(line_count(&l), 3);
+    ASSERT_STR_EQ(l.text[0], "space");
+    ASSERT_STR_EQ(l.text[1], "\xc3\xa9");
+    ASSERT_STR_EQ(l.text[2], "control_x");
+    ASSERT_EQ(ear_speech_history_count(sp), 0);
+    ASSERT_FALSE(ear_speech_braille_connected(sp));
+    ear_speech_destroy(sp);
+}
+
 TEST(espeak_without_a_stage_is_skipped) {
     /* espeak-ng would speak into nobody's stage: the chain goes on to the console. */
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
@@ -213,6 +235,7 @@ TEST(priority_and_punctuation_names) {
 TEST_MAIN(TEST_ENTRY(falls_back_to_the_console_when_no_daemon_runs),
           TEST_ENTRY(the_history_is_read_backwards_and_forwards),
           TEST_ENTRY(priority_and_punctuation_names),
+          TEST_ENTRY(the_console_names_characters_and_keys),
           TEST_ENTRY(espeak_without_a_stage_is_skipped),
           TEST_ENTRY(history_keeps_the_last_100_and_repeat_does_not_add),
           TEST_ENTRY(mute_keeps_history_but_says_nothing_and_echo_writes_lines),

@@ -236,6 +236,36 @@ TEST(espeak_follows_the_priorities_on_the_stage) {
     ear_stage_destroy(stage);
 }
 
+/* A typed character and a key are spoken too (espeak_Char, "capital" before a
+ * capital), each cutting what was being said. */
+TEST(espeak_speaks_characters_and_keys) {
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_dispatcher = true;
+    cfg.stage = stage;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_ESPEAK);
+    static float buf[2 * 24000];
+    ASSERT_OK(ear_speech_speak_queued(sp, "A sentence that the letter cuts short."));
+    ear_voice_id sentence = wait_voice(sp, EAR_VOICE_NONE);
+    ASSERT_NE(sentence, EAR_VOICE_NONE);
+    ASSERT_OK(ear_speech_say_char(sp, "A"));
+    ear_voice_id letter = wait_voice(sp, sentence);
+    ASSERT_NE(letter, EAR_VOICE_NONE);
+    ASSERT_DBL_GT(render_rms(stage, buf, 24000), 0.01);
+    ear_stage_update(stage);
+    ASSERT_FALSE(ear_stage_is_playing(stage, sentence));
+    ASSERT_OK(ear_speech_say_key(sp, "shift_a"));
+    ear_voice_id key = wait_voice(sp, letter);
+    ASSERT_NE(key, EAR_VOICE_NONE);
+    ASSERT_DBL_GT(render_rms(stage, buf, 24000), 0.01);
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
 TEST_MAIN(TEST_ENTRY(espeak_speaks_into_the_stage_and_is_measured),
+          TEST_ENTRY(espeak_speaks_characters_and_keys),
           TEST_ENTRY(espeak_follows_the_priorities_on_the_stage),
           TEST_ENTRY(speech_is_on_the_ui_bus_and_ducks_the_music))
