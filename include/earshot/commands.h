@@ -36,6 +36,13 @@ typedef struct ear_commands_config {
                                    synth: name); 0 means 3600, the synth's own limit */
     ear_render_step_fn on_step; /* NULL: none */
     void *step_user;
+    /* With confine_paths, the folders every file a command names must resolve inside,
+     * after symbolic links (realpath): `path` params, sound and music names, audio.json
+     * clips, .blend.json files. A path outside them is refused with exactly the error of a
+     * missing file (E_NOT_FOUND, "no such file"), so a client cannot probe what exists
+     * outside. Resolved (and copied) at creation. NULL (default): the working directory. */
+    const char *const *allowed_roots;
+    size_t allowed_root_count;
 } ear_commands_config;
 
 /* The defaults above. Thread: any. */

@@ -209,9 +209,7 @@ json_t *ear__cmd_load(ear_commands *c, json_t *params, json_t **err) {
         snprintf(root, sizeof root, "%s", path);
     }
     ear_assets *assets = NULL;
-    ear_assets_config ac = ear_assets_config_default();
-    ac.root = root;
-    ear_result r = ear_assets_create(&ac, &assets);
+    ear_result r = ear__cmd_make_assets(c, root, &assets);
     for (size_t i = 0; i < c->clip_count && r == EAR_OK; i++)
         r = ear_assets_register_clip(assets, c->clips[i].name, c->clips[i].clip);
     ear_audio_setup *setup = NULL;

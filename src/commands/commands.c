@@ -140,6 +140,18 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback) {
     return name && ear_bus_from_name(name, &bus) == EAR_OK ? bus : fallback;
 }
 
+/* Whether real (a realpath) lies inside one of the registry's allowed folders. */
+static bool inside_roots(const ear_commands *c, const char *real) {
+    for (size_t i = 0; i < c->root_count; i++) {
+        const char *root = c->roots[i];
+        size_t n = strlen(root);
+        if (strcmp(root, "/") == 0 ||
+            (strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/')))
+            return true;
+    }
+    return false;
+}
+
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity) {
     if (!c->config.confine_paths) {
@@ -148,18 +160,18 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
         strcpy(out, path);
         return NULL;
     }
-    char cwd[PATH_MAX], real[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return ear_command_error("E_IO", where, "the working directory cannot be read");
+    char real[PATH_MAX];
     const char *probe = path;
     char folder[PATH_MAX];
     const char *base = NULL;
     if (for_write) {
-        /* The file need not exist; its folder must, under the working directory. */
+        /* The file need not exist; its folder must, inside the allowed folders. */
         const char *slash = strrchr(path, '/');
         if (slash) {
             size_t n = (size_t)(slash - path);
-            if (n >= sizeof folder) n = sizeof folder - 1;
+            if (n >= sizeof folder)
+                return ear_command_error("E_BAD_PARAM", where, "%s: the path is too long",
+                                         where);
             memcpy(folder, path, n);
             folder[n] = '\0';
             if (n == 0) strcpy(folder, "/");
@@ -172,22 +184,11 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
             return ear_command_error("E_BAD_PARAM", where, "%s: not a file name", where);
         probe = folder;
     }
-    if (!realpath(probe, real)) {
+    /* Outside the allowed folders answers exactly as missing: nothing to probe with. */
+    if (!realpath(probe, real) || !inside_roots(c, real)) {
         json_t *e = ear_command_error("E_NOT_FOUND", where, "%s: no such %s: %s", where,
                                       for_write ? "folder" : "file", probe);
         if (e) json_object_set_new(e, "name", json_string(probe));
-        return e;
-    }
-    size_t n = strlen(cwd);
-    bool inside = strcmp(real, cwd) == 0 ||
-                  (strncmp(real, cwd, n) == 0 && (real[n] == '/' || strcmp(cwd, "/") == 0));
-    if (!inside) {
-        json_t *e =
-            ear_command_error("E_BAD_PARAM", where,
-                              "%s: %s is outside the working directory %s", where, path, cwd);
-        if (e)
-            json_object_set_new(e, "expected",
-                                json_string("a path under the working directory"));
         return e;
     }
     int len = for_write ? snprintf(out, capacity, "%s/%s", real, base)
@@ -300,6 +301,18 @@ const float *ear_commands_last_buffer(const ear_commands *c, uint64_t *out_frame
 
 /* ---- Life ----------------------------------------------------------------------------- */
 
+ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_assets **out) {
+    ear_assets_config ac = ear_assets_config_default();
+    ac.root = root;
+    if (c->config.confine_paths) {
+        /* An empty list still confines: it admits nothing. */
+        static const char *const none[1] = {NULL};
+        ac.allowed_roots = c->root_count ? (const char *const *)c->roots : none;
+        ac.allowed_root_count = c->root_count;
+    }
+    return ear_assets_create(&ac, out);
+}
+
 ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
                                ear_assets **out_assets) {
     ear_stage_config sc = ear_stage_config_default();
@@ -307,10 +320,8 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
     ear_stage *stage = NULL;
     ear_result r = ear_stage_create(&sc, &stage);
     if (r != EAR_OK) return r;
-    ear_assets_config ac = ear_assets_config_default();
-    ac.root = c->assets_root;
     ear_assets *assets = NULL;
-    r = ear_assets_create(&ac, &assets);
+    r = ear__cmd_make_assets(c, c->assets_root, &assets);
     if (r != EAR_OK) {
         ear_stage_destroy(stage);
         return r;
@@ -345,6 +356,22 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
                                                              : "assets");
     c->config.assets_root = c->assets_root;
     ear_result r = EAR_OK;
+    if (c->config.confine_paths) {
+        size_t n = c->config.allowed_roots ? c->config.allowed_root_count : 1;
+        c->roots = calloc(n + 1, sizeof *c->roots);
+        if (!c->roots) r = EAR_E_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n && r == EAR_OK; i++) {
+            const char *given = c->config.allowed_roots ? c->config.allowed_roots[i] : ".";
+            char real[PATH_MAX];
+            /* A folder that does not exist admits nothing. */
+            if (!given || !realpath(given, real)) continue;
+            if (!(c->roots[c->root_count] = strdup(real))) r = EAR_E_OUT_OF_MEMORY;
+            c->root_count++;
+        }
+        /* Borrowed from the caller: not kept. */
+        c->config.allowed_roots = NULL;
+        c->config.allowed_root_count = 0;
+    }
     c->schemas = calloc(TABLE_SIZE, sizeof *c->schemas);
     c->compiled = calloc(TABLE_SIZE, sizeof *c->compiled);
     if (!c->compiled) r = EAR_E_OUT_OF_MEMORY;
@@ -386,6 +413,8 @@ void ear_commands_destroy(ear_commands *c) {
     free(c->blends);
     free(c->blend_defs);
     free(c->pools);
+    for (size_t i = 0; i < c->root_count; i++) free(c->roots[i]);
+    free(c->roots);
     free(c);
 }
 
