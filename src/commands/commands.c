@@ -495,16 +495,23 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
 }
 
 char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) {
+    return ear_commands_serve_line_at(c, line, length, 0);
+}
+
+char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t length,
+                                 uint64_t line_number) {
     json_error_t jerr;
     json_t *msg = ear__json_read_fast(line, length);
     if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
     json_t *reply = json_object();
     json_t *err = NULL, *result = NULL;
     if (!msg) {
+        /* One request is one line: its line in the input, when known, is the line. */
+        json_int_t at_line = line_number ? (json_int_t)line_number : jerr.line;
         char where[64];
-        snprintf(where, sizeof where, "line %d, column %d", jerr.line, jerr.column);
+        snprintf(where, sizeof where, "line %lld, column %d", (long long)at_line, jerr.column);
         err = ear_command_error("E_BAD_JSON", where, "not valid JSON: %s", jerr.text);
-        json_object_set_new(err, "line", json_integer(jerr.line));
+        json_object_set_new(err, "line", json_integer(at_line));
         json_object_set_new(err, "column", json_integer(jerr.column));
     } else if (!json_is_object(msg)) {
         err =
@@ -536,6 +543,8 @@ char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) 
             result = ear_commands_run(c, json_string_value(name), params, &err);
         }
     }
+    if (err && line_number && !json_object_get(err, "line"))
+        json_object_set_new(err, "line", json_integer((json_int_t)line_number));
     json_object_set_new(reply, "ok", json_boolean(result != NULL));
     if (result)
         json_object_set_new(reply, "result", result);
