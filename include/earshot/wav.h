@@ -40,9 +40,9 @@ ear_wav_write_config ear_wav_write_config_default(void);
  * EAR_E_INVALID_ARG (nothing touched) for a NULL or empty path or one ending in '/', NULL
  * samples, zero frames, channels or sample rate, or a sample that is NaN or infinite;
  * EAR_E_OUT_OF_MEMORY; EAR_E_IO when it cannot be written (a missing folder: "no such
- * folder"; a full disk). Every failure but the argument checks is logged (module "io",
- * naming the file and the reason) and, when err is not NULL, written to err->message as
- * "<path>: <reason>". Thread: game (it touches files). */
+ * folder"; a full disk). Every failure but the argument checks is written to
+ * err->message as "<path>: <reason>", or, when err is NULL, logged (module "io", "cannot
+ * write <path>: <reason>"). Thread: game (it touches files). */
 ear_result ear_wav_write_with(const char *path, const float *samples, uint64_t frames,
                               uint32_t channels, uint32_t sample_rate,
                               const ear_wav_write_config *config, ear_io_error *err);

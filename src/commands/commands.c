@@ -109,6 +109,41 @@ json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what)
     }
 }
 
+/* A synth: name that does not parse: what a synth name is. */
+static json_t *synth_name_error(const char *where, const char *name) {
+    json_t *e = ear_command_error(
+        "E_BAD_PARAM", where,
+        "%s: \"%.200s\" is not a valid synth name (expected "
+        "synth:<waveform>:<hz>[:<seconds>[:<amplitude>]], waveform sine, square, "
+        "triangle, saw, noise or engine)",
+        where, name);
+    if (e)
+        json_object_set_new(e, "expected",
+                            json_string("synth:<waveform>:<hz>[:<seconds>[:<amplitude>]]"));
+    return e;
+}
+
+json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
+                             const char *name) {
+    if (r == EAR_E_NOT_FOUND || r == EAR_E_TOO_MANY_VOICES || r == EAR_E_STALE_ID || !name)
+        return ear__cmd_result_error(r, where, name);
+    if (strncmp(name, "synth:", 6) == 0) return synth_name_error(where, name);
+    /* The file the name resolves to says why it will not load. */
+    char file[4096];
+    ear_io_error io = {{0}};
+    ear_audio_info info;
+    if ((r == EAR_E_FORMAT || r == EAR_E_IO || r == EAR_E_UNSUPPORTED) &&
+        ear_assets_resolve(c->assets, name, file, sizeof file) == EAR_OK && *file &&
+        ear_decode_info(file, &info, &io) != EAR_OK && io.message[0]) {
+        json_t *e = ear_command_error(r == EAR_E_IO ? "E_IO" : "E_BAD_PARAM", where,
+                                      "%s: sound \"%.200s\" will not load: %s", where, name,
+                                      io.message);
+        if (e) json_object_set_new(e, "name", json_string(name));
+        return e;
+    }
+    return ear__cmd_result_error(r, where, name);
+}
+
 /* ---- Params --------------------------------------------------------------------------- */
 
 double ear__num(const json_t *params, const char *key, double fallback) {
@@ -212,8 +247,9 @@ json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char
 
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where) {
     ear_synth s;
-    if (!name || strncmp(name, "synth:", 6) != 0 || ear_synth_parse_name(name, &s) != EAR_OK)
-        return NULL;
+    if (!name || strncmp(name, "synth:", 6) != 0) return NULL;
+    /* A synth name that does not parse is refused here, with what a synth name is. */
+    if (ear_synth_parse_name(name, &s) != EAR_OK) return synth_name_error(where, name);
     return ear__cmd_check_seconds(c, s.seconds > 0 ? s.seconds : 1.0, where);
 }
 

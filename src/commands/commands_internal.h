@@ -108,6 +108,11 @@ extern const size_t ear__schema_count;
 /* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
  * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
 json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
+/* The error for a sound name that would not play: a bad synth name says what a synth name
+ * is; a file that will not decode gives the decoder's reason ("is a text file", "not a
+ * sound file libsndfile can read: ..."); otherwise as ear__cmd_result_error. */
+json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
+                             const char *name);
 
 /* Params helpers: the number at key, or fallback when absent (the schema has checked
  * types and ranges). */
@@ -127,8 +132,9 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity);
 
-/* Refuses a synth: name (or a synth part of `seconds`) longer than max_synth_seconds with a
- * new E_BAD_PARAM error at `where`; NULL when it is fine or not a synth name. */
+/* Refuses a synth: name that does not parse, or one (or a synth part of `seconds`) longer
+ * than max_synth_seconds, with a new E_BAD_PARAM error at `where`; NULL when it is fine or
+ * not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
 

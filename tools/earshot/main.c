@@ -66,13 +66,21 @@ static bool is_help(const char *arg) {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
+static int g_output_errno; /* why stdout first failed, 0 while it has not */
+
+/* Flushes stdout; false when it failed now or before (the reason kept). */
+static bool flush_output(void) {
+    errno = 0;
+    if (fflush(stdout) != 0 && !g_output_errno) g_output_errno = errno;
+    return !ferror(stdout);
+}
+
 /* Flushes stdout; when something written to it was lost (a full disk, a closed pipe), says
  * so on stderr and turns status into 1. */
 static int finish_output(int status) {
-    errno = 0;
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (!flush_output()) {
         fprintf(stderr, "earshot: cannot write the output: %s\n",
-                errno ? strerror(errno) : "write error");
+                g_output_errno ? strerror(g_output_errno) : "write error");
         return status ? status : 1;
     }
     return status;
@@ -267,9 +275,9 @@ static int serve_lines(ear_commands *c, line_fn handle) {
         memmove(in, in + start, len - start);
         len -= start;
         /* Answers that cannot be written (a closed pipe, a full disk) end the session. */
-        if (fflush(stdout) != 0 || ferror(stdout)) {
+        if (!flush_output()) {
             free(in);
-            return finish_output(1);
+            return 1; /* said by cmd_serve's finish_output */
         }
         if (eof) break;
     }
@@ -780,7 +788,7 @@ static int cmd_render(int argc, char **argv) {
         ear_result r = ear_wav_write_with(wav_path, buf, frames, 2, 48000, &wc, &io);
         if (r != EAR_OK) {
             fprintf(stderr, "earshot: -o %s: %s%s\n", wav, io.message,
-                    r == EAR_E_STATE ? " (--overwrite replaces a file or link)" : "");
+                    r == EAR_E_STATE ? " (use --overwrite)" : "");
             json_decref(result);
             goto done;
         }

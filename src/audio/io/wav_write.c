@@ -46,8 +46,10 @@ static ear_result fail(ear_io_error *err, ear_result r, const char *path, const 
     va_start(args, format);
     vsnprintf(text + used, sizeof text - (size_t)used, format, args);
     va_end(args);
-    if (err) memcpy(err->message, text, sizeof text);
-    ear_log(EAR_LOG_ERROR, "io", "cannot write %s", text);
+    if (err)
+        memcpy(err->message, text, sizeof text);
+    else
+        ear_log(EAR_LOG_ERROR, "io", "cannot write %s", text);
     return r;
 }
 

@@ -1,0 +1,26 @@
+/*
+ * Telling a text file from audio, so that a decoding error names the real cause ("is a
+ * text file") rather than libsndfile's "Format not recognised" for both. Every audio
+ * container Earshot reads has binary bytes (NULs, lengths) in its first few hundred
+ * bytes; a text file has none.
+ */
+#include "io_internal.h"
+
+#include <stdio.h>
+
+bool ear__io_is_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    unsigned char head[512];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = head[i];
+        /* Tab, newlines, form feed and carriage return are text; other controls are not.
+         * Bytes from 0x80 are allowed: UTF-8 text. */
+        if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') return false;
+        if (b == 0x7f) return false;
+    }
+    return true;
+}
