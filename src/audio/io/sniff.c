@@ -17,10 +17,20 @@ bool ear__io_is_text(const char *path) {
     if (n == 0) return false;
     for (size_t i = 0; i < n; i++) {
         unsigned char b = head[i];
-        /* Tab, newlines, form feed and carriage return are text; other controls are not.
-         * Bytes from 0x80 are allowed: UTF-8 text. */
+        /* Tab, newlines, form feed and carriage return are text; other controls are not. */
         if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') return false;
         if (b == 0x7f) return false;
+        if (b < 0x80) continue;
+        /* UTF-8: a lead byte and its continuation bytes (a sequence cut by the end of
+         * the 512 bytes still counts). */
+        size_t more = b >= 0xc2 && b <= 0xdf   ? 1
+                      : b >= 0xe0 && b <= 0xef ? 2
+                      : b >= 0xf0 && b <= 0xf4 ? 3
+                                               : 0;
+        if (!more) return false;
+        for (size_t k = 1; k <= more && i + k < n; k++)
+            if ((head[i + k] & 0xc0) != 0x80) return false;
+        i += more;
     }
     return true;
 }
