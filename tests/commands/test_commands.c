@@ -314,6 +314,8 @@ TEST(render_writes_a_wav_and_state_goes_on) {
                          "\"synth:sine:1000:1\", \"looping\": true}}");
     ASSERT_TRUE(ok(r));
     json_decref(r);
+    /* A WAV left by a build from before WAVs carried Earshot's mark would be kept. */
+    remove(EAR_BUILD_DIR "/commands_test.wav");
     r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5, "
                  "\"path\": \"" EAR_BUILD_DIR "/commands_test.wav\"}}");
     ASSERT_TRUE(ok(r));
