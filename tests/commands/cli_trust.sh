@@ -11,6 +11,9 @@ set -u
 scenario=$1
 earshot=$(realpath "$2")
 shift 2
+programs=()
+for p in "$@"; do programs+=("$(realpath "$p")"); done
+set -- "${programs[@]}"
 work=$(mktemp -d /tmp/earshot-cli-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
@@ -95,26 +98,29 @@ dev_full)
     ;;
 
 closed_pipe)
-    # A pipe whose reader is gone before the answer is written: the shell holds the
-    # reading end (fd 4) only until earshot has opened the writing end (its stdin, a FIFO,
-    # opens only once fd 5 does, after stdout), then closes it.
-    for front in serve mcp; do
+    # A pipe whose reader is gone before the answer is written, deterministically: the
+    # shell holds the FIFO's reading end (fd 4) while a wrapper opens the writing end as
+    # its stdout, then closes it; only then does the wrapper (blocked in `read`) get its
+    # go-ahead line and exec earshot, whose first write meets no reader.
+    echo '{"commands": [], "render": {"seconds": 0.1}}' >s.scene.json
+    for args in serve mcp "call audio.status" "render s.scene.json" "help audio.play"; do
         rm -f in outp
         mkfifo in outp
         exec 4<>outp
-        "$earshot" "$front" >outp <in 2>err 4<&- &
+        # shellcheck disable=SC2086,SC2016
+        sh -c 'read -r go; exec "$0" "$@"' "$earshot" $args >outp <in 2>err 4<&- &
         pid=$!
         exec 5>in
         exec 4<&-
-        if [ "$front" = serve ]; then
-            echo '{"command": "audio.status"}' >&5
-        else
-            echo '{"jsonrpc": "2.0", "id": 1, "method": "ping"}' >&5
-        fi
+        echo go >&5
+        case $args in
+        serve) echo '{"command": "audio.status"}' >&5 ;;
+        mcp) echo '{"jsonrpc": "2.0", "id": 1, "method": "ping"}' >&5 ;;
+        esac
         exec 5>&-
         wait "$pid"
         rc=$?
-        [ "$rc" -eq 1 ] || fail "$front into a closed pipe: exit status $rc, expected 1"
+        [ "$rc" -eq 1 ] || fail "'earshot $args' into a closed pipe: exit status $rc, expected 1"
         expect_in err "earshot: cannot write the output: Broken pipe"
     done
     ;;
