@@ -187,14 +187,21 @@ wav_symlink)
     render() {
         echo "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.05, \"path\": \"$1\"$2}}"
     }
+    mkfifo fifo.wav
     {
         render link.wav ""
         render notes.wav ""
         render ours.wav ""
         render link.wav ', "overwrite": true'
+        render fifo.wav ', "overwrite": true'
     } >requests.jsonl
-    run requests.jsonl serve
+    # A FIFO is refused without being opened: waiting on it would hang past the timeout.
+    timeout 20 "$earshot" serve <requests.jsonl >out 2>err
+    rc=$?
+    expect_rc 0
     mapfile -t replies <out
+    case ${replies[4]} in *E_EXISTS*"is a FIFO, not a file"*) ;; *) fail "FIFO: ${replies[4]}" ;; esac
+    [ -p fifo.wav ] || fail "the FIFO was replaced"
     case ${replies[0]} in *E_EXISTS*"is a symbolic link, which is not followed"*) ;;
     *) fail "planted link: ${replies[0]}" ;; esac
     case ${replies[1]} in *E_EXISTS*"not a WAV that Earshot wrote"*) ;;
