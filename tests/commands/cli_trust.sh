@@ -177,6 +177,9 @@ mcp_symlink_escape)
         case ${replies[$i]} in *'"isError":false'*) ;; *) fail "allowed $i: ${replies[$i]}" ;; esac
     done
     [ -f ../outside/x.wav ] || fail "--allow-root: no WAV written"
+    run requests.jsonl mcp --allow-root ../no-such-folder
+    expect_rc 2
+    expect_in err "--allow-root ../no-such-folder: no such folder"
     ;;
 
 wav_symlink)

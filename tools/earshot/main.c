@@ -298,6 +298,12 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
             return finish_output(0);
         }
         if (strcmp(argv[i], "--allow-root") == 0 && i + 1 < argc) {
+            char real[PATH_MAX];
+            if (!realpath(argv[i + 1], real)) {
+                fprintf(stderr, "earshot: --allow-root %s: no such folder\n", argv[i + 1]);
+                free(roots);
+                return 2;
+            }
             roots[root_count++] = argv[++i];
         } else {
             free(roots);
@@ -690,6 +696,7 @@ static int cmd_render(int argc, char **argv) {
         char real[PATH_MAX];
         if (!realpath(extra[i], real)) {
             fprintf(stderr, "earshot: --allow-root %s: no such folder\n", extra[i]);
+            status = 2;
             setup_ok = false;
         } else if (!(roots[root_count++] = strdup(real))) {
             setup_ok = false;
