@@ -128,10 +128,15 @@ int main(int argc, char **argv) {
         } else if (strcmp(argv[i], "--script") == 0 && has_value) {
             const char *path = argv[++i];
             char error[256];
+            errno = 0;
             script_text = read_text(path);
+            int read_errno = errno;
             if (!script_text || ear_script_parse(script_text, &script, error, sizeof error)) {
                 fprintf(stderr, "beacon: script '%s': %s\n", path,
-                        script_text ? error : "cannot be read");
+                        script_text            ? error
+                        : read_errno == ENOENT ? "no such file"
+                        : read_errno           ? strerror(read_errno)
+                                               : "cannot be read");
                 free(script_text);
                 return 2;
             }

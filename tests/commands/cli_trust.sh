@@ -288,6 +288,10 @@ beacon_numbers)
         [ "$rc" -eq 2 ] || fail "beacon --headless '$frames': exit status $rc, expected 2"
         expect_in err "expected a number of frames from 1 to 100000000"
     done
+    timeout 10 "$beacon" --headless 10 --script missing.script >out 2>err </dev/null
+    rc=$?
+    expect_rc 2
+    expect_in err "beacon: script 'missing.script': no such file"
     ;;
 
 *)
