@@ -3,7 +3,7 @@
  * header and the samples are one allocation, made and freed through the allocator
  * the clip was created with (copied into the clip, so the caller's struct may go).
  * The stage never drops the last reference on the audio thread: voices that end
- * hand their clip back to the game thread (see stage.c, the return ring).
+ * hand their clip back to the game thread (see api.c and block.c, the return ring).
  */
 #include "earshot/stage.h"
 

@@ -19,7 +19,9 @@
 #include "earshot/stage.h"
 #include "ring.h"
 
+#include <math.h>
 #include <stdatomic.h>
+#include <string.h>
 
 /* Frames of history kept per voice for the interaural delay (0.66 ms is 31.7
  * frames at 48 kHz, 253 at 384 kHz). */
@@ -333,7 +335,7 @@ struct ear_stage {
     bool cue_table_built;
     uint64_t frames_rendered;
 
-    /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */
+    /* ---- the mixer (buses.c, voice_manager.c, blends.c, music.c) ---- */
     uint32_t slot_count; /* max_total_voices + EAR__STEAL_RESERVE */
     /* game side */
     uint8_t *stolen;        /* per slot: fading out to make room */
@@ -397,7 +399,13 @@ struct ear_stage {
     uint32_t touch_sink;          /* where touch_clip's loads go */
 };
 
-/* stage.c, shared with the mixer's files */
+/* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
+ * blends.c and music.c build on it; voice_manager.c's steal serves ear__play. Audio side,
+ * one way down from the block loop: block.c -> buses.c, voice_manager.c, voice.c,
+ * blends.c (which uses voice.c's block helpers), music.c (streams, from voice.c), and the
+ * kernels (voice_render*.c), spatial.c at the bottom. */
+
+/* create.c: allocation through the stage's allocator */
 void *ear__zalloc(const ear_allocator *a, size_t size);
 void ear__dealloc(const ear_allocator *a, void *p);
 /* Zeroed memory that starts on a cache line (64 bytes), through the stage's allocator,
@@ -412,6 +420,8 @@ uint32_t ear__hist_len(const ear_stage *s);
 static inline uint32_t ear__hist_room(uint32_t h) {
     return (h + 15u) & ~15u;
 }
+
+/* api.c: ids, the command path, sanitising, starting voices (game side) */
 uint32_t ear__make_id(uint32_t slot, uint16_t gen);
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
 bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
@@ -422,24 +432,46 @@ static inline void ear__collect(ear_stage *s) {
     if (!ear__ring_empty(&s->returns)) ear__collect_returns(s);
 }
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
+/* Moves the overflow queue into the ring as far as it goes (block.c, offline). */
+void ear__flush_overflow(ear_stage *s);
 float ear__sane_gain(float g);
 float ear__sane_pitch(float p);
 bool ear__sane_vec(ear_vec3 v, const char *what);
+/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
+ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
+                     int32_t stream, float env_in_s, ear_voice_id *out_id);
+/* A name that fits EAR_NAME_MAX (ducks, blends, pools). */
+static inline bool ear__name_ok(const char *name) {
+    return name && name[0] && strlen(name) < EAR_NAME_MAX;
+}
+/* v, or d where v is zero, negative or not finite. */
+static inline float ear__or_default(float v, float d) {
+    return (v == 0.0f || !isfinite(v) || v < 0.0f) ? d : v;
+}
+
+/* voice_manager.c */
+/* Game side: makes room for a voice of `priority` when the budget is spent (the quietest
+ * voice of equal or lower priority fades out over 5 ms in a reserve slot); false when
+ * nothing may be stolen. */
+bool ear__steal(ear_stage *s, uint8_t priority);
+/* Audio side: marks at most max_voices voices real (real_idx); true when the full choice
+ * ran (the real set may then include voices that were not brought up to date). */
+bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
+
+/* voice.c: one voice on the audio side */
 float ear__smoothing_k(const ear_stage *s, float smoothing_ms);
 float ear__smooth(float current, float target, float k);
 uint64_t ear__to_fx(double step);
-void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
-void ear__end_voice(ear_stage *s, uint32_t index);
+void ear__voice_start(ear_stage *s, uint32_t id);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
-/* A blend layer's block: reads (resamples) the layer's clip into buf, with no filter or
- * pan, and adds it into sum with its gain ramped from g0 to g1 over the block. The
- * scalar kernel's, and the AVX2 kernel's (the scalar one where AVX2 is missing). */
-void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
-                     float g0, float g1);
-void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
-                          float *sum, float g0, float g1);
+void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c);
+void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
+/* True when a block of the voice's own evolution would change nothing. */
+bool ear__voice_settled(const ear_stage *s, const ear__voice *v);
 /* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
 void ear__voice_step_state(ear_stage *s, ear__voice *v);
+/* Steps the state (unless settled) and computes this block's coarse targets. */
+void ear__voice_targets(ear_stage *s, ear__voice *v, ear__targets *t);
 /* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a
  * one-shot ran out meanwhile. */
 bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks);
@@ -456,29 +488,48 @@ static inline void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__tar
     }
     ear__voice_targets_fine_slow(s, v, t);
 }
-/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
-ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
-                     int32_t stream, float env_in_s, ear_voice_id *out_id);
-
-/* mixer.c: the game side of buses, ducks, blends, pools, music */
-bool ear__mixer_create(ear_stage *s);
-void ear__mixer_init(ear_stage *s);
-void ear__mixer_free(ear_stage *s);
-/* Called when a voice's return is collected. */
-void ear__mixer_voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret);
-
-/* mixdown.c: the audio side */
-void ear__mixer_apply(ear_stage *s, const ear__cmd *c);
-void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
-void ear__buses_begin(ear_stage *s);
-float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
-bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
-/* Renders (real) or advances (virtual) one voice of any kind; true when it ended.
- * Placed voices join `group` when lanes >= 2 (SIMD kernels); the caller finishes it. */
+/* Before a voice renders: its first block starts at its targets; one entering the real
+ * set starts from silence with clean filters. */
+void ear__voice_prime(ear__voice *v, const ear__targets *t, bool first, bool entering);
+/* Renders one real (or leaving) voice's block; placed voices join `group` when lanes >= 2
+ * (SIMD kernels); true when a one-shot ended. */
+bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
+                           const ear__kernel_io *io, ear__group *group, uint32_t lanes,
+                           uint32_t stride);
+bool ear__voice_block_begin(ear_stage *s, ear__voice *v, ear__targets *t,
+                            const ear__kernel_io *io, ear__kernel_io *bio);
+void ear__voice_block_end(ear_stage *s, ear__voice *v);
+/* Renders (real) or advances (virtual) one clip or stream voice; true when it ended.
+ * The caller finishes the group. */
 bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride);
+
+/* buses.c: audio side */
+void ear__buses_apply(ear_stage *s, const ear__cmd *c);
+void ear__buses_begin(ear_stage *s);
+float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
+float *ear__bus_buffer(ear_stage *s, uint8_t bus, bool right);
 void ear__buses_mixdown(ear_stage *s);
-void ear__mixer_release_voice(ear_stage *s, ear__voice *v);
+
+/* blends.c: audio side */
+void ear__blend_start(ear_stage *s, ear__voice *v, const ear__start *st);
+void ear__blend_release(ear_stage *s, ear__voice *v);
+/* A blend voice's block, in place of ear__voice_block. */
+bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
+                      ear__group *group, uint32_t lanes, uint32_t stride);
+/* A blend layer's block: reads (resamples) the layer's clip into buf, with no filter or
+ * pan, and adds it into sum with its gain ramped from g0 to g1 over the block. The
+ * scalar kernel's, and the AVX2 kernel's (the scalar one where AVX2 is missing). */
+void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
+                     float g0, float g1);
+void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
+                          float *sum, float g0, float g1);
+
+/* music.c: audio side */
+void ear__stream_start(ear_stage *s, ear__voice *v, const ear__start *st);
+/* Tops a stream voice's FIFO up before its read; drops what the read used after. */
+void ear__stream_prepare(ear_stage *s, ear__voice *v, uint64_t step_end);
+void ear__stream_consume(ear_stage *s, ear__voice *v);
 
 /* spatial.c */
 float ear__distance_gain(const ear_attenuation *att, float distance_m);
