@@ -373,10 +373,7 @@ bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
             /* The layer's own gain: its curves (the voice's level and pan come after). */
             float g1 = lv->curve_gain;
             float g0 = (first || entering) ? g1 : lv->gain_l;
-            if (s->config.kernel == EAR_KERNEL_AVX2)
-                ear__read_layer_avx2(lv, lt.step_fx, n, buf, sum, g0, g1);
-            else
-                ear__read_layer(lv, lt.step_fx, n, buf, sum, g0, g1);
+            s->kernel->read_layer(lv, lt.step_fx, n, buf, sum, g0, g1);
             lv->gain_l = g1;
         }
         v->pos = s->layer_voices[(size_t)v->layers * EAR_BLEND_MAX_LAYERS].pos;

@@ -240,7 +240,7 @@ static void render_block(ear_stage *s) {
     uint32_t stride = (room + b + 8u + 15u) & ~15u;
     uint32_t lanes = EAR__LANE_FLOATS / stride;
     if (lanes > EAR__LANES) lanes = EAR__LANES;
-    if (s->config.kernel != EAR_KERNEL_AVX2) lanes = 0;
+    if (lanes > s->kernel->max_lanes) lanes = s->kernel->max_lanes;
     for (uint32_t k = 0; k < nwork; k++) {
         uint32_t i = s->work[k];
         uint32_t slot = s->active[i];
@@ -262,7 +262,7 @@ static void render_block(ear_stage *s) {
         atomic_store_explicit(&s->aud_bits[slot], bits, memory_order_relaxed);
         atomic_store_explicit(&s->real_flag[slot], (uint8_t)v->real, memory_order_relaxed);
     }
-    if (group.n) ear__group_finish_avx2(&group, &io);
+    if (group.n) s->kernel->group_finish(&group, &io);
     /* Voices that ended leave the active list once every group is mixed. Only voices in
      * the work list can have ended; going down it, each removal moves the last active
      * voice into a place no later step looks at again. */

@@ -51,8 +51,17 @@ static ear_result validate_config(const ear_stage_config *c) {
     if (c->kernel != EAR_KERNEL_AUTO && c->kernel != EAR_KERNEL_SCALAR &&
         c->kernel != EAR_KERNEL_AVX2)
         return EAR_E_INVALID_ARG;
-    if (c->kernel == EAR_KERNEL_AVX2 && !ear__kernel_avx2_available()) return EAR_E_UNSUPPORTED;
+    if (!ear__kernel_select(c->kernel)) return EAR_E_UNSUPPORTED;
     return EAR_OK;
+}
+
+/* The kernel table for a configuration's choice: the only place that tells kernels apart
+ * (OpenAL Soft's SelectMixer). AUTO takes AVX2+FMA where the CPU runs both. */
+const ear__kernel *ear__kernel_select(ear_kernel kind) {
+    const ear__kernel *avx2 = ear__kernel_avx2_available() ? ear__kernel_avx2 : NULL;
+    if (kind == EAR_KERNEL_SCALAR) return &ear__kernel_scalar;
+    if (kind == EAR_KERNEL_AVX2) return avx2;
+    return avx2 ? avx2 : &ear__kernel_scalar;
 }
 
 /* ---- allocation ---------------------------------------------------------- */
@@ -230,8 +239,8 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     ear_result r = validate_config(&c);
     if (r != EAR_OK) return r;
     if (c.max_voices > c.max_total_voices) c.max_voices = c.max_total_voices;
-    if (c.kernel == EAR_KERNEL_AUTO)
-        c.kernel = ear__kernel_avx2_available() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR;
+    const ear__kernel *kernel = ear__kernel_select(c.kernel);
+    c.kernel = kernel == &ear__kernel_scalar ? EAR_KERNEL_SCALAR : EAR_KERNEL_AVX2;
 
     ear_allocator a = ear_allocator_resolve(c.allocator);
     /* On a cache line: the struct's rings are aligned to lines (producer and consumer
@@ -241,7 +250,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->config = c;
     s->alloc = a;
     s->block_s = (double)c.block_frames / (double)c.sample_rate;
-    s->render_voice = c.kernel == EAR_KERNEL_AVX2 ? ear__voice_render_avx2 : ear__voice_render;
+    s->kernel = kernel;
     ear_rng_seed(&s->rng, c.seed);
 
     /* Slots beyond the voice budget hold voices that fade out after being stolen. */

@@ -287,9 +287,28 @@ typedef struct ear__group {
     uint32_t n;
 } ear__group;
 
-/* One voice's block: ear__voice_render or an equivalent SIMD kernel. */
-typedef bool (*ear__render_fn)(ear__voice *voice, const ear__kernel_io *io,
-                               const ear__targets *t);
+/* The kernel: every ISA-specific primitive behind one table, chosen once at create
+ * (ear__kernel_select, like OpenAL Soft's SelectMixer). The mixing code calls through it
+ * and never names an instruction set. Each kernel is deterministic on its own, and the
+ * kernels agree within 1e-5 (tests/stage/test_kernels.c). */
+typedef struct ear__kernel {
+    const char *name;
+    /* One voice's block into io's mix buffers, ramping from the voice's last values to t;
+     * true when a one-shot reached its end. */
+    bool (*render)(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
+    /* A blend layer's block: resampled into buf and added into sum with its gain ramped
+     * from g0 to g1 (no filter, no pan). */
+    void (*read_layer)(ear__voice *voice, uint64_t step_end, uint32_t frames, float *buf,
+                       float *sum, float g0, float g1);
+    /* Placed voices in groups of up to max_lanes (0: the kernel does not group): each
+     * voice's read and occlusion filters into buf + hist_len, then the group's cue
+     * filters as SIMD lanes and each voice's mix, in group order; bit for bit render on
+     * each voice in turn. */
+    uint32_t max_lanes;
+    bool (*read_grouped)(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t,
+                         float *buf);
+    void (*group_finish)(ear__group *group, const ear__kernel_io *io);
+} ear__kernel;
 
 struct ear_stage {
     ear_stage_config config;
@@ -326,7 +345,7 @@ struct ear_stage {
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
     float *blend_sum, *layer_buf; /* a placed blend's summed layers, and one layer's read */
-    ear__render_fn render_voice;  /* the kernel chosen at create */
+    const ear__kernel *kernel;    /* chosen at create */
     float *lanes;                 /* grouped voices' scratch (SIMD kernels): EAR__LANE_FLOATS */
     /* The listener of the previous block, to tell whether it moved. */
     uint64_t ears_version; /* counts listener changes: cached placements compare it */
@@ -517,13 +536,6 @@ void ear__blend_release(ear_stage *s, ear__voice *v);
 /* A blend voice's block, in place of ear__voice_block. */
 bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride);
-/* A blend layer's block: reads (resamples) the layer's clip into buf, with no filter or
- * pan, and adds it into sum with its gain ramped from g0 to g1 over the block. The
- * scalar kernel's, and the AVX2 kernel's (the scalar one where AVX2 is missing). */
-void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
-                     float g0, float g1);
-void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
-                          float *sum, float g0, float g1);
 
 /* music.c: audio side */
 void ear__stream_start(ear_stage *s, ear__voice *v, const ear__start *st);
@@ -545,27 +557,25 @@ void ear__spatial_fine(const ear__voice *voice, float sample_rate, ear__spatial 
 /* One-pole TPT low-pass coefficient G = g / (1 + g), g = tan(pi fc / fs); 1 = open. */
 float ear__lowpass_G(float cutoff_hz, float sample_rate);
 
-/* voice_render.c */
-/* Pass 1 of the scalar kernel (the read), shared with the SIMD kernels for the
- * blocks their fast paths do not take. */
+/* voice_render.c: the scalar kernel (the reference, any CPU) */
+extern const ear__kernel ear__kernel_scalar;
+/* The read pass of the scalar kernel, shared with the SIMD kernels for the blocks their
+ * fast paths do not take. */
 bool ear__read_block(ear__voice *voice, uint64_t step_end_fx, uint32_t frames, float *out,
                      float *out_r);
-/* Renders one block of a real voice into io's mix buffers, ramping from the voice's
- * last values to t; returns true when a one-shot reached its end in this block. */
 bool ear__voice_render(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
-/* Moves a virtual voice's cursor as rendering would, without rendering; returns true
- * when a one-shot reached its end. */
+void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
+                     float g0, float g1);
+/* Moves a virtual voice's cursor as rendering would, without rendering (any kernel);
+ * returns true when a one-shot reached its end. */
 bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx);
 
-/* voice_render_avx2.c: the same kernel with AVX2 and FMA (x86-64 only). */
+/* voice_render_avx2.c: AVX2 and FMA (x86-64 with both; NULL elsewhere) */
+extern const ear__kernel *const ear__kernel_avx2;
+/* True when the CPU runs AVX2 and FMA (false off x86-64). */
 bool ear__kernel_avx2_available(void);
-bool ear__voice_render_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
-/* The same kernel split for grouped placed voices: the read and occlusion filters of
- * one voice into buf + hist_len (returns true when a one-shot ended), then the behind
- * cue filters of the whole group as SIMD lanes and each voice's mix, in group order.
- * The output is bit for bit that of ear__voice_render_avx2 on each voice in turn. */
-bool ear__voice_read_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t,
-                          float *buf);
-void ear__group_finish_avx2(ear__group *group, const ear__kernel_io *io);
+/* The kernel for a configuration's choice (EAR_KERNEL_AUTO: the fastest this CPU runs);
+ * NULL when the CPU lacks the one asked for. create.c, once. */
+const ear__kernel *ear__kernel_select(ear_kernel kind);
 
 #endif

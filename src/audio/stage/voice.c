@@ -333,17 +333,17 @@ bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
     if (v->placed && lanes >= 2) {
         float *buf = s->lanes + (size_t)group->n * stride +
                      (ear__hist_room(io->hist_len) - io->hist_len);
-        bool ended = ear__voice_read_avx2(v, io, t, buf);
+        bool ended = s->kernel->read_grouped(v, io, t, buf);
         group->voice[group->n] = v;
         v->t = *t; /* the group's filters and mix read the voice's own copy */
         group->buf[group->n] = buf;
         group->mix_l[group->n] = io->mix_l;
         group->mix_r[group->n] = io->mix_r;
-        if (++group->n == lanes) ear__group_finish_avx2(group, io);
+        if (++group->n == lanes) s->kernel->group_finish(group, io);
         return ended;
     }
-    if (group->n) ear__group_finish_avx2(group, io);
-    return s->render_voice(v, io, t);
+    if (group->n) s->kernel->group_finish(group, io);
+    return s->kernel->render(v, io, t);
 }
 
 /* A voice's block off the fast paths starts here: whether it renders (real, or fading
