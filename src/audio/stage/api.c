@@ -227,40 +227,36 @@ ear_result ear_stage_play(ear_stage *stage, ear_clip *clip, const ear_play *para
     return ear__play(stage, clip, params, -1, -1, 0.0f, out_id);
 }
 
-static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, const float *f,
-                            int n) {
+/* Sends a voice command (type and payload in cmd) to the live voice `id`. */
+static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd cmd) {
     if (!s) return EAR_E_INVALID_ARG;
     ear__collect(s);
     uint32_t slot;
     if (!ear__id_slot(s, id, &slot)) return EAR_E_STALE_ID;
+    cmd.id = id;
     /* The common case writes the command straight into the ring. */
     ear__cmd *c =
         s->overflow_count == s->overflow_head ? ear__ring_reserve(&s->commands) : NULL;
     if (c) {
-        c->type = (uint32_t)type;
-        c->id = id;
-        for (int i = 0; i < n; i++) c->f[i] = f[i];
+        *c = cmd;
         ear__ring_commit(&s->commands);
         return EAR_OK;
     }
-    ear__cmd cmd = {.type = (uint32_t)type, .id = id};
-    for (int i = 0; i < n; i++) cmd.f[i] = f[i];
     return ear__send(s, &cmd);
 }
 
 ear_result ear_stage_set_volume(ear_stage *stage, ear_voice_id id, float volume) {
-    float f = ear__sane_gain(volume);
-    return voice_cmd(stage, id, EAR__CMD_VOLUME, &f, 1);
+    return voice_cmd(stage, id,
+                     (ear__cmd){.type = EAR__CMD_VOLUME, .u.value = ear__sane_gain(volume)});
 }
 
 ear_result ear_stage_set_pitch(ear_stage *stage, ear_voice_id id, float pitch) {
-    float f = ear__sane_pitch(pitch);
-    return voice_cmd(stage, id, EAR__CMD_PITCH, &f, 1);
+    return voice_cmd(stage, id,
+                     (ear__cmd){.type = EAR__CMD_PITCH, .u.value = ear__sane_pitch(pitch)});
 }
 
 ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan) {
-    float f = sane_pan(pan);
-    return voice_cmd(stage, id, EAR__CMD_PAN, &f, 1);
+    return voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_PAN, .u.value = sane_pan(pan)});
 }
 
 static ear_result vec_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, ear_vec3 v,
@@ -271,8 +267,7 @@ static ear_result vec_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, ear
         ear__collect(s);
         return ear__id_slot(s, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
     }
-    float f[3] = {v.x, v.y, v.z};
-    return voice_cmd(s, id, type, f, 3);
+    return voice_cmd(s, id, (ear__cmd){.type = (uint32_t)type, .u.vec = v});
 }
 
 ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m) {
@@ -290,9 +285,10 @@ ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 posi
         ear__collect(stage);
         return ear__id_slot(stage, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
     }
-    float f[6] = {position_m.x,   position_m.y,   position_m.z,
-                  velocity_mps.x, velocity_mps.y, velocity_mps.z};
-    return voice_cmd(stage, id, EAR__CMD_MOTION, f, 6);
+    return voice_cmd(
+        stage, id,
+        (ear__cmd){.type = EAR__CMD_MOTION,
+                   .u.motion = {.position = position_m, .velocity = velocity_mps}});
 }
 
 ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps) {
@@ -304,20 +300,19 @@ ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 for
 }
 
 ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion) {
-    float f = sane_unit(occlusion);
-    return voice_cmd(stage, id, EAR__CMD_OCCLUSION, &f, 1);
+    return voice_cmd(stage, id,
+                     (ear__cmd){.type = EAR__CMD_OCCLUSION, .u.value = sane_unit(occlusion)});
 }
 
 ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s) {
     float f = (!(fade_s >= EAR__MIN_FADE_S) || !isfinite(fade_s)) ? EAR__MIN_FADE_S : fade_s;
-    return voice_cmd(stage, id, EAR__CMD_STOP, &f, 1);
+    return voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_STOP, .u.fade_s = f});
 }
 
 void ear_stage_stop_all(ear_stage *stage) {
     if (!stage) return;
     ear__collect(stage);
-    ear__cmd cmd = {.type = EAR__CMD_STOP_ALL};
-    cmd.f[0] = EAR__MIN_FADE_S;
+    ear__cmd cmd = {.type = EAR__CMD_STOP_ALL, .u.fade_s = EAR__MIN_FADE_S};
     (void)ear__send(stage, &cmd);
 }
 
@@ -415,16 +410,12 @@ ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener
     stage->listener_game = l;
     /* Two commands, sent together and applied in order (an audio block may see the first
      * without the second: the pose then lags by one block, never mixes two poses' maths). */
-    ear__cmd cmd = {.type = EAR__CMD_LISTENER};
-    float *f = cmd.f;
-    f[0] = l.position.x, f[1] = l.position.y, f[2] = l.position.z;
-    f[3] = l.velocity.x, f[4] = l.velocity.y, f[5] = l.velocity.z;
+    ear__cmd cmd = {.type = EAR__CMD_LISTENER,
+                    .u.motion = {.position = l.position, .velocity = l.velocity}};
     ear_result r = ear__send(stage, &cmd);
     if (r != EAR_OK) return r;
-    ear__cmd axes = {.type = EAR__CMD_LISTENER_AXES};
-    f = axes.f;
-    f[0] = l.forward.x, f[1] = l.forward.y, f[2] = l.forward.z;
-    f[3] = l.up.x, f[4] = l.up.y, f[5] = l.up.z;
+    ear__cmd axes = {.type = EAR__CMD_LISTENER_AXES,
+                     .u.axes = {.forward = l.forward, .up = l.up}};
     r = ear__send(stage, &axes);
     if (r != EAR_OK) return r;
     return ok ? EAR_OK : EAR_E_INVALID_ARG;
@@ -437,8 +428,7 @@ ear_listener ear_stage_get_listener(const ear_stage *stage) {
 void ear_stage_set_master_gain(ear_stage *stage, float gain) {
     if (!stage) return;
     ear__collect(stage);
-    ear__cmd cmd = {.type = EAR__CMD_MASTER_GAIN};
-    cmd.f[0] = ear__sane_gain(gain);
+    ear__cmd cmd = {.type = EAR__CMD_MASTER_GAIN, .u.value = ear__sane_gain(gain)};
     (void)ear__send(stage, &cmd);
 }
 

@@ -148,9 +148,7 @@ ear_result ear_stage_set_param(ear_stage *stage, ear_voice_id id, const char *pa
     if (!isfinite(value)) return EAR_E_INVALID_ARG;
     float v = value < d->params[k].min ? d->params[k].min
                                        : (value > d->params[k].max ? d->params[k].max : value);
-    ear__cmd cmd = {.type = EAR__CMD_PARAM, .id = id};
-    cmd.f[0] = (float)k;
-    cmd.f[1] = v;
+    ear__cmd cmd = {.type = EAR__CMD_PARAM, .id = id, .u.param = {(uint32_t)k, v}};
     return ear__send(stage, &cmd);
 }
 

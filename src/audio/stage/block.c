@@ -31,27 +31,33 @@
 
 /* ---- commands ------------------------------------------------------------ */
 
-/* One command, to its owner. */
+/* One command, to its owner: moves to the motion table, bus and duck commands to
+ * buses.c, a PLAY to voice.c (then music.c and blends.c), the listener and the master gain
+ * here, and what names a voice to that voice (voice.c). */
 static void apply_command(ear_stage *s, const ear__cmd *c) {
-    if (c->type == EAR__CMD_POSITION || c->type == EAR__CMD_VELOCITY ||
-        c->type == EAR__CMD_MOTION) {
-        /* Moves, the commonest command (so tested first), go to the compact motion
-         * table without touching the voice: with thousands of voices, most of them
-         * virtual, the voice would be a cache miss. */
+    switch ((ear__cmd_type)c->type) {
+    case EAR__CMD_POSITION:
+    case EAR__CMD_VELOCITY:
+    case EAR__CMD_MOTION: {
+        /* Moves, the commonest command, go to the compact motion table without touching
+         * the voice: with thousands of voices, most of them virtual, the voice would be a
+         * cache miss. */
         uint32_t slot = (c->id & 0xffffu) - 1u;
         if (s->slot_id[slot] != c->id) return; /* ended before the command arrived */
-        ear_vec3 a = {c->f[0], c->f[1], c->f[2]};
-        if (c->type != EAR__CMD_VELOCITY) s->motion[slot].position = a;
-        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = a;
-        if (c->type == EAR__CMD_MOTION)
-            s->motion[slot].velocity = ear_vec3_make(c->f[3], c->f[4], c->f[5]);
+        if (c->type == EAR__CMD_POSITION) s->motion[slot].position = c->u.vec;
+        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = c->u.vec;
+        if (c->type == EAR__CMD_MOTION) {
+            s->motion[slot].position = c->u.motion.position;
+            s->motion[slot].velocity = c->u.motion.velocity;
+        }
         return;
     }
-    if (c->type >= EAR__CMD_BUS_VOLUME && c->type <= EAR__CMD_DUCK_TRIGGER) {
-        ear__buses_apply(s, c);
-        return;
-    }
-    if (c->type == EAR__CMD_PLAY) {
+    case EAR__CMD_BUS_VOLUME:
+    case EAR__CMD_BUS_MUTE:
+    case EAR__CMD_DUCK_SET:
+    case EAR__CMD_DUCK_REMOVE:
+    case EAR__CMD_DUCK_TRIGGER: ear__buses_apply(s, c); return;
+    case EAR__CMD_PLAY: {
         uint32_t slot = (c->id & 0xffffu) - 1u;
         const ear__start *st = &s->start[slot];
         ear__voice_start(s, c->id);
@@ -61,31 +67,37 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         s->sel_valid = false;
         return;
     }
-    if (c->type == EAR__CMD_LISTENER || c->type == EAR__CMD_LISTENER_AXES) {
+    case EAR__CMD_LISTENER:
+    case EAR__CMD_LISTENER_AXES: {
         ear_listener *l = &s->listener_audio;
-        ear_vec3 a = {c->f[0], c->f[1], c->f[2]}, b = {c->f[3], c->f[4], c->f[5]};
         if (c->type == EAR__CMD_LISTENER)
-            l->position = a, l->velocity = b;
+            l->position = c->u.motion.position, l->velocity = c->u.motion.velocity;
         else
-            l->forward = a, l->up = b;
+            l->forward = c->u.axes.forward, l->up = c->u.axes.up;
         ear__ears_from_listener(l, &s->ears);
         s->ears_version++; /* every cached placement is now out of date */
         return;
     }
-    if (c->type == EAR__CMD_MASTER_GAIN) {
-        s->master_target = c->f[0];
-        return;
-    }
-    if (c->type == EAR__CMD_STOP_ALL) {
+    case EAR__CMD_MASTER_GAIN: s->master_target = c->u.value; return;
+    case EAR__CMD_STOP_ALL:
         for (uint32_t i = 0; i < s->active_count; i++) {
-            ear__begin_stop(s, &s->voices[s->active[i]], c->f[0]);
+            ear__begin_stop(s, &s->voices[s->active[i]], c->u.fade_s);
             s->vflags[s->active[i]] |= EAR__VF_TOUCHED;
         }
         return;
+    case EAR__CMD_VOLUME:
+    case EAR__CMD_PITCH:
+    case EAR__CMD_PAN:
+    case EAR__CMD_FORWARD:
+    case EAR__CMD_OCCLUSION:
+    case EAR__CMD_STOP:
+    case EAR__CMD_ENVELOPE:
+    case EAR__CMD_PARAM: {
+        ear__voice *v = ear__voice_for(s, c->id);
+        if (v) ear__voice_apply(s, v, c); /* else it ended before the command arrived */
+        return;
     }
-    ear__voice *v = ear__voice_for(s, c->id);
-    if (!v) return; /* ended before the command arrived */
-    ear__voice_apply(s, v, c);
+    }
 }
 
 /* ---- one block ----------------------------------------------------------- */

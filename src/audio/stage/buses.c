@@ -38,35 +38,34 @@ ear_result ear_bus_from_name(const char *name, ear_bus *out_bus) {
 
 /* ---- game side: buses ---------------------------------------------------- */
 
-static ear_result bus_cmd(ear_stage *s, ear__cmd_type type, ear_bus bus, float a, float b) {
+static ear_result bus_cmd(ear_stage *s, ear_bus bus, const ear__cmd *cmd) {
     if (!s || (unsigned)bus >= EAR_BUS_COUNT) return EAR_E_INVALID_ARG;
     ear__collect(s);
-    ear__cmd cmd = {.type = (uint32_t)type};
-    cmd.f[0] = (float)bus;
-    cmd.f[1] = a;
-    cmd.f[2] = b;
-    return ear__send(s, &cmd);
+    return ear__send(s, cmd);
 }
 
-ear_result ear_stage_set_bus_volume(ear_stage *stage, ear_bus bus, float volume) {
+static ear_result bus_volume(ear_stage *s, ear_bus bus, float volume, float seconds) {
     float v = ear__sane_gain(volume);
-    ear_result r = bus_cmd(stage, EAR__CMD_BUS_VOLUME, bus, v, 0.0f);
-    if (r == EAR_OK) stage->bus_game[bus].volume = v;
+    ear__cmd cmd = {.type = EAR__CMD_BUS_VOLUME, .u.bus_volume = {(uint32_t)bus, v, seconds}};
+    ear_result r = bus_cmd(s, bus, &cmd);
+    if (r == EAR_OK) s->bus_game[bus].volume = v;
     return r;
 }
 
+ear_result ear_stage_set_bus_volume(ear_stage *stage, ear_bus bus, float volume) {
+    return bus_volume(stage, bus, volume, 0.0f);
+}
+
 ear_result ear_stage_set_bus_muted(ear_stage *stage, ear_bus bus, bool muted) {
-    ear_result r = bus_cmd(stage, EAR__CMD_BUS_MUTE, bus, muted ? 1.0f : 0.0f, 0.0f);
+    ear__cmd cmd = {.type = EAR__CMD_BUS_MUTE, .u.bus_mute = {(uint32_t)bus, muted}};
+    ear_result r = bus_cmd(stage, bus, &cmd);
     if (r == EAR_OK) stage->bus_game[bus].muted = muted;
     return r;
 }
 
 ear_result ear_stage_fade_bus(ear_stage *stage, ear_bus bus, float volume, float seconds) {
     if (!isfinite(seconds) || seconds < 0.0f) return EAR_E_INVALID_ARG;
-    float v = ear__sane_gain(volume);
-    ear_result r = bus_cmd(stage, EAR__CMD_BUS_VOLUME, bus, v, seconds);
-    if (r == EAR_OK) stage->bus_game[bus].volume = v;
-    return r;
+    return bus_volume(stage, bus, volume, seconds);
 }
 
 ear_bus_state ear_stage_get_bus(const ear_stage *stage, ear_bus bus) {
@@ -109,9 +108,8 @@ ear_result ear_stage_set_duck(ear_stage *stage, const ear_duck_rule *rule) {
         return EAR_E_STATE;
     }
     ear__cmd cmd = {.type = EAR__CMD_DUCK_SET,
-                    .id = (uint32_t)k | (uint32_t)r.trigger << 8 | (uint32_t)r.target << 16};
-    float f[5] = {r.gain_db, r.threshold, r.attack_s, r.hold_s, r.release_s};
-    memcpy(cmd.f, f, sizeof f);
+                    .u.duck_set = {(uint8_t)k, (uint8_t)r.trigger, (uint8_t)r.target, r.gain_db,
+                                   r.threshold, r.attack_s, r.hold_s, r.release_s}};
     ear_result res = ear__send(stage, &cmd);
     if (res != EAR_OK) return res;
     stage->duck_game[k] = r;
@@ -123,7 +121,7 @@ ear_result ear_stage_remove_duck(ear_stage *stage, const char *name) {
     if (!stage || !name) return EAR_E_INVALID_ARG;
     int k = find_duck(stage, name);
     if (k < 0) return EAR_E_NOT_FOUND;
-    ear__cmd cmd = {.type = EAR__CMD_DUCK_REMOVE, .id = (uint32_t)k};
+    ear__cmd cmd = {.type = EAR__CMD_DUCK_REMOVE, .u.duck = {(uint32_t)k, 0.0f}};
     ear_result r = ear__send(stage, &cmd);
     if (r == EAR_OK) stage->duck_game_used[k] = false;
     return r;
@@ -133,8 +131,7 @@ ear_result ear_stage_trigger_duck(ear_stage *stage, const char *name, float hold
     if (!stage || !name || !isfinite(hold_s) || hold_s < 0.0f) return EAR_E_INVALID_ARG;
     int k = find_duck(stage, name);
     if (k < 0) return EAR_E_NOT_FOUND;
-    ear__cmd cmd = {.type = EAR__CMD_DUCK_TRIGGER, .id = (uint32_t)k};
-    cmd.f[0] = hold_s;
+    ear__cmd cmd = {.type = EAR__CMD_DUCK_TRIGGER, .u.duck = {(uint32_t)k, hold_s}};
     return ear__send(stage, &cmd);
 }
 
@@ -152,8 +149,8 @@ ear_result ear_stage_get_duck(const ear_stage *stage, const char *name, ear_duck
 void ear__buses_apply(ear_stage *s, const ear__cmd *c) {
     switch ((ear__cmd_type)c->type) {
     case EAR__CMD_BUS_VOLUME: {
-        uint32_t bus = (uint32_t)c->f[0];
-        float target = c->f[1], seconds = c->f[2];
+        uint32_t bus = c->u.bus_volume.bus;
+        float target = c->u.bus_volume.volume, seconds = c->u.bus_volume.seconds;
         float blocks = seconds > 0.0f ? (float)((double)seconds / s->block_s) : 1.0f;
         if (blocks < 1.0f) blocks = 1.0f;
         s->bus_target[bus] = target;
@@ -162,27 +159,29 @@ void ear__buses_apply(ear_stage *s, const ear__cmd *c) {
         return;
     }
     case EAR__CMD_BUS_MUTE:
-        s->bus_muted[(uint32_t)c->f[0]] = c->f[1] != 0.0f;
+        s->bus_muted[c->u.bus_mute.bus] = c->u.bus_mute.muted;
         s->eval_all = true; /* voices on the bus may turn audible or silent at once */
         return;
     case EAR__CMD_DUCK_SET: {
-        ear__duck *d = &s->ducks[c->id & 0xffu];
+        ear__duck *d = &s->ducks[c->u.duck_set.slot];
         float level = d->used ? d->level : 1.0f;
         d->used = true;
-        d->trigger = (uint8_t)(c->id >> 8);
-        d->target = (uint8_t)(c->id >> 16);
-        d->floor = powf(10.0f, c->f[0] / 20.0f);
-        d->threshold = c->f[1];
-        d->attack_s = c->f[2];
-        d->hold_s = c->f[3];
-        d->release_s = c->f[4];
+        d->trigger = c->u.duck_set.trigger;
+        d->target = c->u.duck_set.target;
+        d->floor = powf(10.0f, c->u.duck_set.gain_db / 20.0f);
+        d->threshold = c->u.duck_set.threshold;
+        d->attack_s = c->u.duck_set.attack_s;
+        d->hold_s = c->u.duck_set.hold_s;
+        d->release_s = c->u.duck_set.release_s;
         d->level = level;
         return;
     }
-    case EAR__CMD_DUCK_REMOVE: s->ducks[c->id].used = false; return;
-    case EAR__CMD_DUCK_TRIGGER:
-        if (s->ducks[c->id].manual_left_s < c->f[0]) s->ducks[c->id].manual_left_s = c->f[0];
+    case EAR__CMD_DUCK_REMOVE: s->ducks[c->u.duck.slot].used = false; return;
+    case EAR__CMD_DUCK_TRIGGER: {
+        ear__duck *d = &s->ducks[c->u.duck.slot];
+        if (d->manual_left_s < c->u.duck.hold_s) d->manual_left_s = c->u.duck.hold_s;
         return;
+    }
     default: return;
     }
 }

@@ -45,9 +45,8 @@ ear_result ear_stage_music_play(ear_stage *stage, const char *name,
         ear_voice_id v = stage->music[i];
         if (!ear_stage_is_playing(stage, v)) continue;
         if (crossfade_s > 0.0f) {
-            ear__cmd cmd = {.type = EAR__CMD_ENVELOPE, .id = v};
-            cmd.f[0] = 2.0f;
-            cmd.f[1] = crossfade_s;
+            ear__cmd cmd = {
+                .type = EAR__CMD_ENVELOPE, .id = v, .u.envelope = {EAR__ENV_OUT, crossfade_s}};
             (void)ear__send(stage, &cmd);
         } else {
             ear_stage_stop(stage, v, EAR__MIN_FADE_S);

@@ -61,19 +61,25 @@ typedef enum ear__cmd_type {
     EAR__CMD_OCCLUSION,
     EAR__CMD_STOP,
     EAR__CMD_STOP_ALL,
-    EAR__CMD_LISTENER,      /* f: position, velocity */
-    EAR__CMD_LISTENER_AXES, /* f: forward, up */
+    EAR__CMD_LISTENER,
+    EAR__CMD_LISTENER_AXES,
     EAR__CMD_MASTER_GAIN,
     EAR__CMD_MOTION,
-    EAR__CMD_BUS_VOLUME, /* f: bus, volume, seconds (0: one block) */
-    EAR__CMD_BUS_MUTE,   /* f: bus, muted */
-    EAR__CMD_DUCK_SET, /* id: slot | trigger << 8 | target << 16; f: gain_db, threshold, attack,
-                          hold, release */
+    EAR__CMD_BUS_VOLUME,
+    EAR__CMD_BUS_MUTE,
+    EAR__CMD_DUCK_SET,
     EAR__CMD_DUCK_REMOVE,
-    EAR__CMD_DUCK_TRIGGER, /* id: duck slot; f: hold seconds */
-    EAR__CMD_ENVELOPE,     /* f: kind (1 in, 2 out), seconds */
-    EAR__CMD_PARAM,        /* f: param index, value */
+    EAR__CMD_DUCK_TRIGGER,
+    EAR__CMD_ENVELOPE,
+    EAR__CMD_PARAM,
 } ear__cmd_type;
+
+/* A music envelope: fading in with sin, or out with cos (then the voice ends). */
+typedef enum ear__envelope {
+    EAR__ENV_NONE = 0,
+    EAR__ENV_IN = 1,
+    EAR__ENV_OUT = 2,
+} ear__envelope;
 
 /* Slots beyond max_total_voices for voices being stolen while they fade out. */
 #define EAR__STEAL_RESERVE      32u
@@ -143,12 +149,49 @@ typedef struct ear__pool {
     ear_voice_id instances[EAR__POOL_MAX_INSTANCES];
 } ear__pool;
 
-/* One command: 32 bytes, two to a cache line. */
+/* One command: 32 bytes, two to a cache line. `type` says which payload `u` holds (one
+ * switch reads it: block.c's apply_command); `id` is the voice a voice command names, 0
+ * for the others. */
 typedef struct ear__cmd {
-    uint32_t type;
+    uint32_t type; /* ear__cmd_type */
     uint32_t id;
-    float f[6];
+    union {
+        float value;  /* VOLUME, PITCH, PAN, OCCLUSION (sanitised), MASTER_GAIN */
+        ear_vec3 vec; /* POSITION, VELOCITY, FORWARD */
+        float fade_s; /* STOP, STOP_ALL: at least EAR__MIN_FADE_S */
+        struct {      /* MOTION, LISTENER */
+            ear_vec3 position, velocity;
+        } motion;
+        struct { /* LISTENER_AXES */
+            ear_vec3 forward, up;
+        } axes;
+        struct { /* BUS_VOLUME: reach volume over seconds (0: one block) */
+            uint32_t bus;
+            float volume, seconds;
+        } bus_volume;
+        struct { /* BUS_MUTE */
+            uint32_t bus;
+            bool muted;
+        } bus_mute;
+        struct { /* DUCK_SET: a rule with its defaults filled in */
+            uint8_t slot, trigger, target;
+            float gain_db, threshold, attack_s, hold_s, release_s;
+        } duck_set;
+        struct { /* DUCK_REMOVE, DUCK_TRIGGER */
+            uint32_t slot;
+            float hold_s;
+        } duck;
+        struct {           /* ENVELOPE */
+            uint32_t kind; /* ear__envelope */
+            float seconds;
+        } envelope;
+        struct { /* PARAM: a blend parameter's index and clamped value */
+            uint32_t index;
+            float value;
+        } param;
+    } u;
 } ear__cmd;
+_Static_assert(sizeof(ear__cmd) == 32, "a command is 32 bytes, two to a cache line");
 
 /* What the audio side returns when a voice ends. */
 typedef struct ear__ret {
@@ -251,7 +294,7 @@ typedef struct ear__voice {
     uint32_t rendered_blocks;
     float coarse_gain; /* volume x fade x envelope x distance x cone x occlusion */
     float audibility;  /* end-of-block gain x bus gain, for the voice manager */
-    uint8_t env_kind;  /* 0 none, 1 fading in (sin), 2 fading out (cos) */
+    uint8_t env_kind;  /* ear__envelope */
     float env_t_s, env_len_s, env;
     int32_t stream; /* stream slot, or -1 */
     int32_t blend;  /* blend table index, or -1 */

@@ -106,7 +106,7 @@ void ear__voice_start(ear_stage *s, uint32_t id) {
     s->serial_of[slot] = v->serial;
     v->env = 1.0f;
     if (st->env_in_s > 0.0f) {
-        v->env_kind = 1;
+        v->env_kind = EAR__ENV_IN;
         v->env_len_s = st->env_in_s;
         v->env = 0.0f;
     }
@@ -120,29 +120,26 @@ void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c) {
     if (c->type == EAR__CMD_VOLUME || c->type == EAR__CMD_PITCH || c->type == EAR__CMD_STOP ||
         c->type == EAR__CMD_ENVELOPE)
         s->vflags[(c->id & 0xffffu) - 1u] |= EAR__VF_TOUCHED;
-    ear_vec3 vec = {c->f[0], c->f[1], c->f[2]};
     switch ((ear__cmd_type)c->type) {
-    case EAR__CMD_VOLUME: v->volume_target = c->f[0]; break;
-    case EAR__CMD_PITCH: v->pitch_target = c->f[0]; break;
-    case EAR__CMD_PAN: v->pan = c->f[0]; break;
-    case EAR__CMD_FORWARD: v->forward = vec; break;
-    case EAR__CMD_OCCLUSION: v->occ_target = c->f[0]; break;
-    case EAR__CMD_STOP: ear__begin_stop(s, v, c->f[0]); break;
+    case EAR__CMD_VOLUME: v->volume_target = c->u.value; break;
+    case EAR__CMD_PITCH: v->pitch_target = c->u.value; break;
+    case EAR__CMD_PAN: v->pan = c->u.value; break;
+    case EAR__CMD_FORWARD: v->forward = c->u.vec; break;
+    case EAR__CMD_OCCLUSION: v->occ_target = c->u.value; break;
+    case EAR__CMD_STOP: ear__begin_stop(s, v, c->u.fade_s); break;
     case EAR__CMD_ENVELOPE:
-        v->env_kind = (uint8_t)c->f[0];
-        v->env_len_s = c->f[1];
+        v->env_kind = (uint8_t)c->u.envelope.kind;
+        v->env_len_s = c->u.envelope.seconds;
         v->env_t_s = 0.0f;
-        if (v->env_kind == 2 && !(v->env_len_s > 0.0f)) {
-            v->env_kind = 0;
+        if (v->env_kind == EAR__ENV_OUT && !(v->env_len_s > 0.0f)) {
+            v->env_kind = EAR__ENV_NONE;
             ear__begin_stop(s, v, EAR__MIN_FADE_S);
         }
         break;
-    case EAR__CMD_PARAM: {
-        if (v->blend < 0) break;
-        uint32_t k = (uint32_t)c->f[0];
-        if (k < EAR_BLEND_MAX_PARAMS) v->param_target[k] = c->f[1];
+    case EAR__CMD_PARAM:
+        if (v->blend >= 0 && c->u.param.index < EAR_BLEND_MAX_PARAMS)
+            v->param_target[c->u.param.index] = c->u.param.value;
         break;
-    }
     default: break;
     }
 }
@@ -227,10 +224,10 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v) {
         v->env_t_s += (float)s->block_s;
         float u = v->env_len_s > 0.0f ? v->env_t_s / v->env_len_s : 1.0f;
         if (u > 1.0f) u = 1.0f;
-        v->env =
-            v->env_kind == 1 ? sinf(u * (float)(EAR__PI / 2)) : cosf(u * (float)(EAR__PI / 2));
-        if (v->env_kind == 1 && u >= 1.0f) v->env_kind = 0, v->env = 1.0f;
-        if (v->env_kind == 2 && u >= 1.0f) v->stopping = true, v->fade = 0.0f;
+        v->env = v->env_kind == EAR__ENV_IN ? sinf(u * (float)(EAR__PI / 2))
+                                            : cosf(u * (float)(EAR__PI / 2));
+        if (v->env_kind == EAR__ENV_IN && u >= 1.0f) v->env_kind = EAR__ENV_NONE, v->env = 1.0f;
+        if (v->env_kind == EAR__ENV_OUT && u >= 1.0f) v->stopping = true, v->fade = 0.0f;
     }
 }
 

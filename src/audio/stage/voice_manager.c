@@ -36,8 +36,9 @@ bool ear__steal(ear_stage *s, uint8_t priority) {
         if (best == UINT32_MAX || aud < best_aud) best = slot, best_aud = aud;
     }
     if (best == UINT32_MAX) return false;
-    ear__cmd cmd = {.type = EAR__CMD_STOP, .id = ear__make_id(best, s->gen[best])};
-    cmd.f[0] = EAR__MIN_FADE_S;
+    ear__cmd cmd = {.type = EAR__CMD_STOP,
+                    .id = ear__make_id(best, s->gen[best]),
+                    .u.fade_s = EAR__MIN_FADE_S};
     if (ear__send(s, &cmd) != EAR_OK) return false;
     s->stolen[best] = 1;
     s->counted--;
