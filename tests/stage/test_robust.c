@@ -261,6 +261,58 @@ TEST(bad_config_and_arguments) {
     ear_clip_release(c);
 }
 
+/* An allocator that fails its fail_at-th call (1-based; 0: never) and counts what is live. */
+static int calls, fail_at, live;
+static void *failing_alloc(size_t size, void *user) {
+    (void)user;
+    if (++calls == fail_at) return NULL;
+    live++;
+    return malloc(size);
+}
+static void *failing_realloc(void *p, size_t size, void *user) {
+    (void)user;
+    if (++calls == fail_at) return NULL;
+    if (!p) live++;
+    return realloc(p, size);
+}
+static void counting_free(void *p, void *user) {
+    (void)user;
+    if (p) live--;
+    free(p);
+}
+
+/* Lua's ltests.h and SQLite's habit: fail the k-th allocation for every k at create. Each
+ * failure is EAR_E_OUT_OF_MEMORY with nothing left allocated and no stage written; the
+ * k past the last allocation succeeds, and a stage is one allocation. */
+TEST(create_fails_cleanly_at_every_allocation) {
+    ear_allocator a = {failing_alloc, failing_realloc, counting_free, NULL};
+    for (int config = 0; config < 3; config++) {
+        ear_stage_config cfg = ear_stage_config_default();
+        cfg.kernel = test_kernel();
+        cfg.allocator = &a;
+        if (config == 1) cfg.max_blend_voices = 0, cfg.max_total_voices = 1, cfg.max_voices = 1;
+        if (config == 2) cfg.max_total_voices = 4096, cfg.block_frames = 480;
+        int made = 0;
+        for (int k = 1; k < 1000; k++) {
+            calls = 0, fail_at = k, live = 0;
+            ear_stage *s = (ear_stage *)&a; /* must stay untouched on failure */
+            ear_result r = ear_stage_create(&cfg, &s);
+            if (calls < k) { /* no call failed: created */
+                ASSERT_OK(r);
+                made = calls;
+                ear_stage_destroy(s);
+                ASSERT_EQ(live, 0);
+                break;
+            }
+            ASSERT_EQ(r, EAR_E_OUT_OF_MEMORY);
+            ASSERT_TRUE(s == (ear_stage *)&a);
+            ASSERT_EQ(live, 0);
+        }
+        ASSERT_EQ(made, 1);
+    }
+    fail_at = 0;
+}
+
 TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(negative_volume_fades_to_silence),
           TEST_ENTRY(non_finite_vectors_are_ignored_with_a_warning),
@@ -268,4 +320,5 @@ TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(rendering_allocates_nothing),
           TEST_ENTRY(clips_live_as_long_as_their_voices),
           TEST_ENTRY(destroy_releases_pending_and_playing_clips),
-          TEST_ENTRY(bad_config_and_arguments))
+          TEST_ENTRY(bad_config_and_arguments),
+          TEST_ENTRY(create_fails_cleanly_at_every_allocation))

@@ -4,10 +4,13 @@
  * once it runs) and destroying it (the references a stage holds: live voices' clips,
  * PLAY commands never applied, blend and pool tables, streams).
  *
- * Every allocation goes through the configuration's allocator. The buffers the kernels
- * read and write 32 bytes at a time, and the voices, start on cache lines
- * (ear__zalloc_lines), so a vector never straddles two lines and each voice's delay line
- * starts on one.
+ * The stage and every buffer it uses are one allocation through the configuration's
+ * allocator, laid out by one walk over the buffers (lay_out) that first measures and then
+ * places; every block starts on a cache line, so a kernel's 32-byte vector never
+ * straddles two lines and each voice's delay line starts on one. Creating a stage either
+ * makes that one allocation or fails with EAR_E_OUT_OF_MEMORY having made none. The only
+ * other memory a stage holds is the overflow queue, grown on the game side when the
+ * command ring is full.
  */
 #include "stage_internal.h"
 
@@ -64,33 +67,7 @@ const ear__kernel *ear__kernel_select(ear_kernel kind) {
     return avx2 ? avx2 : &ear__kernel_scalar;
 }
 
-/* ---- allocation ---------------------------------------------------------- */
-
-void *ear__zalloc(const ear_allocator *a, size_t size) {
-    void *p = a->alloc_fn(size ? size : 1, a->user);
-    if (p) memset(p, 0, size);
-    return p;
-}
-
-void ear__dealloc(const ear_allocator *a, void *p) {
-    if (p) a->free_fn(p, a->user);
-}
-
-void *ear__zalloc_lines(const ear_allocator *a, size_t size) {
-    unsigned char *raw = ear__zalloc(a, size + 64u + sizeof(void *));
-    if (!raw) return NULL;
-    uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + 63u) & ~(uintptr_t)63u;
-    unsigned char *p = raw + (at - (uintptr_t)raw);
-    memcpy(p - sizeof(void *), &raw, sizeof raw);
-    return p;
-}
-
-void ear__dealloc_lines(const ear_allocator *a, void *p) {
-    if (!p) return;
-    void *raw;
-    memcpy(&raw, (unsigned char *)p - sizeof(void *), sizeof raw);
-    ear__dealloc(a, raw);
-}
+/* ---- the heap layout ----------------------------------------------------------------- */
 
 uint32_t ear__hist_len(const ear_stage *s) {
     return (uint32_t)ceilf(EAR__ITD_S * (float)s->config.sample_rate) + 2u;
@@ -101,137 +78,117 @@ static uint32_t stream_capacity(const ear_stage *s) {
     return (uint32_t)((uint64_t)s->config.block_frames * 384000u / s->config.sample_rate) + 8u;
 }
 
-static bool mixer_create(ear_stage *s) {
-    const ear_allocator *a = &s->alloc;
+/* The return ring holds one entry per slot (so a push never fails), rounded up to a power
+ * of two. */
+static uint32_t return_capacity(uint32_t slots) {
+    uint32_t cap = 1;
+    while (cap < slots) cap <<= 1;
+    return cap;
+}
+
+/* Carves blocks out of one heap, each on a cache line. With no base it only counts: the
+ * same walk (lay_out) computes the size and then places every block, so the two cannot
+ * disagree (miniaudio's *_get_heap_layout / *_init_preallocated). */
+typedef struct heap {
+    unsigned char *base; /* NULL: measuring */
+    size_t used;
+} heap;
+
+static void *carve(heap *h, size_t bytes) {
+    size_t at = h->used;
+    h->used += (bytes + 63u) & ~(size_t)63u;
+    return h->base ? h->base + at : NULL;
+}
+
+#define CARVE(field, count) (s->field = carve(h, (size_t)(count) * sizeof *s->field))
+
+/* Every buffer of the stage, sized from s->config and s->slot_count, in one walk: the
+ * game side's id table and start parameters, the rings, the published atomics, the
+ * voices, the mix and scratch buffers, the mixer's per-slot arrays, bus buffers, stream
+ * FIFOs and blend layer voices. The kernels' buffers start on lines (a 32-byte vector
+ * across two lines costs two accesses), and so does each voice's delay line. */
+static void lay_out(ear_stage *s, heap *h) {
     uint32_t n = s->slot_count, b = s->config.block_frames;
-    s->stolen = ear__zalloc(a, n);
-    s->slot_priority = ear__zalloc(a, n);
-    s->aud_bits = ear__zalloc(a, n * sizeof *s->aud_bits);
-    s->real_flag = ear__zalloc(a, n * sizeof *s->real_flag);
-    s->rank = ear__zalloc(a, n * sizeof *s->rank);
-    s->ended_scratch = ear__zalloc(a, n);
-    s->blend_sum = ear__zalloc_lines(a, (b + 8u) * sizeof(float));
-    s->layer_buf = ear__zalloc_lines(a, (b + 8u) * sizeof(float));
-    s->vflags = ear__zalloc(a, n);
-    s->work = ear__zalloc(a, n * sizeof *s->work);
-    s->motion = ear__zalloc(a, n * sizeof *s->motion);
-    s->slot_id = ear__zalloc(a, n * sizeof *s->slot_id);
-    s->state_at = ear__zalloc(a, n * sizeof *s->state_at);
-    s->aud = ear__zalloc(a, n * sizeof *s->aud);
-    s->prio = ear__zalloc(a, n);
-    s->serial_of = ear__zalloc(a, n * sizeof *s->serial_of);
-    s->real_idx = ear__zalloc(a, n);
-    s->eff = ear__zalloc(a, n * sizeof *s->eff);
-    s->blends = ear__zalloc(a, EAR__MAX_BLENDS * sizeof *s->blends);
-    s->pools = ear__zalloc(a, EAR__MAX_POOLS * sizeof *s->pools);
-    bool ok = s->stolen && s->slot_priority && s->aud_bits && s->real_flag && s->rank &&
-              s->ended_scratch && s->blend_sum && s->layer_buf && s->vflags && s->work &&
-              s->motion && s->slot_id && s->state_at && s->aud && s->prio && s->serial_of &&
-              s->real_idx && s->eff && s->blends && s->pools;
+    uint32_t room = ear__hist_room(ear__hist_len(s));
+    CARVE(tgt, n);
+    CARVE(gen, n);
+    CARVE(alive, n);
+    CARVE(free_slots, n);
+    CARVE(start, n);
+    s->commands.entries = carve(h, (size_t)s->config.command_capacity * sizeof(ear__cmd));
+    s->returns.entries = carve(h, (size_t)return_capacity(n) * sizeof(ear__ret));
+    CARVE(cursor, n);
+    CARVE(ended_id, n);
+    CARVE(voices, n);
+    CARVE(active, n);
+    CARVE(block_out, (size_t)b * s->config.channels);
+    CARVE(mix_l, b);
+    CARVE(mix_r, b);
+    CARVE(mono, room + b + 4u);
+    CARVE(right, b + 4u);
+    CARVE(lanes, EAR__LANE_FLOATS);
+    CARVE(stolen, n);
+    CARVE(slot_priority, n);
+    CARVE(aud_bits, n);
+    CARVE(real_flag, n);
+    CARVE(rank, n);
+    CARVE(ended_scratch, n);
+    CARVE(blend_sum, b + 8u);
+    CARVE(layer_buf, b + 8u);
+    CARVE(vflags, n);
+    CARVE(work, n);
+    CARVE(motion, n);
+    CARVE(slot_id, n);
+    CARVE(state_at, n);
+    CARVE(aud, n);
+    CARVE(prio, n);
+    CARVE(serial_of, n);
+    CARVE(real_idx, n);
+    CARVE(eff, n);
+    CARVE(blends, EAR__MAX_BLENDS);
+    CARVE(pools, EAR__MAX_POOLS);
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
-        s->bus_l[k] = ear__zalloc_lines(a, b * sizeof(float));
-        s->bus_r[k] = ear__zalloc_lines(a, b * sizeof(float));
-        ok = ok && s->bus_l[k] && s->bus_r[k];
+        CARVE(bus_l[k], b);
+        CARVE(bus_r[k], b);
     }
     for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) {
         s->streams[k].capacity = stream_capacity(s);
-        s->streams[k].fifo = ear__zalloc(a, (size_t)s->streams[k].capacity * 2 * sizeof(float));
-        ok = ok && s->streams[k].fifo;
+        CARVE(streams[k].fifo, (size_t)s->streams[k].capacity * 2u);
     }
     uint32_t blends = s->config.max_blend_voices;
-    if (blends) {
-        s->layer_voices = ear__zalloc_lines(a, (size_t)blends * EAR_BLEND_MAX_LAYERS *
-                                                   sizeof *s->layer_voices);
-        s->layer_free = ear__zalloc(a, blends * sizeof *s->layer_free);
-        ok = ok && s->layer_voices && s->layer_free;
-    }
-    return ok;
+    CARVE(layer_voices, (size_t)blends * EAR_BLEND_MAX_LAYERS);
+    CARVE(layer_free, blends);
 }
 
-static void mixer_init(ear_stage *s) {
-    for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
-        s->bus_vol[b] = s->bus_target[b] = s->bus_gain[b] = 1.0f;
-        s->bus_game[b].volume = 1.0f;
-        s->bus_game[b].muted = false;
-    }
-    s->music_bus = EAR_BUS_MUSIC;
-    for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) s->stream_free[k] = 1;
-    for (uint32_t k = 0; k < s->config.max_blend_voices; k++)
-        s->layer_free[k] = s->config.max_blend_voices - 1 - k;
-    s->layer_free_count = s->config.max_blend_voices;
-    for (uint32_t i = 0; i < s->slot_count; i++) {
-        atomic_init(&s->aud_bits[i], 0u);
-        atomic_init(&s->real_flag[i], 0u);
-    }
-    atomic_init(&s->stat_real, 0u);
-    atomic_init(&s->stat_virtual, 0u);
+#undef CARVE
+
+/* The one allocation's size for configuration c (already checked), the stage's struct
+ * first. */
+static size_t heap_size(const ear_stage_config *c, uint32_t slot_count) {
+    ear_stage probe; /* only its config and slot count are read; its pointers stay NULL */
+    ear_stage *s = &probe;
+    memset(s, 0, sizeof *s);
+    s->config = *c;
+    s->slot_count = slot_count;
+    heap h = {NULL, 0};
+    (void)carve(&h, sizeof(ear_stage));
+    lay_out(s, &h);
+    return h.used;
 }
 
-static void mixer_free(ear_stage *s) {
-    const ear_allocator *a = &s->alloc;
-    if (s->blends)
-        for (uint32_t k = 0; k < EAR__MAX_BLENDS; k++)
-            if (s->blends[k].used)
-                for (uint32_t l = 0; l < s->blends[k].def.layer_count; l++)
-                    ear_clip_release(s->blends[k].def.layers[l].clip);
-    if (s->pools)
-        for (uint32_t k = 0; k < EAR__MAX_POOLS; k++)
-            if (s->pools[k].used)
-                for (uint32_t c = 0; c < s->pools[k].def.clip_count; c++)
-                    ear_clip_release(s->pools[k].def.clips[c]);
-    ear__dealloc(a, s->stolen);
-    ear__dealloc(a, s->slot_priority);
-    ear__dealloc(a, (void *)s->aud_bits);
-    ear__dealloc(a, (void *)s->real_flag);
-    ear__dealloc(a, s->rank);
-    ear__dealloc(a, s->ended_scratch);
-    ear__dealloc_lines(a, s->blend_sum);
-    ear__dealloc_lines(a, s->layer_buf);
-    ear__dealloc(a, s->vflags);
-    ear__dealloc(a, s->work);
-    ear__dealloc(a, s->motion);
-    ear__dealloc(a, s->slot_id);
-    ear__dealloc(a, s->state_at);
-    ear__dealloc(a, s->aud);
-    ear__dealloc(a, s->prio);
-    ear__dealloc(a, s->serial_of);
-    ear__dealloc(a, s->real_idx);
-    ear__dealloc(a, s->eff);
-    ear__dealloc(a, s->blends);
-    ear__dealloc(a, s->pools);
-    for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
-        ear__dealloc_lines(a, s->bus_l[k]);
-        ear__dealloc_lines(a, s->bus_r[k]);
-    }
-    for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) ear__dealloc(a, s->streams[k].fifo);
-    ear__dealloc_lines(a, s->layer_voices);
-    ear__dealloc(a, s->layer_free);
+/* The clips a stage's tables hold (blends, pools), released before its heap goes. */
+static void release_tables(ear_stage *s) {
+    for (uint32_t k = 0; k < EAR__MAX_BLENDS; k++)
+        if (s->blends[k].used)
+            for (uint32_t l = 0; l < s->blends[k].def.layer_count; l++)
+                ear_clip_release(s->blends[k].def.layers[l].clip);
+    for (uint32_t k = 0; k < EAR__MAX_POOLS; k++)
+        if (s->pools[k].used)
+            for (uint32_t c = 0; c < s->pools[k].def.clip_count; c++)
+                ear_clip_release(s->pools[k].def.clips[c]);
 }
 
-static void free_buffers(ear_stage *s) {
-    const ear_allocator *a = &s->alloc;
-    ear__dealloc(a, s->gen);
-    ear__dealloc(a, s->alive);
-    ear__dealloc(a, s->free_slots);
-    ear__dealloc(a, s->start);
-    ear__dealloc(a, s->overflow);
-    ear__dealloc(a, s->commands.entries);
-    ear__dealloc(a, s->returns.entries);
-    ear__dealloc(a, (void *)s->cursor);
-    ear__dealloc(a, (void *)s->ended_id);
-    ear__dealloc_lines(a, s->voices);
-    ear__dealloc(a, s->active);
-    ear__dealloc_lines(a, s->block_out);
-    ear__dealloc_lines(a, s->mix_l);
-    ear__dealloc_lines(a, s->mix_r);
-    ear__dealloc_lines(a, s->mono);
-    ear__dealloc_lines(a, s->right);
-    ear__dealloc_lines(a, s->lanes);
-    ear__dealloc(a, s->tgt);
-    mixer_free(s);
-}
-
-/* ---- create and destroy -------------------------------------------------- */
+/* ---- create and destroy --------------------------------------------------------------- */
 
 ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stage) {
     if (!out_stage) return EAR_E_INVALID_ARG;
@@ -242,56 +199,35 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     const ear__kernel *kernel = ear__kernel_select(c.kernel);
     c.kernel = kernel == &ear__kernel_scalar ? EAR_KERNEL_SCALAR : EAR_KERNEL_AVX2;
 
+    /* Slots beyond the voice budget hold voices that fade out after being stolen. */
+    uint32_t n = c.max_total_voices + EAR__STEAL_RESERVE, b = c.block_frames;
     ear_allocator a = ear_allocator_resolve(c.allocator);
-    /* On a cache line: the struct's rings are aligned to lines (producer and consumer
-     * indices apart). */
-    ear_stage *s = ear__zalloc_lines(&a, sizeof *s);
-    if (!s) return EAR_E_OUT_OF_MEMORY;
+    /* One allocation, zeroed, its first line-aligned byte where the stage begins. */
+    size_t size = heap_size(&c, n);
+    unsigned char *raw = a.alloc_fn(size + 64u, a.user);
+    if (!raw) return EAR_E_OUT_OF_MEMORY;
+    unsigned char *base = raw + ((64u - ((uintptr_t)raw & 63u)) & 63u);
+    memset(base, 0, size);
+    heap h = {base, 0};
+    ear_stage *s = carve(&h, sizeof *s);
+    s->heap = raw;
     s->config = c;
     s->alloc = a;
+    s->slot_count = n;
     s->block_s = (double)c.block_frames / (double)c.sample_rate;
     s->kernel = kernel;
     ear_rng_seed(&s->rng, c.seed);
+    lay_out(s, &h);
+    ear__ring_init(&s->commands, s->commands.entries, c.command_capacity, sizeof(ear__cmd));
+    ear__ring_init(&s->returns, s->returns.entries, return_capacity(n), sizeof(ear__ret));
 
-    /* Slots beyond the voice budget hold voices that fade out after being stolen. */
-    uint32_t n = c.max_total_voices + EAR__STEAL_RESERVE, b = c.block_frames;
-    s->slot_count = n;
-    uint32_t h = ear__hist_len(s);
-    s->tgt = ear__zalloc(&a, n * sizeof *s->tgt);
-    s->gen = ear__zalloc(&a, n * sizeof *s->gen);
-    s->alive = ear__zalloc(&a, n * sizeof *s->alive);
-    s->free_slots = ear__zalloc(&a, n * sizeof *s->free_slots);
-    s->start = ear__zalloc(&a, n * sizeof *s->start);
-    void *cmd_mem = ear__zalloc(&a, (size_t)c.command_capacity * sizeof(ear__cmd));
-    uint32_t ret_cap = 1;
-    while (ret_cap < n) ret_cap <<= 1;
-    void *ret_mem = ear__zalloc(&a, (size_t)ret_cap * sizeof(ear__ret));
-    s->cursor = ear__zalloc(&a, n * sizeof *s->cursor);
-    s->ended_id = ear__zalloc(&a, n * sizeof *s->ended_id);
-    s->voices = ear__zalloc_lines(&a, n * sizeof *s->voices);
-    s->active = ear__zalloc(&a, n * sizeof *s->active);
-    s->block_out = ear__zalloc_lines(&a, (size_t)b * c.channels * sizeof(float));
-    s->mix_l = ear__zalloc_lines(&a, b * sizeof(float));
-    s->mix_r = ear__zalloc_lines(&a, b * sizeof(float));
-    s->mono = ear__zalloc_lines(&a, (ear__hist_room(h) + b + 4u) * sizeof(float));
-    s->right = ear__zalloc_lines(&a, (b + 4u) * sizeof(float));
-    s->lanes = ear__zalloc_lines(&a, EAR__LANE_FLOATS * sizeof(float));
-    if (cmd_mem) ear__ring_init(&s->commands, cmd_mem, c.command_capacity, sizeof(ear__cmd));
-    if (ret_mem) ear__ring_init(&s->returns, ret_mem, ret_cap, sizeof(ear__ret));
-    if (!s->gen || !s->alive || !s->free_slots || !s->start || !cmd_mem || !ret_mem ||
-        !s->cursor || !s->ended_id || !s->voices || !s->active || !s->block_out || !s->mix_l ||
-        !s->mix_r || !s->mono || !s->right || !s->lanes || !s->tgt || !mixer_create(s)) {
-        if (!cmd_mem) s->commands.entries = NULL;
-        if (!ret_mem) s->returns.entries = NULL;
-        free_buffers(s);
-        ear__dealloc_lines(&a, s);
-        return EAR_E_OUT_OF_MEMORY;
-    }
     for (uint32_t i = 0; i < n; i++) {
         s->gen[i] = 1;
         s->free_slots[i] = n - 1 - i; /* slot 0 is handed out first */
         atomic_init(&s->cursor[i], 0);
         atomic_init(&s->ended_id[i], 0);
+        atomic_init(&s->aud_bits[i], 0u);
+        atomic_init(&s->real_flag[i], 0u);
     }
     s->free_count = n;
     ear_listener l = {{0, 0, 0}, {0, 0, 0}, {0, 0, -1}, {0, 1, 0}};
@@ -299,7 +235,18 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->listener_audio = l;
     ear__ears_from_listener(&l, &s->ears);
     s->master_target = s->master_gain = 1.0f;
-    mixer_init(s);
+    for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) {
+        s->bus_vol[k] = s->bus_target[k] = s->bus_gain[k] = 1.0f;
+        s->bus_game[k].volume = 1.0f;
+        s->bus_game[k].muted = false;
+    }
+    s->music_bus = EAR_BUS_MUSIC;
+    for (uint32_t k = 0; k < EAR__MAX_STREAMS; k++) s->stream_free[k] = 1;
+    for (uint32_t k = 0; k < c.max_blend_voices; k++)
+        s->layer_free[k] = c.max_blend_voices - 1 - k;
+    s->layer_free_count = c.max_blend_voices;
+    atomic_init(&s->stat_real, 0u);
+    atomic_init(&s->stat_virtual, 0u);
     s->block_pos = b; /* empty: the first render makes a block */
     *out_stage = s;
     return EAR_OK;
@@ -333,7 +280,8 @@ void ear_stage_destroy(ear_stage *stage) {
     for (size_t i = stage->overflow_head; i < stage->overflow_count; i++)
         if (stage->overflow[i].type == EAR__CMD_PLAY)
             release_start(stage, stage->overflow[i].id);
+    release_tables(stage);
     ear_allocator a = stage->alloc;
-    free_buffers(stage);
-    ear__dealloc_lines(&a, stage);
+    if (stage->overflow) a.free_fn(stage->overflow, a.user);
+    a.free_fn(stage->heap, a.user); /* the stage itself is in it */
 }

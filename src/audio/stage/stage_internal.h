@@ -353,9 +353,12 @@ typedef struct ear__kernel {
     void (*group_finish)(ear__group *group, const ear__kernel_io *io);
 } ear__kernel;
 
+/* The stage lives at the start of one allocation (create.c's heap layout) that holds
+ * every buffer below too; only the overflow queue grows on its own (game side). */
 struct ear_stage {
     ear_stage_config config;
     ear_allocator alloc;
+    void *heap; /* the allocation, as alloc_fn returned it */
     ear_rng rng;
     double block_s;
 
@@ -467,15 +470,7 @@ struct ear_stage {
  * blends.c (which uses voice.c's block helpers), music.c (streams, from voice.c), and the
  * kernels (voice_render*.c), spatial.c at the bottom. */
 
-/* create.c: allocation through the stage's allocator */
-void *ear__zalloc(const ear_allocator *a, size_t size);
-void ear__dealloc(const ear_allocator *a, void *p);
-/* Zeroed memory that starts on a cache line (64 bytes), through the stage's allocator,
- * for the buffers the kernels read and write 32 bytes at a time (a vector across two
- * lines costs two accesses) and the voices (so each one's delay line starts on a line).
- * Freed with ear__dealloc_lines only. */
-void *ear__zalloc_lines(const ear_allocator *a, size_t size);
-void ear__dealloc_lines(const ear_allocator *a, void *p);
+/* create.c: the configuration and the heap layout */
 uint32_t ear__hist_len(const ear_stage *s);
 /* Room for h frames of history rounded up to whole cache lines (16 floats), so that the
  * block after it starts on a line. */
