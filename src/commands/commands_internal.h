@@ -68,9 +68,17 @@ struct ear_commands {
     char *notes[EAR__MAX_NOTES];
     size_t note_count;
 
-    float *buffer; /* the last render, interleaved stereo */
+    float *buffer; /* the last render, interleaved stereo (through `alloc`) */
     uint64_t buffer_frames;
     bool rendering;
+
+    /* The session's memory budget (commands.c). Clips (defined, decoded and cached),
+     * synth results, render buffers and analysis transforms are allocated through `alloc`,
+     * which counts their live bytes and refuses an allocation that would take them past
+     * config.max_memory_bytes (recording its size in mem_refused). */
+    ear_allocator alloc;
+    size_t mem_used, mem_peak, mem_refused;
+    bool changed; /* a handler that failed after changing state (a render): no retry */
 };
 
 typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
@@ -126,6 +134,16 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
  * new E_BAD_PARAM error at `where`; NULL when it is fine or not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
+/* Makes room for `need` more bytes in the budget, trimming idle cache entries (sounds that
+ * no voice plays and nobody holds, loaded again when next asked for) if that helps; false
+ * when even then the budget has no room. */
+bool ear__cmd_room(ear_commands *c, size_t need);
+/* A new E_TOO_BIG error at `where`: `need` bytes do not fit in the budget. */
+json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need);
+/* The error for a failed allocation of `need` bytes through c->alloc: E_TOO_BIG when the
+ * budget refused it, else E_OUT_OF_MEMORY. */
+json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t need);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
