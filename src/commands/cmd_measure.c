@@ -56,10 +56,10 @@ static json_t *envelope(ear_commands *c, const float *buf, size_t frames, uint32
 /* A spectral measure through the budget; false with *err set when it cannot allocate. */
 static bool spectral(ear_commands *c, bool centroid, const float *buf, size_t frames,
                      uint32_t channel, const char *where, double *out, json_t **err) {
-    ear_result r = centroid ? ear_measure_spectral_centroid(buf, frames, 2, channel, EAR__RATE,
-                                                            &c->alloc, out)
-                            : ear_measure_dominant_hz(buf, frames, 2, channel, EAR__RATE,
-                                                      &c->alloc, out);
+    ear_result r =
+        centroid
+            ? ear_measure_spectral_centroid(buf, frames, 2, channel, EAR__RATE, &c->alloc, out)
+            : ear_measure_dominant_hz(buf, frames, 2, channel, EAR__RATE, &c->alloc, out);
     if (r == EAR_OK) return true;
     if (r == EAR_E_OUT_OF_MEMORY)
         *err = ear__cmd_alloc_error(c, where, ear_spectrum_scratch_bytes(frames));

@@ -82,8 +82,10 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
         vec(l.velocity), "forward", vec(l.forward), "up", vec(l.up), "names", "clips", clips,
         "blends", names(c->blends, c->blend_count), "pools", names(c->pools, c->pool_count),
         "assets", c->assets_root, "notes", notes);
-    if (status) json_object_set_new(status, "memory", memory);
-    else json_decref(memory);
+    if (status)
+        json_object_set_new(status, "memory", memory);
+    else
+        json_decref(memory);
     return status;
 }
 

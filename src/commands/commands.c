@@ -594,12 +594,12 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
             }
             if (!result && c->mem_refused) {
                 const char *where = json_string_value(json_object_get(err, "where"));
-                bool already = json_is_string(json_object_get(err, "code")) &&
-                               strcmp(json_string_value(json_object_get(err, "code")),
-                                      "E_TOO_BIG") == 0;
+                bool already =
+                    json_is_string(json_object_get(err, "code")) &&
+                    strcmp(json_string_value(json_object_get(err, "code")), "E_TOO_BIG") == 0;
                 if (!already) {
-                    json_t *big = ear__cmd_too_big(c, where && *where ? where : "params",
-                                                   c->mem_refused);
+                    json_t *big =
+                        ear__cmd_too_big(c, where && *where ? where : "params", c->mem_refused);
                     json_decref(err);
                     err = big;
                 }

@@ -46,8 +46,8 @@ char *ear_mcp_overlong(size_t line_number, size_t limit_bytes) {
              "Invalid Request: line %zu is longer than the limit of %zu bytes "
              "(--max-line-bytes); it was skipped up to its newline and nothing in it ran",
              line_number, limit_bytes);
-    return dump(json_pack("{s:s, s:n, s:{s:i, s:s, s:{s:s, s:I, s:I}}}", "jsonrpc", "2.0",
-                          "id", "error", "code", -32600, "message", message, "data", "code",
+    return dump(json_pack("{s:s, s:n, s:{s:i, s:s, s:{s:s, s:I, s:I}}}", "jsonrpc", "2.0", "id",
+                          "error", "code", -32600, "message", message, "data", "code",
                           "E_TOO_BIG", "line", (json_int_t)line_number, "limit_bytes",
                           (json_int_t)limit_bytes));
 }

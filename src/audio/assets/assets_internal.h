@@ -41,6 +41,9 @@ struct ear_assets {
     uint32_t warned_count, warned_cap;
     ear_assets_stats stats;
     bool setup_applied;
+    /* Why the last file that would not load did not ("<path>: <reason>"), for messages
+     * that name a sound by where it is used (audio.json's pools and blends). */
+    char last_load_error[EAR_ERROR_TEXT_MAX];
 };
 
 void *ear__assets_alloc(const ear_assets *a, size_t size);

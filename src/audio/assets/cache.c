@@ -273,8 +273,10 @@ static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_
     } else {
         ear_io_error err;
         r = ear_decode_file(key, alloc, &clip, &err);
-        if (r != EAR_OK)
+        if (r != EAR_OK) {
             ear__assets_warn_once(a, name, "sound \"%s\" will not load: %s", name, err.message);
+            memcpy(a->last_load_error, err.message, sizeof a->last_load_error);
+        }
     }
     if (r != EAR_OK) {
         a->stats.failed_loads++;
