@@ -214,6 +214,9 @@ json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what)
                                  ear_result_string(r), what ? ": " : "", what ? what : "");
     case EAR_E_IO:
         return ear_command_error("E_IO", where, "%s: %s", where, ear_result_string(r));
+    case EAR_E_OUT_OF_MEMORY:
+        /* ear_commands_run makes this E_TOO_BIG when the session's budget refused it. */
+        return ear_command_error("E_OUT_OF_MEMORY", where, "%s: out of memory", where);
     default:
         return ear_command_error("E_INTERNAL", where, "%s: %s", where, ear_result_string(r));
     }

@@ -111,7 +111,8 @@ extern const char *const ear__schema_texts[];
 extern const size_t ear__schema_count;
 
 /* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
- * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
+ * E_STATE (a stale voice), E_BAD_PARAM, E_IO, E_OUT_OF_MEMORY or E_INTERNAL, naming
+ * `where`. */
 json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
 
 /* Params helpers: the number at key, or fallback when absent (the schema has checked

@@ -33,7 +33,7 @@ static void on_log(void *user, ear_log_level level, const char *module, const ch
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: earshot call <command> ['<json params>'] [--json]\n"
+            "usage: earshot call <command> ['<json params>'] [--json] [--memory-mb N]\n"
             "       earshot serve            JSON lines: {\"command\": ..., \"params\": ...}\n"
             "       earshot mcp              MCP server on stdio (protocol 2025-11-25)\n"
             "         serve and mcp options: --memory-mb N (default 1024), --max-line-bytes N\n"
@@ -113,13 +113,23 @@ static void print_result(const json_t *result, bool as_json) {
 
 /* ---- call ---------------------------------------------------------------------------- */
 
+static bool size_arg(const char *text, size_t scale, size_t *out);
+
 static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
+    size_t memory = 0;
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             as_json = true;
-        else if (!name)
+        else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
+                fprintf(stderr,
+                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!name)
             name = argv[i];
         else if (!text)
             text = argv[i];
@@ -138,8 +148,10 @@ static int cmd_call(int argc, char **argv) {
             return 1;
         }
     }
+    ear_commands_config config = ear_commands_config_default();
+    if (memory) config.max_memory_bytes = memory;
     ear_commands *c;
-    if (ear_commands_create(NULL, &c) != EAR_OK) {
+    if (ear_commands_create(&config, &c) != EAR_OK) {
         fprintf(stderr, "earshot: cannot create the stage\n");
         json_decref(params);
         return 1;
@@ -302,7 +314,7 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
             return usage();
         }
     }
-    config.max_memory_bytes = memory;
+    if (memory) config.max_memory_bytes = memory;
     ear_commands *c;
     if (ear_commands_create(&config, &c) != EAR_OK) {
         fprintf(stderr, "earshot: cannot create the stage\n");
