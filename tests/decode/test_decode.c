@@ -365,6 +365,42 @@ TEST(overclaiming_headers_cost_what_the_file_holds) {
         /* and far below what the claim would have cost (10 M frames, 40 MB) */
         ASSERT_LT(c.peak, (size_t)10000000 * sizeof(float) / 8);
     }
+    /* MP3 has no exact count, but a Xing frame (put first) sets libsndfile's estimate:
+     * 2^31 - 1 MP3 frames, 2.5 T audio frames. The file decodes to what it holds. */
+    ASSERT_TRUE(run("sox '%s' '%s'", at("c.wav"), at("c.mp3")));
+    {
+        long size;
+        unsigned char *b = read_all(at("c.mp3"), &size);
+        ASSERT_TRUE(b != NULL && size > 4 && b[0] == 0xff && (b[1] & 0xe0) == 0xe0);
+        /* sox's first frame: MPEG-1 layer III, 64 kbit/s, 48 kHz, mono (ff fb 54 c4): 192
+         * bytes, the Xing tag after 4 + 17 bytes of header and side information. */
+        ASSERT_TRUE(b[1] == 0xfb && b[2] == 0x54 && (b[3] & 0xc0) == 0xc0);
+        unsigned char xing[192] = {0};
+        memcpy(xing, b, 4);
+        memcpy(xing + 21, "Xing\0\0\0\x01\x7f\xff\xff\xff", 12);
+        FILE *f = fopen(at("xing.mp3"), "wb");
+        ASSERT_TRUE(f != NULL);
+        ASSERT_EQ(fwrite(xing, 1, sizeof xing, f), sizeof xing);
+        ASSERT_EQ(fwrite(b, 1, (size_t)size, f), (size_t)size);
+        ASSERT_EQ(fclose(f), 0);
+        free(b);
+        ear_audio_info info;
+        ear_io_error err = {{0}};
+        ASSERT_OK(ear_decode_info(at("xing.mp3"), &info, &err));
+        ASSERT_GT(info.frames, (uint64_t)1 << 40); /* the claim libsndfile passes on */
+        ear_clip *clip;
+        counting c;
+        ASSERT_OK(decode_counted(at("xing.mp3"), &clip, &err, &c));
+        printf("  xing.mp3: claims %llu frames, holds %llu, peak %zu bytes\n",
+               (unsigned long long)info.frames, (unsigned long long)ear_clip_frames(clip),
+               c.peak);
+        ASSERT_GE(ear_clip_frames(clip), 192000);
+        ASSERT_LE(ear_clip_frames(clip), 192000 + 2 * 1152 + 1152);
+        size_t guess = (size_t)(size + 192) * 8 + 65536;
+        size_t twice = 2 * (size_t)ear_clip_frames(clip);
+        ASSERT_LE(c.peak, (guess > twice ? guess : twice) * sizeof(float) + 256);
+        ear_clip_release(clip);
+    }
     /* The true files, through the same allocator: exactly their frames, nothing kept. */
     const char *good[] = {"c.flac", "c.ogg", "c.opus"};
     for (size_t k = 0; k < 3; k++) {

@@ -250,8 +250,9 @@ static ear_result decode_clip(const char *path, SNDFILE *file, const SF_INFO *in
             ? UINT64_MAX
             : file_bytes * PLAUSIBLE_FRAMES_PER_BYTE + PLAUSIBLE_FRAMES_FLOOR;
     uint64_t first = claim && claim < plausible ? claim : plausible;
-    /* MP3's count is an estimate: a little room past it, no limit. */
-    if (!exact) first = claim ? claim + DECODE_CHUNK_FRAMES : 4u * DECODE_CHUNK_FRAMES;
+    /* MP3's count is an estimate (a Xing header's, which a file may set to anything): a
+     * little room past it if the file's size allows, and no limit. */
+    if (!exact && claim && claim < plausible) first = claim + DECODE_CHUNK_FRAMES;
     if (!decode_growing(file, &g, first, exact ? claim : 0)) {
         size_t done = g.done;
         g.a.free_fn(g.data, g.a.user);
