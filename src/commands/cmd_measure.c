@@ -17,6 +17,10 @@
 
 /* A game frame at 60 Hz: how often a render's step hook runs. */
 #define STEP_FRAMES 800u
+/* What one envelope value costs in a result, counted against the memory budget before a
+ * render: a jansson real (32 bytes with malloc's own), its array slot (8) and its text
+ * (about 12), rounded up. */
+#define RESULT_BYTES_PER_VALUE 64u
 
 /* A JSON number for a measurement; NaN and infinity (a broken render) become null. */
 static json_t *number(double v) {
@@ -89,11 +93,14 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     size_t window = (size_t)llround(window_s * EAR__RATE);
     if (window == 0) window = 1;
     /* What the render will hold at once, beside what is already there (the last buffer
-     * stays until this one is made): its buffer, one spectrum's transform, one envelope's
-     * values. Checked, and made room for, before anything changes. */
+     * stays until this one is made): its buffer, one spectrum's transform, and its
+     * envelopes as JSON (RESULT_BYTES_PER_VALUE each: jansson's value, its array slot and
+     * its text). Checked, and made room for, before anything changes. */
     size_t bytes = (size_t)frames * 2 * sizeof(float);
-    size_t need = bytes + ear_spectrum_scratch_bytes((size_t)frames) +
-                  ((size_t)frames / window + 1) * sizeof(double);
+    size_t values =
+        ((size_t)frames / window + 1) * (1 + json_array_size(json_object_get(params, "tones")));
+    size_t need =
+        bytes + ear_spectrum_scratch_bytes((size_t)frames) + values * RESULT_BYTES_PER_VALUE;
     if (!ear__cmd_room(c, need)) {
         *err = ear__cmd_too_big(c, "params.seconds", need);
         return NULL;

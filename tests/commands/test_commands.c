@@ -622,6 +622,29 @@ TEST(past_the_budget_is_too_big_and_nothing_is_lost) {
     ear_commands_destroy(c);
 }
 
+/* A render's envelopes count too: 10 s at 1 ms windows with 16 tones (170017 values, 10.9 MB
+ * as JSON) does not fit a 24 MiB budget beside its 3.84 MB buffer and 12.6 MB transform;
+ * at 0.1 s windows it does. */
+TEST(a_render_counts_its_envelopes) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make_with_budget(24u << 20);
+    ASSERT_TRUE(c != NULL);
+    json_t *r =
+        serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 10, "
+                 "\"window\": 0.001, \"tones\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, "
+                 "12, 13, 14, 15, 16]}}");
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_GE(json_integer_value(json_object_get(error_of(r), "needed_bytes")),
+              3840000 + 170017 * 64);
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 10, "
+                 "\"tones\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "envelope")), 100);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
 /* Synth names played and ended are idle cache entries; the budget trims them when a new
  * one needs the room. 60 one-second names (11 MiB in all) in a 4 MiB budget all play. */
 TEST(ended_synth_names_are_trimmed_for_room) {
@@ -802,6 +825,7 @@ TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
           TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages),
           TEST_ENTRY(past_the_budget_is_too_big_and_nothing_is_lost),
+          TEST_ENTRY(a_render_counts_its_envelopes),
           TEST_ENTRY(ended_synth_names_are_trimmed_for_room),
           TEST_ENTRY(an_analysis_without_memory_is_an_error),
           TEST_ENTRY(overclaiming_files_by_every_route))
