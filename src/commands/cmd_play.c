@@ -193,8 +193,12 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err) {
         strncmp(sound, "synth:", 6) == 0) {
         r = ear_assets_get(c->assets, sound, &clip);
         if (r == EAR_OK) {
-            ear_music_source src = {.clip = clip, .stream = NULL};
-            r = ear_stage_music_play(c->stage, sound, &src, loop, volume, crossfade);
+            ear_music_params mp = {.name = sound,
+                                   .source = {.clip = clip, .stream = NULL},
+                                   .loop = loop,
+                                   .volume = volume == 0.0f ? -1.0f : volume, /* 0: silence */
+                                   .crossfade_s = crossfade};
+            r = ear_stage_music_play(c->stage, &mp);
         }
     } else {
         r = ear_assets_play_music(c->assets, c->stage, sound, loop, volume, crossfade);

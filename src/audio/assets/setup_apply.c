@@ -131,8 +131,13 @@ ear_result ear_assets_play_music(ear_assets *a, ear_stage *stage, const char *na
     ear_stream stream;
     ear_result r = ear_assets_open_music(a, name, loop, &stream);
     if (r != EAR_OK) return r;
-    ear_music_source source = {.clip = NULL, .stream = &stream};
-    r = ear_stage_music_play(stage, name, &source, loop, volume, crossfade_s);
+    /* A volume of 0 is silence here; the stage's 0 means its default. */
+    ear_music_params mp = {.name = name,
+                           .source = {.clip = NULL, .stream = &stream},
+                           .loop = loop,
+                           .volume = volume == 0.0f ? -1.0f : volume,
+                           .crossfade_s = crossfade_s};
+    r = ear_stage_music_play(stage, &mp);
     /* Refused, the stream was never handed over: it is ours to release. */
     if (r != EAR_OK) stream.release(stream.user);
     return r;

@@ -95,6 +95,21 @@ ear_result ear__send(ear_stage *s, const ear__cmd *cmd) {
     return EAR_OK;
 }
 
+ear_result ear__reserve(ear_stage *s, size_t count) {
+    ear__flush_overflow(s);
+    if (s->overflow_count == 0 &&
+        ear__ring_capacity(&s->commands) - ear__ring_count(&s->commands) >= count)
+        return EAR_OK;
+    if (s->overflow_cap - s->overflow_count >= count) return EAR_OK;
+    size_t cap = s->overflow_cap ? s->overflow_cap * 2 : 256;
+    while (cap - s->overflow_count < count) cap *= 2;
+    ear__cmd *grown = s->alloc.realloc_fn(s->overflow, cap * sizeof *grown, s->alloc.user);
+    if (!grown) return EAR_E_OUT_OF_MEMORY;
+    s->overflow = grown;
+    s->overflow_cap = cap;
+    return EAR_OK;
+}
+
 void ear_stage_update(ear_stage *stage) {
     if (!stage) return;
     ear__collect(stage);
@@ -309,11 +324,11 @@ ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s) {
     return voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_STOP, .u.fade_s = f});
 }
 
-void ear_stage_stop_all(ear_stage *stage) {
-    if (!stage) return;
+ear_result ear_stage_stop_all(ear_stage *stage) {
+    if (!stage) return EAR_E_INVALID_ARG;
     ear__collect(stage);
     ear__cmd cmd = {.type = EAR__CMD_STOP_ALL, .u.fade_s = EAR__MIN_FADE_S};
-    (void)ear__send(stage, &cmd);
+    return ear__send(stage, &cmd); /* one command: sent, or nothing happened */
 }
 
 ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play *params,
@@ -388,48 +403,45 @@ bool ear_stage_is_real(const ear_stage *stage, ear_voice_id id) {
 ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener) {
     if (!stage || !listener) return EAR_E_INVALID_ARG;
     ear__collect(stage);
-    ear_listener l = stage->listener_game;
-    bool ok = true;
-    if (ear__sane_vec(listener->position, "listener position"))
-        l.position = listener->position;
-    else
-        ok = false;
-    if (ear__sane_vec(listener->velocity, "listener velocity"))
-        l.velocity = listener->velocity;
-    else
-        ok = false;
-    if (ear__sane_vec(listener->forward, "listener forward") &&
-        ear_vec3_length(listener->forward) > 1e-9f)
-        l.forward = listener->forward;
-    else
-        ok = false;
-    if (ear__sane_vec(listener->up, "listener up") && ear_vec3_length(listener->up) > 1e-9f)
-        l.up = listener->up;
-    else
-        ok = false;
-    stage->listener_game = l;
-    /* Two commands, sent together and applied in order (an audio block may see the first
-     * without the second: the pose then lags by one block, never mixes two poses' maths). */
+    /* Every vector is checked (and each bad one warned about) before anything changes. */
+    bool ok = ear__sane_vec(listener->position, "listener position");
+    ok = ear__sane_vec(listener->velocity, "listener velocity") && ok;
+    bool fwd = ear__sane_vec(listener->forward, "listener forward");
+    bool up = ear__sane_vec(listener->up, "listener up");
+    if (fwd && !(ear_vec3_length(listener->forward) > 1e-9f)) {
+        ear_log(EAR_LOG_WARN, MODULE, "ignored a listener forward of zero length");
+        fwd = false;
+    }
+    if (up && !(ear_vec3_length(listener->up) > 1e-9f)) {
+        ear_log(EAR_LOG_WARN, MODULE, "ignored a listener up of zero length");
+        up = false;
+    }
+    if (!ok || !fwd || !up) return EAR_E_INVALID_ARG;
+    /* Two commands, applied in order (an audio block may see the first without the second:
+     * the pose then lags by one block, never mixes two poses' maths). Both are sent or
+     * neither: room for both is made first. */
+    ear_result r = ear__reserve(stage, 2);
+    if (r != EAR_OK) return r;
+    const ear_listener l = *listener;
     ear__cmd cmd = {.type = EAR__CMD_LISTENER,
                     .u.motion = {.position = l.position, .velocity = l.velocity}};
-    ear_result r = ear__send(stage, &cmd);
-    if (r != EAR_OK) return r;
     ear__cmd axes = {.type = EAR__CMD_LISTENER_AXES,
                      .u.axes = {.forward = l.forward, .up = l.up}};
-    r = ear__send(stage, &axes);
-    if (r != EAR_OK) return r;
-    return ok ? EAR_OK : EAR_E_INVALID_ARG;
+    (void)ear__send(stage, &cmd);
+    (void)ear__send(stage, &axes);
+    stage->listener_game = l;
+    return EAR_OK;
 }
 
 ear_listener ear_stage_get_listener(const ear_stage *stage) {
     return stage->listener_game;
 }
 
-void ear_stage_set_master_gain(ear_stage *stage, float gain) {
-    if (!stage) return;
+ear_result ear_stage_set_master_gain(ear_stage *stage, float gain) {
+    if (!stage) return EAR_E_INVALID_ARG;
     ear__collect(stage);
     ear__cmd cmd = {.type = EAR__CMD_MASTER_GAIN, .u.value = ear__sane_gain(gain)};
-    (void)ear__send(stage, &cmd);
+    return ear__send(stage, &cmd);
 }
 
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {

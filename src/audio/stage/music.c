@@ -22,10 +22,14 @@
 
 /* ---- game side ----------------------------------------------------------- */
 
-ear_result ear_stage_music_play(ear_stage *stage, const char *name,
-                                const ear_music_source *source, bool loop, float volume,
-                                float crossfade_s) {
-    if (!stage || !source || (!source->clip) == (!source->stream)) return EAR_E_INVALID_ARG;
+ear_result ear_stage_music_play(ear_stage *stage, const ear_music_params *params) {
+    if (!stage || !params) return EAR_E_INVALID_ARG;
+    const ear_music_source *source = &params->source;
+    const char *name = params->name;
+    bool loop = params->loop;
+    float volume = params->volume == 0.0f ? 1.0f : params->volume;
+    float crossfade_s = params->crossfade_s;
+    if ((!source->clip) == (!source->stream)) return EAR_E_INVALID_ARG;
     if (!isfinite(crossfade_s) || crossfade_s < 0.0f) return EAR_E_INVALID_ARG;
     ear__collect(stage);
     int32_t slot = -1;
@@ -39,7 +43,21 @@ ear_result ear_stage_music_play(ear_stage *stage, const char *name,
         if (slot < 0) return EAR_E_TOO_MANY_VOICES;
         stage->stream_game[slot] = *st;
     }
-    /* Everything playing fades out (cos) while the new track fades in (sin). */
+    ear_play p;
+    memset(&p, 0, sizeof p);
+    p.looping = loop && source->clip;
+    p.volume = volume;
+    p.bus = stage->music_bus;
+    p.priority = 255;
+    if (slot >= 0) stage->stream_free[slot] = 0;
+    ear_voice_id id;
+    ear_result r = ear__play(stage, source->clip, &p, -1, slot, crossfade_s, &id);
+    if (r != EAR_OK) {
+        if (slot >= 0) stage->stream_free[slot] = 1;
+        return r;
+    }
+    /* The new track is on its way: everything playing fades out (cos) while it fades in
+     * (sin). Done after the play, so a refused track leaves the music as it was. */
     uint32_t kept = 0;
     for (uint32_t i = 0; i < stage->music_count; i++) {
         ear_voice_id v = stage->music[i];
@@ -54,19 +72,6 @@ ear_result ear_stage_music_play(ear_stage *stage, const char *name,
         stage->music[kept++] = v;
     }
     stage->music_count = kept;
-    ear_play p;
-    memset(&p, 0, sizeof p);
-    p.looping = loop && source->clip;
-    p.volume = volume == 0.0f ? -1.0f : volume;
-    p.bus = stage->music_bus;
-    p.priority = 255;
-    if (slot >= 0) stage->stream_free[slot] = 0;
-    ear_voice_id id;
-    ear_result r = ear__play(stage, source->clip, &p, -1, slot, crossfade_s, &id);
-    if (r != EAR_OK) {
-        if (slot >= 0) stage->stream_free[slot] = 1;
-        return r;
-    }
     if (stage->music_count == sizeof stage->music / sizeof stage->music[0]) {
         ear_stage_stop(stage, stage->music[0], EAR__MIN_FADE_S);
         memmove(stage->music, stage->music + 1,

@@ -489,6 +489,10 @@ static inline void ear__collect(ear_stage *s) {
     if (!ear__ring_empty(&s->returns)) ear__collect_returns(s);
 }
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
+/* Makes room for `count` more commands (in the ring, or by growing the overflow queue) so
+ * that the next `count` ear__send calls cannot fail: all-or-nothing calls that send
+ * several commands reserve first. EAR_E_OUT_OF_MEMORY changes nothing. */
+ear_result ear__reserve(ear_stage *s, size_t count);
 /* Moves the overflow queue into the ring as far as it goes (block.c, offline). */
 void ear__flush_overflow(ear_stage *s);
 float ear__sane_gain(float g);
