@@ -223,7 +223,8 @@ ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 for
 ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion);
 
 /* Fades the voice out linearly over fade_s (at least 5 ms; never a cut) and then
- * ends it. A stopped voice's id stays valid for queries until it has ended.
+ * ends it. From the call on the voice reads as finished (ear_stage_is_playing is false);
+ * it still exists, and counts in ear_stage_voice_count, until its fade has ended.
  * Thread: game. */
 ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s);
 
@@ -232,8 +233,9 @@ ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s);
  * then nothing is stopped (all or nothing). Thread: game. */
 ear_result ear_stage_stop_all(ear_stage *stage);
 
-/* True while the voice exists (started, playing or fading out); false once it has
- * ended or for any id that is not a live voice. Thread: game. */
+/* True while the voice plays (started or playing); false once it was stopped (and is
+ * fading out), stolen or crossfaded out, once it has ended, and for any id that is not a
+ * live voice. Thread: game. */
 bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
 
 /* The voice's play position in clip frames, as of the last rendered control block (0
@@ -241,7 +243,8 @@ bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
  * date, at most 8 blocks before). EAR_E_STALE_ID once it has ended. Thread: game. */
 ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames);
 
-/* Number of voices that exist (playing, starting or fading). Thread: game. */
+/* Number of voices that exist (playing, starting, or fading out after a stop).
+ * Thread: game. */
 uint32_t ear_stage_voice_count(const ear_stage *stage);
 
 /* ---- Listener ------------------------------------------------------------------------ */

@@ -224,6 +224,7 @@ ear_result ear__play(ear_stage *stage, ear_clip *clip, const ear_play *params, i
     stage->alive_count++;
     stage->counted++;
     stage->stolen[slot] = 0;
+    stage->stopping[slot] = 0;
     stage->slot_priority[slot] = p.priority;
     atomic_store_explicit(&stage->cursor[slot], p.start_frame, memory_order_relaxed);
     /* Until its first block, a new voice counts as fully audible: it is not stolen
@@ -321,14 +322,20 @@ ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occl
 
 ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s) {
     float f = (!(fade_s >= EAR__MIN_FADE_S) || !isfinite(fade_s)) ? EAR__MIN_FADE_S : fade_s;
-    return voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_STOP, .u.fade_s = f});
+    ear_result r = voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_STOP, .u.fade_s = f});
+    if (r == EAR_OK) stage->stopping[(id & 0xffffu) - 1u] = 1;
+    return r;
 }
 
 ear_result ear_stage_stop_all(ear_stage *stage) {
     if (!stage) return EAR_E_INVALID_ARG;
     ear__collect(stage);
     ear__cmd cmd = {.type = EAR__CMD_STOP_ALL, .u.fade_s = EAR__MIN_FADE_S};
-    return ear__send(stage, &cmd); /* one command: sent, or nothing happened */
+    ear_result r = ear__send(stage, &cmd); /* one command: sent, or nothing happened */
+    if (r == EAR_OK)
+        for (uint32_t slot = 0; slot < stage->slot_count; slot++)
+            if (stage->alive[slot]) stage->stopping[slot] = 1;
+    return r;
 }
 
 ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play *params,
@@ -362,8 +369,9 @@ ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play
 bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id) {
     uint32_t slot;
     if (!stage) return false;
-    /* A voice that ended is noticed here even before its return is collected. */
-    return ear__id_live(stage, id, &slot);
+    /* A voice that ended is noticed here even before its return is collected; one that was
+     * stopped (or stolen) reads as finished while it fades. */
+    return ear__id_live(stage, id, &slot) && !stage->stopping[slot] && !stage->stolen[slot];
 }
 
 ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames) {

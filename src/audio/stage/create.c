@@ -128,6 +128,7 @@ static void lay_out(ear_stage *s, heap *h) {
     CARVE(right, b + 4u);
     CARVE(lanes, EAR__LANE_FLOATS);
     CARVE(stolen, n);
+    CARVE(stopping, n);
     CARVE(slot_priority, n);
     CARVE(aud_bits, n);
     CARVE(real_flag, n);

@@ -65,7 +65,7 @@ ear_result ear_stage_music_play(ear_stage *stage, const ear_music_params *params
         if (crossfade_s > 0.0f) {
             ear__cmd cmd = {
                 .type = EAR__CMD_ENVELOPE, .id = v, .u.envelope = {EAR__ENV_OUT, crossfade_s}};
-            (void)ear__send(stage, &cmd);
+            if (ear__send(stage, &cmd) == EAR_OK) stage->stopping[(v & 0xffffu) - 1u] = 1;
         } else {
             ear_stage_stop(stage, v, EAR__MIN_FADE_S);
         }

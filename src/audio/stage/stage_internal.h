@@ -404,6 +404,8 @@ struct ear_stage {
     uint32_t slot_count; /* max_total_voices + EAR__STEAL_RESERVE */
     /* game side */
     uint8_t *stolen;        /* per slot: fading out to make room */
+    uint8_t *stopping;      /* per slot: a stop (or a music fade-out) was sent: finished to
+                               the game (is_playing false), still counted until it ends */
     uint8_t *slot_priority; /* per slot */
     uint32_t counted;       /* alive and not stolen */
     bool saturated;         /* a refusal was logged and nothing freed since */
