@@ -243,36 +243,43 @@ ear_result ear_stage_play(ear_stage *stage, ear_clip *clip, const ear_play *para
     return ear__play(stage, clip, params, -1, -1, 0.0f, out_id);
 }
 
-/* Sends a voice command (type and payload in cmd) to the live voice `id`. */
-static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd cmd) {
+/* Sends a voice command to the live voice `id`: its type and `bytes` of payload (the
+ * start of the command's union). */
+static EAR__ALWAYS_INLINE ear_result voice_cmd(ear_stage *s, ear_voice_id id,
+                                               ear__cmd_type type, const void *payload,
+                                               size_t bytes) {
     if (!s) return EAR_E_INVALID_ARG;
     ear__collect(s);
     uint32_t slot;
     if (!ear__id_slot(s, id, &slot)) return EAR_E_STALE_ID;
-    cmd.id = id;
     /* The common case writes the command straight into the ring. */
     ear__cmd *c =
         s->overflow_count == s->overflow_head ? ear__ring_reserve(&s->commands) : NULL;
     if (c) {
-        *c = cmd;
+        c->type = (uint32_t)type;
+        c->id = id;
+        memcpy(&c->u, payload, bytes);
         ear__ring_commit(&s->commands);
         return EAR_OK;
     }
+    ear__cmd cmd = {.type = (uint32_t)type, .id = id};
+    memcpy(&cmd.u, payload, bytes);
     return ear__send(s, &cmd);
 }
 
 ear_result ear_stage_set_volume(ear_stage *stage, ear_voice_id id, float volume) {
-    return voice_cmd(stage, id,
-                     (ear__cmd){.type = EAR__CMD_VOLUME, .u.value = ear__sane_gain(volume)});
+    float f = ear__sane_gain(volume);
+    return voice_cmd(stage, id, EAR__CMD_VOLUME, &f, sizeof f);
 }
 
 ear_result ear_stage_set_pitch(ear_stage *stage, ear_voice_id id, float pitch) {
-    return voice_cmd(stage, id,
-                     (ear__cmd){.type = EAR__CMD_PITCH, .u.value = ear__sane_pitch(pitch)});
+    float f = ear__sane_pitch(pitch);
+    return voice_cmd(stage, id, EAR__CMD_PITCH, &f, sizeof f);
 }
 
 ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan) {
-    return voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_PAN, .u.value = sane_pan(pan)});
+    float f = sane_pan(pan);
+    return voice_cmd(stage, id, EAR__CMD_PAN, &f, sizeof f);
 }
 
 static ear_result vec_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, ear_vec3 v,
@@ -283,7 +290,7 @@ static ear_result vec_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, ear
         ear__collect(s);
         return ear__id_slot(s, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
     }
-    return voice_cmd(s, id, (ear__cmd){.type = (uint32_t)type, .u.vec = v});
+    return voice_cmd(s, id, type, &v, sizeof v);
 }
 
 ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m) {
@@ -301,10 +308,8 @@ ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 posi
         ear__collect(stage);
         return ear__id_slot(stage, id, &slot) ? EAR_E_INVALID_ARG : EAR_E_STALE_ID;
     }
-    return voice_cmd(
-        stage, id,
-        (ear__cmd){.type = EAR__CMD_MOTION,
-                   .u.motion = {.position = position_m, .velocity = velocity_mps}});
+    ear_vec3 motion[2] = {position_m, velocity_mps}; /* u.motion: position, velocity */
+    return voice_cmd(stage, id, EAR__CMD_MOTION, motion, sizeof motion);
 }
 
 ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps) {
@@ -316,13 +321,13 @@ ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 for
 }
 
 ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion) {
-    return voice_cmd(stage, id,
-                     (ear__cmd){.type = EAR__CMD_OCCLUSION, .u.value = sane_unit(occlusion)});
+    float f = sane_unit(occlusion);
+    return voice_cmd(stage, id, EAR__CMD_OCCLUSION, &f, sizeof f);
 }
 
 ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s) {
     float f = (!(fade_s >= EAR__MIN_FADE_S) || !isfinite(fade_s)) ? EAR__MIN_FADE_S : fade_s;
-    ear_result r = voice_cmd(stage, id, (ear__cmd){.type = EAR__CMD_STOP, .u.fade_s = f});
+    ear_result r = voice_cmd(stage, id, EAR__CMD_STOP, &f, sizeof f);
     if (r == EAR_OK) stage->stopping[(id & 0xffffu) - 1u] = 1;
     return r;
 }

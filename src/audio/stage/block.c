@@ -36,20 +36,24 @@
  * here, and what names a voice to that voice (voice.c). */
 static void apply_command(ear_stage *s, const ear__cmd *c) {
     switch ((ear__cmd_type)c->type) {
-    case EAR__CMD_POSITION:
-    case EAR__CMD_VELOCITY:
+    /* Moves, the commonest commands, go to the compact motion table without touching the
+     * voice: with thousands of voices, most of them virtual, the voice would be a cache
+     * miss. A move for a voice that ended before it arrived is dropped. */
     case EAR__CMD_MOTION: {
-        /* Moves, the commonest command, go to the compact motion table without touching
-         * the voice: with thousands of voices, most of them virtual, the voice would be a
-         * cache miss. */
         uint32_t slot = (c->id & 0xffffu) - 1u;
-        if (s->slot_id[slot] != c->id) return; /* ended before the command arrived */
-        if (c->type == EAR__CMD_POSITION) s->motion[slot].position = c->u.vec;
-        if (c->type == EAR__CMD_VELOCITY) s->motion[slot].velocity = c->u.vec;
-        if (c->type == EAR__CMD_MOTION) {
-            s->motion[slot].position = c->u.motion.position;
-            s->motion[slot].velocity = c->u.motion.velocity;
-        }
+        if (s->slot_id[slot] != c->id) return;
+        s->motion[slot].position = c->u.motion.position;
+        s->motion[slot].velocity = c->u.motion.velocity;
+        return;
+    }
+    case EAR__CMD_POSITION: {
+        uint32_t slot = (c->id & 0xffffu) - 1u;
+        if (s->slot_id[slot] == c->id) s->motion[slot].position = c->u.vec;
+        return;
+    }
+    case EAR__CMD_VELOCITY: {
+        uint32_t slot = (c->id & 0xffffu) - 1u;
+        if (s->slot_id[slot] == c->id) s->motion[slot].velocity = c->u.vec;
         return;
     }
     case EAR__CMD_BUS_VOLUME:
