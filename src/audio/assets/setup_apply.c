@@ -22,6 +22,7 @@ static ear_result refused(ear_io_error *err, const char *file, const char *where
 
 ear_result ear_assets_apply_setup(ear_assets *a, ear_stage *stage, ear_io_error *err) {
     if (!a || !stage) return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     if (a->setup_applied) return EAR_OK;
     ear_audio_setup *s = NULL;
     ear_result r = ear_assets_load_setup(a, &s, err);
@@ -71,6 +72,7 @@ ear_result ear_assets_load_blend_file(ear_assets *a, ear_stage *stage, const cha
                                       ear_io_error *err) {
     if (!a || !stage || !name || !*name || strlen(name) >= EAR_NAME_MAX)
         return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     char path[4096];
     snprintf(path, sizeof path, "%s/sounds/%s.blend.json", a->root, name);
     char *text;
