@@ -69,6 +69,16 @@ fuzz: fuzz-build
 	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
 	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 
+# Headers, libearshot-audio and libearshot (shared and static), the earshot tool, pkg-config
+# files and the CMake package under PREFIX (DESTDIR is honoured); see docs/install.md.
+PREFIX ?= /usr/local
+.PHONY: install
+install: deps
+	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
+	@$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
+
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i
 
