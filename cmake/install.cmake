@@ -131,10 +131,15 @@ install(TARGETS earshot_audio_static earshot_engine_static
 install(TARGETS earshot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # pkg-config files that find their prefix from where they lie, so that
-# `cmake --install build --prefix <anywhere>` gives working files.
+# `cmake --install build --prefix <anywhere>` gives working files (except for /usr).
 set(EAR_PC_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 file(RELATIVE_PATH EAR_PC_UP /${EAR_PC_DIR} /)
 string(REGEX REPLACE "/$" "" EAR_PC_UP "${EAR_PC_UP}")
+set(EAR_PC_PREFIX "\${pcfiledir}/${EAR_PC_UP}")
+# Installed for the system (/usr), the plain prefix lets pkg-config drop -I/usr/include.
+if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+  set(EAR_PC_PREFIX /usr)
+endif()
 function(ear_write_pc file name description libname prefix requires)
   set(req ${requires} ${${prefix}_REQ_PUBLIC})
   set(EAR_PC_REQUIRES "")
