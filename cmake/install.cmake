@@ -16,7 +16,7 @@
 # target does not exist yet are skipped). Its external dependencies are found from its own
 # target_link_libraries: PkgConfig::X targets become pkg-config Requires.private (Requires
 # when the module links X PUBLIC, as commands does jansson, whose header it includes),
-# Threads becomes -pthread and libm -lm.
+# Threads becomes -pthread, and a library found by path (libm, libbrlapi) its -l name.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -68,8 +68,9 @@ function(ear_collect_deps parts out)
         endif()
       elseif(item STREQUAL "Threads::Threads")
         list(APPEND libs -pthread)
-      elseif(item STREQUAL "${M_LIB}")
-        list(APPEND libs -lm)
+      elseif(item MATCHES "^/.*/lib([^/]+)\\.(so|a)(\\.[0-9.]+)?$")
+        # A library found by find_library (libm, libbrlapi): its -l name.
+        list(APPEND libs -l${CMAKE_MATCH_1})
       else()
         message(FATAL_ERROR "install: earshot_${part} links ${item}; say how it is installed")
       endif()
