@@ -5,7 +5,10 @@
  * blends and pools resolved, bus volumes and ducks set). A failure's message must start
  * with the file's name; what does not parse does not apply either, with the same result;
  * what parses may still fail to apply (a clip that is not there, a stage that refuses) and
- * says so naming the file. Seeds: tests/fuzz/seeds/audio_json.
+ * says so naming the file. The cache gets a 64 MiB budget through its allocator (a synth
+ * name may ask for an hour of sound, 660 MiB), so what does not fit must fail cleanly, and
+ * every byte the cache took must be given back once it and the stage are destroyed.
+ * Seeds: tests/fuzz/seeds/audio_json.
  */
 #include "fuzz_files.h"
 
@@ -30,8 +33,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
 
     fuzz_write("assets/audio.json", data, size);
+    /* The cache's clips (synth names, decoded files) within a budget of 64 MiB, as a game
+     * that loads others' files gives it; what does not fit fails, it is not allocated. */
+    fuzz_budget budget = {64u << 20, 0};
+    ear_allocator alloc = fuzz_budget_allocator(&budget);
     ear_assets_config ac = ear_assets_config_default();
     ac.root = root;
+    ac.allocator = &alloc;
     ear_assets *assets;
     ear_stage *stage;
     if (ear_assets_create(&ac, &assets) != EAR_OK) abort();
@@ -41,5 +49,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (applied != EAR_OK && !strstr(err.message, "audio.json")) abort();
     ear_stage_destroy(stage);
     ear_assets_destroy(assets);
+    if (budget.used != 0) abort(); /* everything the cache took, it gave back */
     return 0;
 }

@@ -2,7 +2,8 @@
  * libFuzzer target for .blend.json files (src/audio/assets): each input is parsed by
  * ear_blend_parse and then, as a game meets it, written to <assets>/sounds/fuzz.blend.json,
  * loaded onto a fresh stage (ear_assets_load_blend_file: its clips resolved, the blend
- * registered) and played once. A failure's message must start with the file's label.
+ * registered) and played once. A failure's message must start with the file's label. The
+ * cache gets a 64 MiB budget through its allocator, which must balance at the end.
  * Seeds: tests/fuzz/seeds/blend_json.
  */
 #include "fuzz_files.h"
@@ -24,8 +25,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (parsed != EAR_OK && strncmp(err.message, "fuzz.blend.json", 15) != 0) abort();
 
     fuzz_write("assets/sounds/fuzz.blend.json", data, size);
+    /* The cache's clips (synth names, decoded files) within a budget of 64 MiB, as a game
+     * that loads others' files gives it; what does not fit fails, it is not allocated. */
+    fuzz_budget budget = {64u << 20, 0};
+    ear_allocator alloc = fuzz_budget_allocator(&budget);
     ear_assets_config ac = ear_assets_config_default();
     ac.root = root;
+    ac.allocator = &alloc;
     ear_assets *assets;
     ear_stage *stage;
     if (ear_assets_create(&ac, &assets) != EAR_OK) abort();
@@ -42,5 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     ear_stage_destroy(stage);
     ear_assets_destroy(assets);
+    if (budget.used != 0) abort(); /* everything the cache took, it gave back */
     return 0;
 }

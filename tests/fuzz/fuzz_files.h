@@ -65,4 +65,49 @@ static inline const char *fuzz_write(const char *name, const uint8_t *data, size
     return path;
 }
 
+/* A memory budget, as a careful game gives its asset cache through ear_allocator: at most
+ * `limit` live bytes; past it an allocation fails (NULL), which the code must survive. Each
+ * block carries its size in a 16-byte header, so frees and reallocs are counted. */
+typedef struct fuzz_budget {
+    size_t limit, used;
+} fuzz_budget;
+
+static inline void *fuzz_budget_alloc(size_t size, void *user) {
+    fuzz_budget *b = user;
+    if (size > b->limit - b->used || size > SIZE_MAX - 16) return NULL;
+    unsigned char *p = malloc(size + 16);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    b->used += size;
+    return p + 16;
+}
+
+static inline void fuzz_budget_free(void *ptr, void *user) {
+    if (!ptr) return;
+    fuzz_budget *b = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    b->used -= size;
+    free(p);
+}
+
+static inline void *fuzz_budget_realloc(void *ptr, size_t size, void *user) {
+    if (!ptr) return fuzz_budget_alloc(size, user);
+    fuzz_budget *b = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t old;
+    memcpy(&old, p, sizeof old);
+    if ((size > old && size - old > b->limit - b->used) || size > SIZE_MAX - 16) return NULL;
+    unsigned char *q = realloc(p, size + 16);
+    if (!q) return NULL;
+    memcpy(q, &size, sizeof size);
+    b->used = b->used - old + size;
+    return q + 16;
+}
+
+static inline ear_allocator fuzz_budget_allocator(fuzz_budget *b) {
+    return (ear_allocator){fuzz_budget_alloc, fuzz_budget_realloc, fuzz_budget_free, b};
+}
+
 #endif
