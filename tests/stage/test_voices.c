@@ -217,6 +217,35 @@ TEST(far_fire_and_forget_is_dropped) {
     ear_clip_release(c);
 }
 
+/* A linear range at or below the reference distance does not attenuate (the gain is 1 at
+ * every distance), so a request beyond its max still plays, and is heard at the level of a
+ * placed voice at the reference distance (0.707 per ear straight ahead). A real linear
+ * range beyond max is still dropped. */
+TEST(linear_request_with_max_at_or_below_ref_plays) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(200.0, 0.5, RATE, 0.5f);
+    bool dropped = true;
+    ear_play p = placed_at(0, 0, -30);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 5, 5, 1};
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_FALSE(dropped);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 8, 3, 1}; /* max below ref */
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_FALSE(dropped);
+    ASSERT_EQ(ear_stage_voice_count(s), 2);
+    ASSERT_EQ(ear_stage_get_stats(s).dropped_far, 0);
+    float *out = render(s, 9600);
+    /* Two in-phase copies at unity distance gain: 2 x 0.5 x 0.707 on each ear. */
+    ASSERT_REL(ear_rms(out + 2 * 4800, 4800, 2, 0), 2 * 0.5 * 0.70710678 / sqrt(2.0), 0.01);
+    free(out);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 5, 20, 1};
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_TRUE(dropped);
+    ASSERT_EQ(ear_stage_get_stats(s).dropped_far, 1);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
 TEST(inaudible_voices_are_virtual) {
     ear_stage *s = new_stage();
     ear_clip *c = sine_clip(200.0, 1.0, RATE, 0.5f);
@@ -234,4 +263,6 @@ TEST_MAIN(TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_aud
           TEST_ENTRY(hysteresis_keeps_near_equal_voices_in_place),
           TEST_ENTRY(leaving_and_entering_the_real_set_does_not_click),
           TEST_ENTRY(virtual_loops_come_back_in_phase), TEST_ENTRY(stealing_and_refusal),
-          TEST_ENTRY(far_fire_and_forget_is_dropped), TEST_ENTRY(inaudible_voices_are_virtual))
+          TEST_ENTRY(far_fire_and_forget_is_dropped),
+          TEST_ENTRY(linear_request_with_max_at_or_below_ref_plays),
+          TEST_ENTRY(inaudible_voices_are_virtual))
