@@ -217,6 +217,8 @@ typedef struct ear_stage_stats {
     uint64_t refused;        /* plays refused with EAR_E_TOO_MANY_VOICES */
     uint64_t stolen;         /* voices faded out to make room */
     uint64_t dropped_far;    /* fire-and-forget requests dropped as out of range */
+    uint64_t commands;       /* commands the game side has sent since creation (plays,
+                                moves, volumes, listener ...): what a caller costs */
 } ear_stage_stats;
 
 /* Counts as of the last rendered block (voices: now). Thread: game. */

@@ -246,6 +246,27 @@ TEST(linear_request_with_max_at_or_below_ref_plays) {
     ear_clip_release(c);
 }
 
+/* The stats count every command the game side sends: one per voice change, none for a
+ * render or a query. */
+TEST(stats_count_the_commands_sent) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(200.0, 0.5, RATE, 0.5f);
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, 0);
+    ear_voice_id v;
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
+    uint64_t after_play = ear_stage_get_stats(s).commands;
+    ASSERT_GE(after_play, 1);
+    free(render(s, 480));
+    (void)ear_stage_is_playing(s, v);
+    ear_stage_update(s);
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, after_play);
+    ASSERT_OK(ear_stage_set_volume(s, v, 0.5f));
+    ASSERT_OK(ear_stage_set_motion(s, v, ear_vec3_make(1, 0, 0), ear_vec3_make(0, 0, 0)));
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, after_play + 2);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
 TEST(inaudible_voices_are_virtual) {
     ear_stage *s = new_stage();
     ear_clip *c = sine_clip(200.0, 1.0, RATE, 0.5f);
@@ -265,4 +286,4 @@ TEST_MAIN(TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_aud
           TEST_ENTRY(virtual_loops_come_back_in_phase), TEST_ENTRY(stealing_and_refusal),
           TEST_ENTRY(far_fire_and_forget_is_dropped),
           TEST_ENTRY(linear_request_with_max_at_or_below_ref_plays),
-          TEST_ENTRY(inaudible_voices_are_virtual))
+          TEST_ENTRY(inaudible_voices_are_virtual), TEST_ENTRY(stats_count_the_commands_sent))

@@ -635,6 +635,7 @@ ear_stage_stats ear_stage_get_stats(const ear_stage *stage) {
     st.refused = stage->refused;
     st.stolen = stage->stolen_count;
     st.dropped_far = stage->dropped_far;
+    st.commands = stage->commands_sent;
     return st;
 }
 
