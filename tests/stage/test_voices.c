@@ -267,6 +267,29 @@ TEST(stats_count_the_commands_sent) {
     ear_clip_release(c);
 }
 
+/* A voice started silent (volume -1, as stage.h suggests) and raised later is heard: while
+ * there is room, a voice that becomes audible is made real at once. */
+TEST(a_voice_started_silent_is_heard_once_raised) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(440.0, 1.0, RATE, 0.5f);
+    ear_voice_id v;
+    ear_play p = placed_at(0, 0, -1);
+    p.volume = -1.0f;
+    ASSERT_OK(ear_stage_play(s, c, &p, &v));
+    float *out = render(s, 4800);
+    ASSERT_DBL_LE(ear_peak(out, 4800, 2, EAR_ALL_CHANNELS), 0.0);
+    free(out);
+    ASSERT_OK(ear_stage_set_volume(s, v, 1.0f));
+    out = render(s, 24000);
+    ASSERT_TRUE(ear_stage_is_real(s, v));
+    /* Straight ahead at the reference distance: 0.707 per ear. */
+    ASSERT_REL(ear_tone_amplitude(out + 2 * 4800, 19200, 2, EAR_ALL_CHANNELS, RATE, 440),
+               0.5 * 0.70710678, 0.01);
+    free(out);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
 TEST(inaudible_voices_are_virtual) {
     ear_stage *s = new_stage();
     ear_clip *c = sine_clip(200.0, 1.0, RATE, 0.5f);
@@ -286,4 +309,6 @@ TEST_MAIN(TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_aud
           TEST_ENTRY(virtual_loops_come_back_in_phase), TEST_ENTRY(stealing_and_refusal),
           TEST_ENTRY(far_fire_and_forget_is_dropped),
           TEST_ENTRY(linear_request_with_max_at_or_below_ref_plays),
-          TEST_ENTRY(inaudible_voices_are_virtual), TEST_ENTRY(stats_count_the_commands_sent))
+          TEST_ENTRY(inaudible_voices_are_virtual),
+          TEST_ENTRY(a_voice_started_silent_is_heard_once_raised),
+          TEST_ENTRY(stats_count_the_commands_sent))
