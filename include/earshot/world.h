@@ -108,26 +108,26 @@ typedef struct ear_param_value {
 typedef struct ear_source {
     char sound[EAR_SOUND_NAME_MAX]; /* a sound name (assets.h), or "" */
     char blend[EAR_NAME_MAX];       /* a blend name, or "" (one of the two; the blend wins) */
-    ear_bus bus;            /* default EAR_BUS_SFX (a blend: its own bus unless set) */
-    float volume;           /* linear; default 1 */
-    float pitch;            /* default 1 */
-    bool looping;           /* default false (blends always loop) */
-    bool play;              /* the state the source wants; default true. A one-shot
-                               plays once per false -> true change and reads back false
-                               when it has ended */
-    bool random_start;      /* a looping clip starts at a random frame; default false */
-    bool spatial;           /* placed on its body; default true (false: flat) */
-    ear_attenuation attenuation; /* model, ref (min) and max distance, rolloff; default:
-                                    the stage's (inverse, 1 m, 100 m, 1) */
-    ear_cone cone;          /* along the body's facing; default off */
-    float doppler;          /* doppler factor; default 1 (0: none) */
-    uint8_t priority;       /* default 0 */
-    bool occlusion;         /* cast rays for occlusion; default false */
-    float smoothing_ms;     /* volume and pitch smoothing; default 20 */
-    float loop_crossfade_ms; /* default 0 */
-    uint32_t param_count;   /* fixed blend parameters; default none */
+    ear_bus bus;                    /* default EAR_BUS_SFX (a blend: its own bus unless set) */
+    float volume;                   /* linear; default 1 */
+    float pitch;                    /* default 1 */
+    bool looping;                   /* default false (blends always loop) */
+    bool play;                      /* the state the source wants; default true. A one-shot
+                                       plays once per false -> true change and reads back false
+                                       when it has ended */
+    bool random_start;              /* a looping clip starts at a random frame; default false */
+    bool spatial;                   /* placed on its body; default true (false: flat) */
+    ear_attenuation attenuation;    /* model, ref (min) and max distance, rolloff; default:
+                                       the stage's (inverse, 1 m, 100 m, 1) */
+    ear_cone cone;                  /* along the body's facing; default off */
+    float doppler;                  /* doppler factor; default 1 (0: none) */
+    uint8_t priority;               /* default 0 */
+    bool occlusion;                 /* cast rays for occlusion; default false */
+    float smoothing_ms;             /* volume and pitch smoothing; default 20 */
+    float loop_crossfade_ms;        /* default 0 */
+    uint32_t param_count;           /* fixed blend parameters; default none */
     ear_param_value params[EAR_BLEND_MAX_PARAMS];
-    uint32_t drive_count;   /* drive bindings; default none */
+    uint32_t drive_count; /* drive bindings; default none */
     ear_drive drive[EAR_WORLD_MAX_DRIVES];
 } ear_source;
 
@@ -206,10 +206,10 @@ ear_result ear_world_remove_impact(ear_world *world, ear_body_id body);
 /* How an event plays; NULL or zero fields: defaults (volume 1, pitch 1, sfx, placed with
  * the stage's attenuation). */
 typedef struct ear_event_params {
-    float volume;  /* 0 means 1 */
-    float pitch;   /* 0 means 1 */
+    float volume; /* 0 means 1 */
+    float pitch;  /* 0 means 1 */
     ear_bus bus;
-    bool flat;     /* default false: placed at the position */
+    bool flat; /* default false: placed at the position */
     ear_attenuation attenuation;
     uint8_t priority;
 } ear_event_params;
@@ -293,13 +293,13 @@ ear_vec3 ear_pose_track_blend(const ear_pose_track *track, double alpha, float s
 
 typedef struct ear_world_stats {
     uint64_t syncs;
-    uint64_t started;         /* voices started (sources, impacts, events, engines ...) */
-    uint64_t stopped;         /* voices stopped with the ramp */
-    uint64_t impacts;         /* impact sounds played */
-    uint64_t impacts_cooled;  /* hits held back by a cooldown */
-    uint64_t events_dropped;  /* fire-and-forget events dropped as out of range */
-    uint64_t ducks;           /* ducking rules fired by hard hits */
-    uint64_t rays;            /* occlusion rays cast */
+    uint64_t started;        /* voices started (sources, impacts, events, engines ...) */
+    uint64_t stopped;        /* voices stopped with the ramp */
+    uint64_t impacts;        /* impact sounds played */
+    uint64_t impacts_cooled; /* hits held back by a cooldown */
+    uint64_t events_dropped; /* fire-and-forget events dropped as out of range */
+    uint64_t ducks;          /* ducking rules fired by hard hits */
+    uint64_t rays;           /* occlusion rays cast */
 } ear_world_stats;
 
 ear_world_stats ear_world_get_stats(const ear_world *world);

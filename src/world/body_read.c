@@ -19,8 +19,8 @@ bool ear__read_body(ear_world *w, ear__entry *e, double dt_s) {
         e->velocity = e->info.desc.velocity_mps;
     } else if (e->last_valid && dt_s > 0) {
         ear_vec3 v = ear_vec3_scale(ear_vec3_sub(pos, e->last_pos), (float)(1.0 / dt_s));
-        e->velocity = ear_vec3_length(v) > w->config.teleport_speed_mps ? ear_vec3_make(0, 0, 0)
-                                                                         : v;
+        e->velocity =
+            ear_vec3_length(v) > w->config.teleport_speed_mps ? ear_vec3_make(0, 0, 0) : v;
     } else {
         e->velocity = ear_vec3_make(0, 0, 0);
     }
@@ -31,10 +31,14 @@ bool ear__read_body(ear_world *w, ear__entry *e, double dt_s) {
 }
 
 static bool axis(const char *name, ear_vec3 v, float *out) {
-    if (strcmp(name, "x") == 0) *out = v.x;
-    else if (strcmp(name, "y") == 0) *out = v.y;
-    else if (strcmp(name, "z") == 0) *out = v.z;
-    else return false;
+    if (strcmp(name, "x") == 0)
+        *out = v.x;
+    else if (strcmp(name, "y") == 0)
+        *out = v.y;
+    else if (strcmp(name, "z") == 0)
+        *out = v.z;
+    else
+        return false;
     return true;
 }
 
@@ -58,23 +62,36 @@ bool ear__drive_value(const ear_world *w, const ear__entry *e, const char *from,
         ear_vehicle_state s;
         if (ear_vehicle_get_state(w->config.physics, e->body, &s) != EAR_OK) return false;
         const char *f = from + 8;
-        if (strcmp(f, "rpm") == 0) *out = s.rpm;
-        else if (strcmp(f, "speed") == 0) *out = s.speed_mps;
-        else if (strcmp(f, "load") == 0) *out = s.load;
-        else if (strcmp(f, "gear") == 0) *out = (float)s.gear;
-        else if (strcmp(f, "fuel") == 0) *out = s.fuel_l;
-        else if (strcmp(f, "turn_rate") == 0) *out = s.turn_rate_dps;
-        else return false;
+        if (strcmp(f, "rpm") == 0)
+            *out = s.rpm;
+        else if (strcmp(f, "speed") == 0)
+            *out = s.speed_mps;
+        else if (strcmp(f, "load") == 0)
+            *out = s.load;
+        else if (strcmp(f, "gear") == 0)
+            *out = (float)s.gear;
+        else if (strcmp(f, "fuel") == 0)
+            *out = s.fuel_l;
+        else if (strcmp(f, "turn_rate") == 0)
+            *out = s.turn_rate_dps;
+        else
+            return false;
         return true;
     }
     if (strncmp(from, "position.", 9) == 0) return axis(from + 9, d->position_m, out);
     if (strncmp(from, "velocity.", 9) == 0) return axis(from + 9, d->velocity_mps, out);
-    if (strcmp(from, "facing") == 0) *out = d->facing_deg;
-    else if (strcmp(from, "pitch") == 0) *out = d->pitch_deg;
-    else if (strcmp(from, "mass") == 0) *out = d->mass_kg;
-    else if (strcmp(from, "on_ground") == 0) *out = e->info.on_ground ? 1.0f : 0.0f;
-    else if (strcmp(from, "user_tag") == 0) *out = (float)d->user_tag;
-    else return false;
+    if (strcmp(from, "facing") == 0)
+        *out = d->facing_deg;
+    else if (strcmp(from, "pitch") == 0)
+        *out = d->pitch_deg;
+    else if (strcmp(from, "mass") == 0)
+        *out = d->mass_kg;
+    else if (strcmp(from, "on_ground") == 0)
+        *out = e->info.on_ground ? 1.0f : 0.0f;
+    else if (strcmp(from, "user_tag") == 0)
+        *out = (float)d->user_tag;
+    else
+        return false;
     return isfinite(*out);
 }
 

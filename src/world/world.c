@@ -105,7 +105,8 @@ float ear_impact_volume(const ear_impact *impact, float speed_mps) {
     return impact->volume * hit_line(speed_mps, impact->min_speed_mps, impact->full_speed_mps);
 }
 
-/* ---- create / destroy ---------------------------------------------------------------------- */
+/* ---- create / destroy ----------------------------------------------------------------------
+ */
 
 static bool nonneg(float v) {
     return isfinite(v) && v >= 0.0f;
@@ -151,7 +152,8 @@ void ear_world_destroy(ear_world *w) {
     free(w);
 }
 
-/* ---- entries ------------------------------------------------------------------------------ */
+/* ---- entries ------------------------------------------------------------------------------
+ */
 
 static size_t lower_bound(const ear_world *w, ear_body_id body) {
     size_t lo = 0, hi = w->entry_count;
@@ -207,7 +209,8 @@ static void drop_if_unused(ear_world *w, ear_body_id body) {
         drop_entry_at(w, i);
 }
 
-/* ---- sources --------------------------------------------------------------------------------- */
+/* ---- sources
+ * --------------------------------------------------------------------------------- */
 
 static bool attenuation_ok(const ear_attenuation *a) {
     return nonneg(a->ref_distance_m) && nonneg(a->max_distance_m) && nonneg(a->rolloff) &&
@@ -648,20 +651,23 @@ static void hit(ear_world *w, ear__entry *e, const ear_physics_event *ev, double
     if (p.volume <= 0.0f) p.volume = -1.0f;
     w->stats.impacts++;
     play_now(w, im->pool[0] ? im->pool : im->sound, im->pool[0] != 0, ev->point_m, &p);
-    float duck_min = im->duck_min_speed_mps > 0.0f ? im->duck_min_speed_mps : im->full_speed_mps;
+    float duck_min =
+        im->duck_min_speed_mps > 0.0f ? im->duck_min_speed_mps : im->full_speed_mps;
     if (im->duck[0] && ev->speed_mps >= duck_min) {
         if (ear_stage_trigger_duck(w->config.stage, im->duck, im->duck_hold_s) == EAR_OK)
             w->stats.ducks++;
         else
-            ear_log(EAR_LOG_WARN, MODULE, "an impact asked for the ducking rule '%s', "
-                    "which the stage does not have", im->duck);
+            ear_log(EAR_LOG_WARN, MODULE,
+                    "an impact asked for the ducking rule '%s', "
+                    "which the stage does not have",
+                    im->duck);
     }
 }
 
 static void vehicle_event(ear_world *w, ear__entry *e, const ear_physics_event *ev) {
     const ear_vehicle_sound *vs = &e->vsound;
-    ear_event_params p = {.volume = vs->volume, .bus = EAR_BUS_SFX, .attenuation =
-                                                                        vs->attenuation};
+    ear_event_params p = {
+        .volume = vs->volume, .bus = EAR_BUS_SFX, .attenuation = vs->attenuation};
     if (ev->type == EAR_PHYS_GEAR_CHANGED && vs->shift[0]) {
         play_now(w, vs->shift, false, e->info.desc.position_m, &p);
     } else if (ev->type == EAR_PHYS_CRASHED && vs->crash[0]) {
@@ -792,8 +798,8 @@ static void start_source(ear_world *w, ear__entry *e, uint64_t start_frame) {
             ear_clip *clip = NULL;
             if (ear_assets_get(w->config.assets, src->sound, &clip) == EAR_OK) {
                 uint64_t frames = ear_clip_frames(clip);
-                p.start_frame = ear_rng_below(&w->rng, frames > UINT32_MAX ? UINT32_MAX
-                                                                           : (uint32_t)frames);
+                p.start_frame =
+                    ear_rng_below(&w->rng, frames > UINT32_MAX ? UINT32_MAX : (uint32_t)frames);
             }
         }
         r = ear_assets_play(w->config.assets, w->config.stage, src->sound, &p, &v);
@@ -1001,7 +1007,8 @@ ear_result ear_world_sync(ear_world *w, double dt_s) {
     return EAR_OK;
 }
 
-/* ---- drawing and counts ------------------------------------------------------------------- */
+/* ---- drawing and counts -------------------------------------------------------------------
+ */
 
 void ear_world_note_step(ear_world *w) {
     if (!w) return;

@@ -95,7 +95,6 @@ struct ear_world {
  * than teleport_speed_mps or on the first sync). False when the body is gone. */
 bool ear__read_body(ear_world *w, ear__entry *e, double dt_s);
 /* Reads a drive binding's path on the entry's body; false when it does not resolve. */
-bool ear__drive_value(const ear_world *w, const ear__entry *e, const char *from,
-                      float *out);
+bool ear__drive_value(const ear_world *w, const ear__entry *e, const char *from, float *out);
 
 #endif
