@@ -4,6 +4,7 @@
 #define EAR_PHYSICS_TOOLS_H
 #include "earshot/core.h"
 #include "earshot/lang.h"
+#include "earshot/physics.h"
 
 /* ---- Levels, paths and words (physics-tools) ----------------------------------------------
  */
@@ -176,5 +177,74 @@ typedef enum ear_speed_unit {
  * ("5 kilometers per hour, reversing"). */
 ear_result ear_describe_speed(ear_lang *lang, float speed_mps, ear_speed_unit unit, char *out,
                               size_t out_size, size_t *out_needed);
+
+/* Adds a level's walls to a world as fixed boxes (default friction and bounciness), one
+ * per wall in ear_level_wall_at order, named "wall:<row>:<column>" (0-based, the run's
+ * first cell). *out_added (may be NULL) gets their number. EAR_E_INVALID_ARG for NULL
+ * level or world, EAR_E_OUT_OF_MEMORY; on failure the walls added by this call are removed
+ * again. Thread: game. */
+ear_result ear_level_add_to_world(const ear_level *level, ear_physics *world,
+                                  size_t *out_added);
+
+/* ---- World documents ----------------------------------------------------------------------
+ * A world as JSON (docs/modules/physics.md, "World documents"):
+ *   {"gravity": [0, -9.81, 0], "step_hz": 60,
+ *    "level": {"map": ["#####", "#..P#", "#####"], "cell": 1, "height": 3,
+ *              "origin": [0, 0, 0], "wall": "#"},
+ *    "bodies": [{"name": "crate", "shape": "box", "half_extents": [0.5, 0.5, 0.5],
+ *                "position": [2, 0.5, 1.5], "kind": "dynamic", "mass": 20}, ...]}
+ * Every body needs name (unique, 1..63 bytes), shape ("box" with half_extents > 0, or
+ * "sphere" with radius > 0), position and kind ("fixed", "kinematic", "dynamic"); the
+ * other fields are optional with ear_body_desc's defaults: sensor, mass, bounciness,
+ * friction, damping, gravity_scale, max_speed, velocity, facing, pitch, tag, and vehicle
+ * (kinematic bodies only) with load, engine_force, brake_force, top_speed, grip,
+ * rolling_resistance, engine_braking, turn_radius, max_turn_rate, gears, idle_rpm,
+ * max_rpm, fuel (default: fuel_capacity), fuel_capacity, consumption, engine_on, defaults
+ * as in ear_vehicle_config. Unknown keys are errors unless the options list them. */
+typedef struct ear_world_doc_options {
+    /* Keys tolerated (and ignored) at the top level and in each body, so that a caller can
+     * read its own objects from the same document (the audio world's "source", "impact",
+     * "listener"). NULL-terminated lists, borrowed for the call; default NULL. */
+    const char *const *extra_keys;
+    const char *const *extra_body_keys;
+    size_t max_bodies;              /* walls and bodies together; 0 means 100000 */
+    const ear_allocator *allocator; /* for the world; default NULL: malloc */
+} ear_world_doc_options;
+
+/* A loaded document: the world (its first wall_count bodies are the level's walls, then
+ * the document's bodies in order), the level or NULL, and the document's step rate. The
+ * caller owns it: ear_world_doc_unload. */
+typedef struct ear_world_doc {
+    ear_physics *world;
+    ear_level *level;
+    float step_hz; /* default 60 */
+    size_t wall_count;
+    size_t body_count;
+} ear_world_doc;
+
+/* The first problem of a document: where is the JSON path of the field ("bodies[2].mass",
+ * "level.map[3]", "" for the whole document) or, for bad JSON, "line L, column C";
+ * message is an English sentence that starts with where. */
+typedef struct ear_world_doc_error {
+    char where[160];
+    char message[480];
+} ear_world_doc_error;
+
+/* The defaults above. Thread: any. */
+ear_world_doc_options ear_world_doc_options_default(void);
+
+/* Reads a world document (size bytes of JSON) and builds its world (options NULL: the
+ * defaults). EAR_E_FORMAT for bad JSON or a bad field (err says which and why: an unknown
+ * key, a missing name, a name given twice, a NaN or out-of-range number, mass <= 0, a
+ * half extent or radius <= 0, a vehicle on a body that is not kinematic, a bad level
+ * naming its row and column), EAR_E_INVALID_ARG for NULL text or out,
+ * EAR_E_OUT_OF_MEMORY. Nothing is built and *out is untouched on failure.
+ * Thread: any (the new world then belongs to the calling thread). */
+ear_result ear_world_doc_load(const char *text, size_t size,
+                              const ear_world_doc_options *options, ear_world_doc *out,
+                              ear_world_doc_error *err);
+
+/* Destroys the world and the level and empties doc. NULL does nothing. Thread: game. */
+void ear_world_doc_unload(ear_world_doc *doc);
 
 #endif
