@@ -4,9 +4,10 @@
  * German built into src/lang/builtin_texts.c), so a game's .lang file can reword any of
  * them.
  *
- * A count takes the key "<key>.one" when the rounded number is 1 and "<key>" otherwise, the
- * plural rule English and German share; a language with other rules words its texts
- * around the number ("distance: {n} m").
+ * A count with its unit takes the key "<key>.one" when the rounded number is 1 and "<key>"
+ * otherwise, the plural rule English and German share; a language with other rules words
+ * its texts around the number ("distance: {n} m"). The parts after the first carry no unit
+ * ("3 meters ahead, 2 to the left") and so have one form.
  *
  * Geometry: yaw is degrees clockwise seen from above with 0 = north = -Z, so facing f looks
  * along (sin f, 0, -cos f) and has (cos f, 0, sin f) on its right.
@@ -28,9 +29,9 @@ static ear_lang *use_lang(ear_lang *lang, ear_lang **owned) {
 }
 
 /* Formats key (with ".one" for 1) with {n} = count into out (PART bytes). */
-static ear_result counted(ear_lang *lang, const char *key, long count, char *out) {
+static ear_result counted(ear_lang *lang, const char *key, long count, bool plural, char *out) {
     char name[64], number[32];
-    snprintf(name, sizeof name, count == 1 ? "%s.one" : "%s", key);
+    snprintf(name, sizeof name, plural && count == 1 ? "%s.one" : "%s", key);
     snprintf(number, sizeof number, "%ld", count);
     ear_lang_arg arg = {"n", number};
     return ear_lang_format(lang, name, &arg, 1, out, PART, NULL);
@@ -77,10 +78,10 @@ ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg
     for (int i = 0; i < 3 && r == EAR_OK; i++) {
         if (parts[i].n == 0) continue;
         if (sentence[0] == '\0') {
-            r = counted(l, parts[i].alone, parts[i].n, sentence);
+            r = counted(l, parts[i].alone, parts[i].n, true, sentence);
             continue;
         }
-        r = counted(l, parts[i].after, parts[i].n, part);
+        r = counted(l, parts[i].after, parts[i].n, false, part);
         if (r != EAR_OK) break;
         ear_lang_arg args[2] = {{"first", sentence}, {"second", part}};
         r = ear_lang_format(l, "position.join", args, 2, joined, sizeof joined, NULL);
@@ -143,7 +144,7 @@ ear_result ear_describe_speed(ear_lang *lang, float speed_mps, ear_speed_unit un
     if (!l) return EAR_E_OUT_OF_MEMORY;
     long n = rounded((double)speed_mps * factor[unit]);
     char sentence[PART], part[PART];
-    ear_result r = counted(l, keys[unit], n, part);
+    ear_result r = counted(l, keys[unit], n, true, part);
     if (r == EAR_OK && speed_mps < 0 && n > 0) {
         ear_lang_arg arg = {"speed", part};
         r = ear_lang_format(l, "speed.reversing", &arg, 1, sentence, sizeof sentence, NULL);

@@ -8,7 +8,7 @@
 #include "earshot/core.h"
 #include "earshot/lang.h"
 
-#include "physics_tools.h"
+#include "earshot/physics.h"
 
 /* The level's grid: rows * columns code points, row-major, 0 where there is no cell. */
 const uint32_t *ear__level_cells(const ear_level *level);

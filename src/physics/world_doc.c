@@ -70,8 +70,8 @@ static bool listed(const char *const *names, const char *key) {
 }
 
 /* Refuses keys of obj that are not in known (NULL-terminated) nor in extra. */
-static bool check_keys(parse *p, const json_t *obj, const char *where,
-                       const char *const *known, const char *const *extra, const char *list) {
+static bool check_keys(parse *p, const json_t *obj, const char *where, const char *const *known,
+                       const char *const *extra, const char *list) {
     const char *key;
     const json_t *value;
     json_object_foreach((json_t *)obj, key, value) {
@@ -90,8 +90,8 @@ static void path_of(char *out, size_t size, const char *where, const char *key) 
 
 /* A number at obj[key] within [lo, hi] (open at lo when lo_open); *out keeps its value
  * when the key is absent. */
-static bool number(parse *p, const json_t *obj, const char *where, const char *key,
-                   double lo, bool lo_open, double hi, float *out) {
+static bool number(parse *p, const json_t *obj, const char *where, const char *key, double lo,
+                   bool lo_open, double hi, float *out) {
     const json_t *v = json_object_get(obj, key);
     if (!v) return true;
     char at[160];
@@ -145,19 +145,31 @@ static bool vec3(parse *p, const json_t *obj, const char *where, const char *key
 }
 
 static const char *const body_keys[] = {
-    "name",     "shape",      "half_extents", "radius",        "position",  "kind",
-    "sensor",   "mass",       "bounciness",   "friction",      "damping",   "gravity_scale",
-    "max_speed", "velocity",  "facing",       "pitch",         "tag",       "vehicle",
-    NULL};
+    "name",    "shape",         "half_extents", "radius",     "position",
+    "kind",    "sensor",        "mass",         "bounciness", "friction",
+    "damping", "gravity_scale", "max_speed",    "velocity",   "facing",
+    "pitch",   "tag",           "vehicle",      NULL};
 #define BODY_KEY_LIST                                                                          \
-    "name, shape, half_extents, radius, position, kind, sensor, mass, bounciness, friction, "   \
+    "name, shape, half_extents, radius, position, kind, sensor, mass, bounciness, friction, "  \
     "damping, gravity_scale, max_speed, velocity, facing, pitch, tag, vehicle"
 
-static const char *const vehicle_keys[] = {
-    "load",        "engine_force",  "brake_force", "top_speed",      "grip",
-    "rolling_resistance", "engine_braking", "turn_radius", "max_turn_rate", "gears",
-    "idle_rpm",    "max_rpm",       "fuel",        "fuel_capacity",  "consumption",
-    "engine_on",   NULL};
+static const char *const vehicle_keys[] = {"load",
+                                           "engine_force",
+                                           "brake_force",
+                                           "top_speed",
+                                           "grip",
+                                           "rolling_resistance",
+                                           "engine_braking",
+                                           "turn_radius",
+                                           "max_turn_rate",
+                                           "gears",
+                                           "idle_rpm",
+                                           "max_rpm",
+                                           "fuel",
+                                           "fuel_capacity",
+                                           "consumption",
+                                           "engine_on",
+                                           NULL};
 #define VEHICLE_KEY_LIST                                                                       \
     "load, engine_force, brake_force, top_speed, grip, rolling_resistance, engine_braking, "   \
     "turn_radius, max_turn_rate, gears, idle_rpm, max_rpm, fuel, fuel_capacity, "              \
@@ -260,7 +272,8 @@ static bool parse_body(parse *p, const json_t *b, size_t index, doc_body *out) {
     } else {
         d.shape = EAR_SHAPE_SPHERE;
         path_of(at, sizeof at, where, "radius");
-        if (!json_object_get(b, "radius")) return fail(p, at, "missing: a sphere needs a radius");
+        if (!json_object_get(b, "radius"))
+            return fail(p, at, "missing: a sphere needs a radius");
         if (json_object_get(b, "half_extents")) {
             path_of(at, sizeof at, where, "half_extents");
             return fail(p, at, "only a box has half_extents (this body is a sphere)");
@@ -460,7 +473,8 @@ ear_result ear_world_doc_load(const char *text, size_t size,
         fail(&p, "", "expected an object {gravity, step_hz, level, bodies}");
         goto done;
     }
-    if (!check_keys(&p, root, "", top_keys, opts.extra_keys, "gravity, step_hz, level, bodies") ||
+    if (!check_keys(&p, root, "", top_keys, opts.extra_keys,
+                    "gravity, step_hz, level, bodies") ||
         !vec3(&p, root, "", "gravity", 1e4, false, &pc.gravity_mps2) ||
         !number(&p, root, "", "step_hz", 1, false, 10000, &step_hz))
         goto done;
