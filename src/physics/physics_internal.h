@@ -67,6 +67,7 @@ typedef struct ear__pair {
     ear_vec3 normal; /* from other towards body */
     ear_vec3 point;
     float speed;
+    uint32_t seq; /* the order it was found in (for a stable sort) */
 } ear__pair;
 
 /* A uniform grid hashed into buckets: entries sorted by bucket (counting sort). */
@@ -97,6 +98,7 @@ struct ear_physics {
      * moving bodies in a grid rebuilt every step around their fat boxes. */
     ear__grid fixed_grid, moving_grid;
     bool fixed_dirty;
+    bool grid_valid;           /* false after a body was added, removed or reshaped */
     ear_vec3 *fat_lo, *fat_hi; /* per dense body: the box it was gridded with */
     uint32_t fat_cap;
     uint32_t stamp;
@@ -123,6 +125,9 @@ ear__body *ear__body_lookup(const ear_physics *w, ear_body_id id);
 bool ear__grow(ear_physics *w, void **ptr, uint32_t *cap, uint32_t need, size_t elem);
 void ear__emit(ear_physics *w, const ear_physics_event *e);
 ear_collider ear__collider_of(const ear__body *b);
+/* The error for an id that names no body: EAR_E_INVALID_ARG (NONE, or never handed out)
+ * or EAR_E_STALE_ID. */
+ear_result ear__missing(const ear_physics *w, ear_body_id id);
 
 /* ---- broad_phase.c ---- */
 void ear__grid_free(ear_physics *w, ear__grid *g);
@@ -135,6 +140,9 @@ void ear__broad_moved(ear_physics *w, uint32_t i);
  * early when fn returns false. */
 typedef bool (*ear__visit_fn)(ear_physics *w, uint32_t index, void *user);
 void ear__broad_query(ear_physics *w, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn, void *user);
+/* The same for the bodies near a segment (boxes grown by pad), each once. */
+void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float pad,
+                              ear__visit_fn fn, void *user);
 
 /* ---- contact.c ---- */
 /* A contact point between a (pushed along n by depth out of b). */
@@ -159,6 +167,8 @@ typedef struct ear__resolve_out {
 } ear__resolve_out;
 void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out);
 void ear__move_by(ear_physics *w, uint32_t i, ear_vec3 delta, ear__resolve_out *out);
+/* Adds a contact pair to this step's list. */
+void ear__record_pair(ear_physics *w, const ear__pair *p);
 
 /* ---- vehicle.c ---- */
 void ear__vehicle_init(ear__vehicle *v, const ear_vehicle_config *cfg);

@@ -109,6 +109,7 @@ void ear_physics_clear(ear_physics *w) {
     w->steps = 0;
     w->time_s = 0;
     w->fixed_dirty = true;
+    w->grid_valid = false;
 }
 
 ear_physics_config ear_physics_get_config(const ear_physics *w) {
@@ -145,7 +146,7 @@ ear__body *ear__body_lookup(const ear_physics *w, ear_body_id id) {
 }
 
 /* EAR_E_INVALID_ARG for NONE or a slot never handed out, EAR_E_STALE_ID otherwise. */
-static ear_result missing(const ear_physics *w, ear_body_id id) {
+ear_result ear__missing(const ear_physics *w, ear_body_id id) {
     if (!w || id == EAR_BODY_NONE) return EAR_E_INVALID_ARG;
     uint32_t slot = (uint32_t)(id & 0xffffffffu);
     if (slot >= w->slot_count || (uint32_t)(id >> 32) > w->slots[slot].generation)
@@ -155,7 +156,7 @@ static ear_result missing(const ear_physics *w, ear_body_id id) {
 
 #define LOOKUP(w, id, b)                                                                       \
     ear__body *b = ear__body_lookup(w, id);                                                    \
-    if (!b) return missing(w, id)
+    if (!b) return ear__missing(w, id)
 
 bool ear_body_exists(const ear_physics *w, ear_body_id id) {
     return ear__body_lookup(w, id) != NULL;
@@ -312,6 +313,7 @@ ear_result ear_physics_add_body(ear_physics *w, const ear_body_desc *d, ear_body
     b->id = ((uint64_t)s->generation << 32) | slot;
     b->ground = EAR_BODY_NONE;
     if (b->kind == EAR_BODY_FIXED) w->fixed_dirty = true;
+    w->grid_valid = false;
     *out_id = b->id;
     return EAR_OK;
 }
@@ -348,7 +350,8 @@ ear_result ear_physics_remove_body(ear_physics *w, ear_body_id id) {
      * ended (with the stale id); this step's lists must not keep it. */
     drop_pairs_of(w->pairs, &w->pair_count, id);
     drop_pairs_of(w->sense, &w->sense_count, id);
-    /* The moving grid holds dense indices: it is rebuilt at the next step. */
+    /* The grids hold dense indices: rebuilt at the next query. */
+    w->grid_valid = false;
     return EAR_OK;
 }
 
@@ -399,6 +402,7 @@ ear_result ear_body_set(ear_physics *w, ear_body_id id, const ear_body_desc *d) 
     }
     if (b->kind == EAR_BODY_FIXED || d->kind == EAR_BODY_FIXED) w->fixed_dirty = true;
     apply_desc(b, d);
+    w->grid_valid = false;
     return EAR_OK;
 }
 
@@ -407,7 +411,8 @@ ear_result ear_body_set_position(ear_physics *w, ear_body_id id, ear_vec3 p) {
     if (!ear_vec3_is_finite(p)) return EAR_E_INVALID_ARG;
     b->pos = p;
     b->ground = EAR_BODY_NONE;
-    if (b->kind == EAR_BODY_FIXED) w->fixed_dirty = true;
+    b->on_ground = false;
+    ear__broad_moved(w, (uint32_t)(b - w->bodies));
     return EAR_OK;
 }
 
