@@ -44,6 +44,15 @@ static const command table[] = {
     {"audio.stop", ear__cmd_stop},
     {"audio.voice.set", ear__cmd_voice_set},
     {"audio.voices", ear__cmd_voices},
+    {"world.describe", ear__cmd_world_describe},
+    {"world.get", ear__cmd_world_get},
+    {"world.load", ear__cmd_world_load},
+    {"world.move", ear__cmd_world_move},
+    {"world.path", ear__cmd_world_path},
+    {"world.ray", ear__cmd_world_ray},
+    {"world.set", ear__cmd_world_set},
+    {"world.status", ear__cmd_world_status},
+    {"world.step", ear__cmd_world_step},
 };
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
@@ -372,6 +381,7 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
 void ear_commands_destroy(ear_commands *c) {
     if (!c) return;
     ear__cmd_forget(c);
+    ear__cmd_world_forget(c);
     ear_stage_destroy(c->stage);
     ear_assets_destroy(c->assets);
     if (c->compiled)

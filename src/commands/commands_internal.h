@@ -9,6 +9,7 @@
 #include "earshot/assets.h"
 #include "earshot/commands.h"
 #include "earshot/mixer.h"
+#include "earshot/physics.h"
 #include "earshot/stage.h"
 
 #define EAR__RATE      48000u
@@ -71,6 +72,10 @@ struct ear_commands {
     float *buffer; /* the last render, interleaved stereo */
     uint64_t buffer_frames;
     bool rendering;
+
+    /* The physics world of the world.* commands (cmd_world.c): empty (world NULL) until
+     * first used; world.load replaces it whole. */
+    ear_world_doc world;
 };
 
 typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
@@ -95,6 +100,17 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_music_stop(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_describe(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_get(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_move(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_ray(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_status(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err);
+/* Frees the world of the world.* commands (the registry's destroy). */
+void ear__cmd_world_forget(ear_commands *c);
 
 /* The embedded schema texts (generated from schemas/commands/ at build time), in the
  * table's alphabetical order. */
