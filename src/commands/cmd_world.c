@@ -19,7 +19,7 @@
 /* Per-body and top-level keys of world documents that other commands read from the same
  * document; the physics parser tolerates them. The audio world adds its keys here. */
 static const char *const doc_extra_keys[] = {NULL};
-static const char *const doc_extra_body_keys[] = {NULL};
+static const char *const doc_extra_body_keys[] = {"source", "impact", "listener", NULL};
 
 /* A float as the shortest decimal that reads back as the same float (9.81, not
  * 9.81000042). */
@@ -193,6 +193,8 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     ear_world_doc loaded;
     ear_world_doc_error de;
     ear_result r = ear_world_doc_load(text, size, &options, &loaded, &de);
+    /* The audio world reads the same document's per-body sound objects. */
+    json_t *parsed = r == EAR_OK ? json_loadb(text, size, 0, NULL) : NULL;
     free(text);
     if (r != EAR_OK) {
         if (r == EAR_E_OUT_OF_MEMORY) return NULL;
@@ -208,6 +210,19 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
         if (*err) json_object_set_new(*err, "field", json_string(de.where));
         return NULL;
     }
+    ear_world *audio = NULL;
+    if (parsed) {
+        char prefix[4200];
+        snprintf(prefix, sizeof prefix, "%s", doc ? "params.world" : path);
+        *err = ear__cmd_audio_world_build(c, parsed, loaded.world, prefix, &audio);
+        json_decref(parsed);
+        if (*err) {
+            ear_world_doc_unload(&loaded);
+            return NULL;
+        }
+    }
+    ear__cmd_audio_world_forget(c);
+    c->audio_world = audio;
     ear_world_doc_unload(&c->world);
     c->world = loaded;
     return json_pack("{s:i, s:i, s:f, s:o}", "bodies",
@@ -266,6 +281,7 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
             *err = ear__cmd_result_error(r, "params.steps", NULL);
             return NULL;
         }
+        ear__cmd_audio_world_sync(c, dt); /* the sounds follow each step */
     }
     size_t count = 0;
     const ear_physics_event *events = ear_physics_events(c->world.world, &count);

@@ -330,6 +330,7 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
 }
 
 void ear__cmd_forget(ear_commands *c) {
+    ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = 0;
     c->voice_count = 0;
