@@ -174,13 +174,11 @@ static ear_result rebuild_moving(ear_physics *w) {
 }
 
 ear_result ear__broad_rebuild(ear_physics *w) {
-    if (!ear__grow(w, (void **)&w->fat_lo, &w->fat_cap, w->count, sizeof *w->fat_lo))
+    uint32_t lo_cap = w->fat_cap, hi_cap = w->fat_cap;
+    if (!ear__grow(w, (void **)&w->fat_lo, &lo_cap, w->count, sizeof *w->fat_lo) ||
+        !ear__grow(w, (void **)&w->fat_hi, &hi_cap, lo_cap, sizeof *w->fat_hi))
         return EAR_E_OUT_OF_MEMORY;
-    uint32_t cap = w->fat_cap;
-    /* fat_hi shares fat_lo's capacity. */
-    void *p = w->alloc.realloc_fn(w->fat_hi, (size_t)cap * sizeof *w->fat_hi, w->alloc.user);
-    if (!p) return EAR_E_OUT_OF_MEMORY;
-    w->fat_hi = p;
+    w->fat_cap = lo_cap < hi_cap ? lo_cap : hi_cap;
     if (w->fixed_dirty || w->fixed_grid.bucket_mask == 0) {
         for (uint32_t k = 0; k < w->count; k++)
             if (w->bodies[k].kind == EAR_BODY_FIXED) fat_box(w, k, 0);

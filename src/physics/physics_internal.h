@@ -167,6 +167,8 @@ typedef struct ear__resolve_out {
 } ear__resolve_out;
 void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out);
 void ear__move_by(ear_physics *w, uint32_t i, ear_vec3 delta, ear__resolve_out *out);
+/* True when a and b were a contact pair at the end of the last step. */
+bool ear__was_touching(const ear_physics *w, ear_body_id a, ear_body_id b);
 /* Adds a contact pair to this step's list. */
 void ear__record_pair(ear_physics *w, const ear__pair *p);
 

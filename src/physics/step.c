@@ -144,26 +144,23 @@ void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
         ear__body *o = &w->bodies[d.best];
         ear_vec3 n = d.normal;
         float depth = d.depth;
-        bool blocked_by_push = false;
-        if (o->kind != EAR_BODY_DYNAMIC) {
-            b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, depth));
-        } else {
+        /* How far the mover itself is pushed back. */
+        float back = depth;
+        if (o->kind == EAR_BODY_DYNAMIC) {
             /* The other is dynamic: it takes all (mover kinematic) or its mass share. */
             float share = b->kind == EAR_BODY_KINEMATIC ? 1.0f : b->mass / (b->mass + o->mass);
             ear_vec3 push = ear_vec3_scale(n, -depth * share);
-            if (obstructed(w, d.best, i, push)) {
-                b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, depth));
-                blocked_by_push = true;
-            } else {
+            if (!obstructed(w, d.best, i, push)) {
                 o->pos = ear_vec3_add(o->pos, push);
                 o->carry = ear_vec3_add(o->carry, push);
                 ear__broad_moved(w, d.best);
-                b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, depth * (1.0f - share)));
+                back = depth * (1.0f - share);
             }
         }
+        if (back > 0) b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
         note_contact(w, i, d.best, n, depth, out);
-        float along = ear_vec3_dot(n, out->move_dir);
-        if (along < -1e-3f || (blocked_by_push && along < 0)) out->blocked = true;
+        /* Blocked: the mover itself was pushed back against its move. */
+        if (back > 0 && ear_vec3_dot(n, out->move_dir) < -1e-3f) out->blocked = true;
     }
 }
 
@@ -270,7 +267,8 @@ static void sort_unique(ear__pair *p, uint32_t *count) {
 /* ---- The step -------------------------------------------------------------------------------
  */
 
-static void bounce(ear_physics *w, uint32_t i, const ear__resolve_out *r, float speeds[]) {
+static void bounce(ear_physics *w, uint32_t i, const ear__resolve_out *r, uint32_t carried_by,
+                   float speeds[]) {
     ear__body *b = &w->bodies[i];
     float g = ear_vec3_length(w->cfg.gravity_mps2) *
               (b->gravity_scale < 0 ? -b->gravity_scale : b->gravity_scale);
@@ -280,7 +278,10 @@ static void bounce(ear_physics *w, uint32_t i, const ear__resolve_out *r, float 
     for (uint32_t c = 0; c < r->count; c++) {
         ear__body *o = &w->bodies[r->c[c].other];
         ear_vec3 n = r->c[c].normal;
-        float vc = ear_vec3_dot(ear_vec3_sub(b->vel, o->vel), n);
+        /* A body carried by its ground moves with it already: its velocity is relative
+         * to that ground. */
+        ear_vec3 ov = r->c[c].other == carried_by ? ear_vec3_make(0, 0, 0) : o->vel;
+        float vc = ear_vec3_dot(ear_vec3_sub(b->vel, ov), n);
         speeds[c] = 0;
         if (!(vc < 0)) continue;
         float e = b->bounciness > o->bounciness ? b->bounciness : o->bounciness;
@@ -298,10 +299,12 @@ static void bounce(ear_physics *w, uint32_t i, const ear__resolve_out *r, float 
 
 static void step_dynamic(ear_physics *w, uint32_t i, float dt) {
     ear__body *b = &w->bodies[i];
+    uint32_t carried_by = UINT32_MAX;
     /* 1. Carried by the ground's motion this step (a platform, a vehicle). */
     if (b->on_ground) {
         ear__body *gnd = ear__body_lookup(w, b->ground);
         if (gnd && (gnd->carry.x != 0 || gnd->carry.y != 0 || gnd->carry.z != 0)) {
+            carried_by = (uint32_t)(gnd - w->bodies);
             b->pos = ear_vec3_add(b->pos, gnd->carry);
             b->carry = ear_vec3_add(b->carry, gnd->carry);
             ear__broad_moved(w, i);
@@ -345,7 +348,7 @@ static void step_dynamic(ear_physics *w, uint32_t i, float dt) {
     ear__move_by(w, i, ear_vec3_scale(b->vel, dt), &r);
     /* 5. Bounce. */
     float speeds[16];
-    bounce(w, i, &r, speeds);
+    bounce(w, i, &r, carried_by, speeds);
     /* 6. Ground, and the step's contact pairs. */
     bool was = b->on_ground;
     b->on_ground = false;
@@ -379,6 +382,23 @@ static void step_dynamic(ear_physics *w, uint32_t i, float dt) {
         e.point_m = r.c[landed_on].point;
         ear__emit(w, &e);
     }
+}
+
+bool ear__was_touching(const ear_physics *w, ear_body_id a, ear_body_id b) {
+    ear__pair key;
+    key.lo = a < b ? a : b;
+    key.hi = a < b ? b : a;
+    uint32_t lo = 0, hi = w->last_pair_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        int c = pair_cmp(&w->last_pairs[mid], &key);
+        if (c == 0) return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
 }
 
 void ear__record_pair(ear_physics *w, const ear__pair *p) {

@@ -23,7 +23,9 @@
  * g / gears: up above 95 % of the band, down below 70 % of the band below) and rpm =
  * idle + (max - idle) * |s| / band (at least 30 % of the throttle's range while the pedal
  * revs it). A blocked move probes 2 cm ahead for the obstacle, removes the velocity into
- * its normal (the rest slides) and reports Crashed when more than 0.5 m/s were lost.
+ * its normal (the rest slides; the speed along the facing becomes that of what is left)
+ * and reports Crashed when more than 0.5 m/s were lost against an obstacle it was not
+ * already touching.
  */
 #include "physics_internal.h"
 
@@ -280,7 +282,8 @@ void ear__vehicle_step(ear_physics *w, uint32_t i, float dt) {
                 pr.point = point;
                 pr.speed = lost;
                 ear__record_pair(w, &pr);
-                if (lost > CRASH_MIN_MPS) {
+                /* A crash is the impact; scraping along the same wall is not another. */
+                if (lost > CRASH_MIN_MPS && !ear__was_touching(w, b->id, o->id)) {
                     ear_physics_event e;
                     memset(&e, 0, sizeof e);
                     e.type = EAR_PHYS_CRASHED;
