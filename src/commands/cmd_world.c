@@ -273,6 +273,16 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
     }
     json_int_t steps = json_integer_value(json_object_get(params, "steps"));
     if (steps <= 0) steps = 1;
+    if ((uint64_t)steps > c->config.max_world_steps) {
+        char expected[64];
+        snprintf(expected, sizeof expected, "at most %u steps", c->config.max_world_steps);
+        *err =
+            ear_command_error("E_BAD_PARAM", "params.steps",
+                              "params.steps: %lld steps are more than this server takes (%s)",
+                              (long long)steps, expected);
+        if (*err) json_object_set_new(*err, "expected", json_string(expected));
+        return NULL;
+    }
     double dt = 1.0 / c->world.step_hz;
     ear_physics_clear_events(c->world.world);
     for (json_int_t i = 0; i < steps; i++) {

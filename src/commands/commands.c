@@ -349,6 +349,7 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
     c->config = config ? *config : ear_commands_config_default();
     if (c->config.max_render_seconds <= 0) c->config.max_render_seconds = 600;
     if (c->config.max_synth_seconds <= 0) c->config.max_synth_seconds = 3600;
+    if (c->config.max_world_steps == 0) c->config.max_world_steps = 100000;
     c->seed = c->config.seed ? c->config.seed : 1;
     snprintf(c->assets_root, sizeof c->assets_root, "%s",
              c->config.assets_root && *c->config.assets_root ? c->config.assets_root
