@@ -15,7 +15,8 @@
  *      many steps of 1 / step_hz as the accumulator holds (game time; at most 8 a frame,
  *      the excess dropped): the physics world steps, then fixed_update;
  *   6. update: the top scene's update;
- *   7. world sync: the optional hook, then the stage's and speech's housekeeping;
+ *   7. world sync: the audio world (ear_ctx_world) is synced, then the optional hook,
+ *      then the stage's and speech's housekeeping;
  *   8. scene changes: push / pop / switch, looping while start asks for more;
  *   9. quit and save: on quit every scene ends and the save is written if dirty.
  *
@@ -39,6 +40,7 @@
 #include "earshot/stage.h"
 #include "earshot/storage.h"
 #include "earshot/time.h"
+#include "earshot/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -278,6 +280,11 @@ ear_speech *ear_ctx_speech(ear_ctx *ctx);
  * cleared once a frame before the steps, so update sees the events of every step of the
  * frame. Owned by the runner. */
 ear_physics *ear_ctx_physics(ear_ctx *ctx);
+/* The audio world over the engine's stage, assets and physics (world.h): sources,
+ * listeners, impact sounds and vehicles' sounds on the physics bodies. The runner syncs it
+ * at the start of the world-sync phase, before the world_sync hook, and notes its drawing
+ * poses after each fixed step. Owned by the runner. */
+ear_world *ear_ctx_world(ear_ctx *ctx);
 
 /* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta. */
 double ear_ctx_dt(const ear_ctx *ctx);

@@ -64,6 +64,7 @@ struct ear_runner {
     ear_storage *storage;
     ear_speech *speech;
     ear_physics *physics;
+    ear_world *world; /* the audio world over stage, assets and physics */
     ear_scene scenes[MAX_SCENES];
     size_t depth;
     change changes[MAX_CHANGES];
@@ -149,6 +150,12 @@ static ear_result make_parts(ear_runner *r) {
     ear_assets_config ac = ear_assets_config_default();
     ac.root = cfg->assets_dir;
     res = ear_assets_create(&ac, &r->assets);
+    if (res != EAR_OK) return res;
+    ear_world_config wc = ear_world_config_default();
+    wc.stage = r->stage;
+    wc.assets = r->assets;
+    wc.physics = r->physics;
+    res = ear_world_create(&wc, &r->world);
     if (res != EAR_OK) return res;
     ear_stage_config stc = ear_stage_get_config(r->stage);
     r->sample_rate = stc.sample_rate;
@@ -242,6 +249,7 @@ void ear_runner_destroy(ear_runner *r) {
     if (r->recording) ear__replay_writer_close(&r->writer);
     ear_speech_destroy(r->speech);
     if (r->device && r->cfg.audio_detach) r->cfg.audio_detach(r->device, r->cfg.hook_user);
+    ear_world_destroy(r->world);
     ear_stage_destroy(r->stage);
     ear_physics_destroy(r->physics);
     ear_assets_destroy(r->assets);
@@ -358,6 +366,7 @@ static void note_processed_events(ear_runner *r) {
 static void fixed_step(ear_runner *r) {
     phase_mark("fixed_step");
     ear_physics_step(r->physics, (float)r->step_s);
+    ear_world_note_step(r->world); /* drawing's previous / current poses */
     phase_mark("fixed_update");
     ear_scene *t = top(r);
     r->phase = PHASE_FIXED;
@@ -470,9 +479,11 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         if (t && t->update) t->update(ctx, t->user);
     }
 
-    /* 7. World sync: the world module's hook (listener, attached sounds), then the
-     * stage's game-side housekeeping and speech clips. */
+    /* 7. World sync: the audio world (the ear, impacts, sources, engines, attached
+     * sounds, events) in step with the physics, the hook, then the stage's game-side
+     * housekeeping and speech clips. */
     phase_mark("world_sync");
+    ear_world_sync(r->world, r->time.game_dt_s);
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
     if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);
     if (!r->device && !r->one_step) {
@@ -620,6 +631,10 @@ ear_speech *ear_ctx_speech(ear_ctx *ctx) {
 
 ear_physics *ear_ctx_physics(ear_ctx *ctx) {
     return ctx->r->physics;
+}
+
+ear_world *ear_ctx_world(ear_ctx *ctx) {
+    return ctx->r->world;
 }
 
 double ear_ctx_dt(const ear_ctx *ctx) {
