@@ -116,7 +116,7 @@ static bool drop(double h, const ear_impact *im, double *out_speed, double *out_
         for (size_t k = 0; k < n; k++)
             if (ev[k].type == EAR_PHYS_COLLISION_STARTED) {
                 *out_speed = ev[k].speed_mps;
-                onset = f.frames; /* the sound starts with the next render */
+                onset = f.frames - STEP_FRAMES; /* it started with the step's render */
             }
     }
     for (int i = 0; i < 15; i++) step(&f);
@@ -172,7 +172,8 @@ TEST(the_cooldown_holds_back_a_second_hit) {
         size_t n = 0;
         const ear_physics_event *ev = ear_physics_events(f.physics, &n);
         for (size_t k = 0; k < n; k++)
-            if (ev[k].type == EAR_PHYS_COLLISION_STARTED && hits < 3) onsets[hits++] = f.frames;
+            if (ev[k].type == EAR_PHYS_COLLISION_STARTED && hits < 3)
+                onsets[hits++] = f.frames - STEP_FRAMES;
         /* Lift it again a step after each landing, at 0.5 s and 1.6 s. */
         if (i == 30 || i == 96) {
             ASSERT_OK(ear_body_set_position(f.physics, crate, v3(0, 0.75f, -3)));
@@ -228,7 +229,7 @@ TEST(a_hard_hit_ducks_the_music_by_the_rules_gain) {
         size_t n = 0;
         const ear_physics_event *ev = ear_physics_events(f.physics, &n);
         for (size_t k = 0; k < n; k++)
-            if (ev[k].type == EAR_PHYS_COLLISION_STARTED) onset = f.frames;
+            if (ev[k].type == EAR_PHYS_COLLISION_STARTED) onset = f.frames - STEP_FRAMES;
     }
     ASSERT_TRUE(onset > 0);
     ASSERT_U64_EQ(ear_world_get_stats(f.world).ducks, 1);
@@ -295,6 +296,68 @@ TEST(a_vehicles_engine_loop_follows_the_engine) {
     fixture_close(&f);
 }
 
+/* Shift and crash sounds: a car floors it toward a wall; each GearChanged plays the shift
+ * blip at the car (straight ahead of the ear: 0.7071 of its amplitude), and the Crashed
+ * event plays the crash at the contact point at the impact line's volume for the lost
+ * speed (15 % at 0.5 m/s to full at crash_full_speed). */
+TEST(gear_changes_and_a_crash_are_heard) {
+    fixture f;
+    ASSERT_TRUE(fixture_open(&f, v3(0, -9.81f, 0)));
+    add_sine(&f, "shift", 2000, 0.05, 0.5f);
+    add_sine(&f, "crash", 700, 0.2, 0.5f);
+    body_at(&f, "road", EAR_BODY_FIXED, v3(0, -0.5f, 0), v3(200, 0.5f, 200));
+    body_at(&f, "wall", EAR_BODY_FIXED, v3(30, 1.5f, 0), v3(0.2f, 1.5f, 5));
+    ear_vehicle_config vc = ear_vehicle_config_default();
+    ear_body_desc d = ear_body_desc_default();
+    d.name = "car";
+    d.kind = EAR_BODY_KINEMATIC;
+    d.position_m = v3(0, 0.75f, 0);
+    d.half_extents_m = v3(2, 0.75f, 1);
+    d.facing_deg = 90; /* east, toward the wall */
+    d.mass_kg = 1200;
+    d.vehicle = &vc;
+    ear_body_id car;
+    ASSERT_OK(ear_physics_add_body(f.physics, &d, &car));
+    ear_body_id head =
+        body_at(&f, "head", EAR_BODY_FIXED, v3(60, 0.75f, 0), v3(0.1f, 0.1f, 0.1f));
+    ASSERT_OK(ear_body_set_facing(f.physics, head, 270)); /* looking west, at the car */
+    ASSERT_OK(ear_world_follow(f.world, head));
+    ear_vehicle_sound vs = ear_vehicle_sound_default();
+    snprintf(vs.shift, sizeof vs.shift, "shift");
+    snprintf(vs.crash, sizeof vs.crash, "crash");
+    vs.crash_full_speed_mps = 40;
+    vs.attenuation.model = EAR_MODEL_NONE;
+    ASSERT_OK(ear_world_set_vehicle_sound(f.world, car, &vs));
+    ASSERT_OK(ear_vehicle_set_controls(f.physics, car, &(ear_vehicle_controls){.gas = 1}));
+    size_t shifts[8], shift_count = 0, crash_at = 0;
+    double lost = 0;
+    for (int i = 0; i < 360 && !crash_at; i++) {
+        ASSERT_TRUE(step(&f));
+        size_t n = 0;
+        const ear_physics_event *ev = ear_physics_events(f.physics, &n);
+        for (size_t k = 0; k < n; k++) {
+            if (ev[k].type == EAR_PHYS_GEAR_CHANGED && shift_count < 8)
+                shifts[shift_count++] = f.frames - STEP_FRAMES;
+            if (ev[k].type == EAR_PHYS_CRASHED && !crash_at) {
+                crash_at = f.frames - STEP_FRAMES;
+                lost = ev[k].speed_mps;
+            }
+        }
+    }
+    ASSERT_TRUE(crash_at > 0);
+    ASSERT_GE(shift_count, 1);
+    for (int i = 0; i < 15; i++) ASSERT_TRUE(step(&f));
+    for (size_t k = 0; k < shift_count; k++)
+        ASSERT_REL(
+            ear_tone_amplitude(f.buf + 2 * shifts[k], 2400, 2, EAR_ALL_CHANNELS, RATE, 2000),
+            0.5 * 0.70710678, 0.01);
+    double line = 0.15 + 0.85 * (lost - 0.5) / (40 - 0.5);
+    ASSERT_DBL_GT(lost, 5);
+    ASSERT_REL(ear_tone_amplitude(f.buf + 2 * crash_at, 9600, 2, EAR_ALL_CHANNELS, RATE, 700),
+               0.5 * 0.70710678 * line, 0.01);
+    fixture_close(&f);
+}
+
 /* The audio world only reads the physics: the same steps with and without it give the
  * same state hash. */
 static uint64_t physics_run(bool with_audio) {
@@ -344,4 +407,5 @@ TEST_MAIN(TEST_ENTRY(a_passing_car_is_heard_at_its_physics_velocity),
           TEST_ENTRY(the_cooldown_holds_back_a_second_hit),
           TEST_ENTRY(a_hard_hit_ducks_the_music_by_the_rules_gain),
           TEST_ENTRY(a_vehicles_engine_loop_follows_the_engine),
+          TEST_ENTRY(gear_changes_and_a_crash_are_heard),
           TEST_ENTRY(the_audio_world_never_changes_the_physics_hash))
