@@ -39,7 +39,6 @@ typedef struct ear__body {
     bool is_vehicle;
     float radius;
     float inv_mass; /* 0 for fixed and kinematic bodies */
-    uint32_t stamp; /* query de-duplication */
     /* State. */
     ear_vec3 vel;
     ear_vec3 force;
@@ -70,12 +69,21 @@ typedef struct ear__pair {
     uint32_t seq; /* the order it was found in (for a stable sort) */
 } ear__pair;
 
+/* A grid entry: a body's dense index with the (fat) box it was gridded with, so a query
+ * filters candidates without touching the bodies. */
+typedef struct ear__grid_entry {
+    ear_vec3 lo, hi;
+    uint32_t index;
+} ear__grid_entry;
+
 /* A uniform grid hashed into buckets: entries sorted by bucket (counting sort). */
 typedef struct ear__grid {
     float cell, inv_cell;
+    float reach; /* loose grids: how far a listed body reaches from its cell's point */
+    bool loose;
     uint32_t bucket_mask; /* buckets - 1 (a power of two) */
     uint32_t *starts;     /* buckets + 1 prefix sums */
-    uint32_t *entries;    /* dense body indices */
+    ear__grid_entry *entries;
     uint32_t entry_count, entry_cap, bucket_cap;
     /* Bodies too large for cells: always candidates. */
     uint32_t *large;
@@ -102,6 +110,8 @@ struct ear_physics {
     ear_vec3 *fat_lo, *fat_hi; /* per dense body: the box it was gridded with */
     uint32_t fat_cap;
     uint32_t stamp;
+    uint32_t *stamps; /* per dense body: the last query that visited it */
+    uint32_t stamp_cap;
     /* Scratch for grid building. */
     uint32_t *scratch;
     uint32_t scratch_cap;

@@ -37,6 +37,38 @@ static float min_half(const ear__body *b) {
 
 /* ---- Overlap search ------------------------------------------------------------------- */
 
+/* The solid bodies near a mover, gathered with one broad-phase query per resolve: the
+ * mover's box grown by a margin, so the pushes of one resolve stay inside it. */
+#define MAX_NEAR 48
+
+typedef struct near_set {
+    uint32_t self;
+    uint32_t n;
+    bool overflow;
+    uint32_t idx[MAX_NEAR];
+} near_set;
+
+static bool collect_near(ear_physics *w, uint32_t k, void *user) {
+    near_set *s = user;
+    if (k == s->self || w->bodies[k].sensor) return true;
+    if (s->n == MAX_NEAR) {
+        s->overflow = true;
+        return false;
+    }
+    s->idx[s->n++] = k;
+    return true;
+}
+
+static void gather_near(ear_physics *w, uint32_t self, float margin, near_set *s) {
+    const ear__body *b = &w->bodies[self];
+    ear_vec3 m = ear_vec3_make(margin, margin, margin);
+    s->self = self;
+    s->n = 0;
+    s->overflow = false;
+    ear__broad_query(w, ear_vec3_sub(ear_vec3_sub(b->pos, b->half), m),
+                     ear_vec3_add(ear_vec3_add(b->pos, b->half), m), collect_near, s);
+}
+
 typedef struct deepest {
     uint32_t self;
     uint32_t best;
@@ -45,32 +77,41 @@ typedef struct deepest {
     ear_collider me;
 } deepest;
 
-static bool find_deepest(ear_physics *w, uint32_t k, void *user) {
-    deepest *d = user;
-    if (k == d->self) return true;
+static void consider(ear_physics *w, uint32_t k, deepest *d) {
     const ear__body *o = &w->bodies[k];
-    if (o->sensor) return true;
     ear_collider c = ear__collider_of(o);
     ear_vec3 n;
     float depth;
-    if (!ear_collider_penetration(&d->me, &c, &n, &depth)) return true;
+    if (!ear_collider_penetration(&d->me, &c, &n, &depth)) return;
     /* Ties go to the earlier body in id order, whatever order the grid lists them. */
     if (depth > d->depth || (depth == d->depth && k < d->best)) {
         d->best = k;
         d->depth = depth;
         d->normal = n;
     }
+}
+
+static bool find_deepest(ear_physics *w, uint32_t k, void *user) {
+    deepest *d = user;
+    if (k == d->self || w->bodies[k].sensor) return true;
+    consider(w, k, d);
     return true;
 }
 
-static bool deepest_overlap(ear_physics *w, uint32_t self, deepest *d) {
+/* The deepest overlap of body self: among the gathered bodies, or (when there were too
+ * many to gather) from a fresh query. */
+static bool deepest_overlap(ear_physics *w, uint32_t self, const near_set *near, deepest *d) {
     const ear__body *b = &w->bodies[self];
     d->self = self;
     d->best = UINT32_MAX;
     d->depth = 0;
     d->me = ear__collider_of(b);
-    ear__broad_query(w, ear_vec3_sub(b->pos, b->half), ear_vec3_add(b->pos, b->half),
-                     find_deepest, d);
+    if (near && !near->overflow) {
+        for (uint32_t i = 0; i < near->n; i++) consider(w, near->idx[i], d);
+    } else {
+        ear__broad_query(w, ear_vec3_sub(b->pos, b->half), ear_vec3_add(b->pos, b->half),
+                         find_deepest, d);
+    }
     return d->best != UINT32_MAX;
 }
 
@@ -138,9 +179,18 @@ static void note_contact(ear_physics *w, uint32_t i, uint32_t other, ear_vec3 n,
 void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
     ear__body *b = &w->bodies[i];
     if (b->sensor || b->kind == EAR_BODY_FIXED) return;
+    near_set near;
+    float margin = 0.5f * min_half(b) + 0.01f;
+    gather_near(w, i, margin, &near);
+    float pushed = 0;
     for (uint32_t iter = 0; iter < w->cfg.resolve_iterations; iter++) {
         deepest d;
-        if (!deepest_overlap(w, i, &d)) break;
+        if (pushed > margin) {
+            /* Pushed past what was gathered: gather again around the new place. */
+            gather_near(w, i, margin, &near);
+            pushed = 0;
+        }
+        if (!deepest_overlap(w, i, &near, &d)) break;
         ear__body *o = &w->bodies[d.best];
         ear_vec3 n = d.normal;
         float depth = d.depth;
@@ -158,6 +208,7 @@ void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
             }
         }
         if (back > 0) b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
+        pushed += back;
         note_contact(w, i, d.best, n, depth, out);
         /* Blocked: the mover itself was pushed back against its move. */
         if (back > 0 && ear_vec3_dot(n, out->move_dir) < -1e-3f) out->blocked = true;
