@@ -582,15 +582,18 @@ void ear_path_release(ear_path *path);
 
 /* Words for positions, directions and speeds, through the translation tables (keys
  * "position.*", "direction.*", "speed.*", built in for English and German; a game's .lang
- * files override them). lang NULL means the built-in English texts. Each writes a sentence
- * to out like ear_lang_format: *out_needed (may be NULL) gets its length; EAR_OK when it
- * fits with its NUL in out_size bytes, else EAR_E_INVALID_ARG with out untouched. Also
- * EAR_E_INVALID_ARG for non-finite numbers. Numbers are rounded to whole units.
- * Thread: game (lang's warn-once memory is written; with lang NULL: any). */
+ * files override them). lang (borrowed for the call) NULL means the built-in English texts,
+ * through a short-lived table made for the call (EAR_E_OUT_OF_MEMORY when it cannot be
+ * made). Each writes a sentence to out (the caller's buffer) like ear_lang_format: *out_needed
+ * (may be NULL) gets its length; EAR_OK when it fits with its NUL in out_size bytes, else
+ * EAR_E_INVALID_ARG with out untouched. Also EAR_E_INVALID_ARG for non-finite numbers. Numbers
+ * are rounded to whole units. Thread: game (lang's warn-once memory is written; with lang NULL:
+ * any). */
 
 /* Where `to` is seen from a listener at `from` looking along facing_deg (yaw, degrees,
  * 0 = north = -Z, clockwise from above): "3 meters ahead, 2 to the left", "4 meters
- * behind you", "2 meters to the right, 1 up", "right here" (every part rounds to 0). */
+ * behind you", "2 meters to the right, 1 up", "right here" (every part rounds to 0).
+ * Thread: game (any with lang NULL). */
 ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg, ear_vec3 to,
                                  char *out, size_t out_size, size_t *out_needed);
 
@@ -601,7 +604,8 @@ typedef enum ear_direction_style {
 
 /* The direction from `from` to `to`: a clock hour relative to facing_deg, or a compass point
  * (facing ignored). A `to` straight above or below (no horizontal offset) is "ahead" in
- * clock style ("12 o'clock") and "north" in compass style. */
+ * clock style ("12 o'clock") and "north" in compass style. EAR_E_INVALID_ARG for an unknown
+ * style. Thread: game (any with lang NULL). */
 ear_result ear_describe_direction(ear_lang *lang, ear_vec3 from, float facing_deg, ear_vec3 to,
                                   ear_direction_style style, char *out, size_t out_size,
                                   size_t *out_needed);
@@ -613,7 +617,8 @@ typedef enum ear_speed_unit {
 } ear_speed_unit;
 
 /* A speed given in m/s: "50 kilometers per hour"; a negative speed is reversing
- * ("5 kilometers per hour, reversing"). */
+ * ("5 kilometers per hour, reversing"). EAR_E_INVALID_ARG for an unknown unit.
+ * Thread: game (any with lang NULL). */
 ear_result ear_describe_speed(ear_lang *lang, float speed_mps, ear_speed_unit unit, char *out,
                               size_t out_size, size_t *out_needed);
 

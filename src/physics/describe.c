@@ -46,8 +46,11 @@ static ear_result deliver(const char *text, char *out, size_t out_size, size_t *
     return EAR_OK;
 }
 
+/* |x| rounded to a whole number; beyond 10^12 (no game's distance) it stays there, so the
+ * conversion to long is always defined. */
 static long rounded(double x) {
-    return (long)floor(fabs(x) + 0.5);
+    double r = floor(fabs(x) + 0.5);
+    return (long)(r < 1e12 ? r : 1e12);
 }
 
 ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg, ear_vec3 to,

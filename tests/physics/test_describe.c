@@ -45,6 +45,8 @@ TEST(positions_in_english) {
     /* Facing east (+X): +X is ahead, -Z (north) is on the left. */
     ASSERT_STR_EQ(position(NULL, 90, 3, 0, 0), "3 meters ahead");
     ASSERT_STR_EQ(position(NULL, 90, 3, 0, -2), "3 meters ahead, 2 to the left");
+    /* Far beyond any game: the number stops at 10^12 instead of overflowing. */
+    ASSERT_STR_EQ(position(NULL, 0, 0, 0, -3e30f), "1000000000000 meters ahead");
     /* Facing south-west (225): to the north-east is behind. */
     ASSERT_STR_EQ(position(NULL, 225, 5, 0, -5), "7 meters behind you");
 }

@@ -5,6 +5,8 @@
  * a ray's exact distance, path lengths, the sentences) and that failing commands change
  * nothing.
  */
+#include "earshot/commands.h"
+
 #include "test.h"
 
 #include <jansson.h>
@@ -445,7 +447,32 @@ TEST(vehicles_and_sensors) {
     forget();
 }
 
-TEST_MAIN(TEST_ENTRY(a_dropped_sphere_lands_at_the_fall_time),
+/* With confine_paths (MCP), a world document outside the working directory is refused. */
+TEST(mcp_paths_are_confined) {
+    ear_commands_config config = ear_commands_config_default();
+    config.confine_paths = true;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *params = json_pack("{s:s}", "path", "/etc/hostname");
+    json_t *err = NULL;
+    json_t *r = ear_commands_run(c, "world.load", params, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.path");
+    json_decref(err);
+    json_decref(params);
+    /* Both or neither of world and path: the schema's oneOf. */
+    params = json_pack("{s:{}, s:s}", "world", "path", "w.json");
+    r = ear_commands_run(c, "world.load", params, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    json_decref(err);
+    json_decref(params);
+    ear_commands_destroy(c);
+}
+
+TEST_MAIN(TEST_ENTRY(mcp_paths_are_confined),
+          TEST_ENTRY(a_dropped_sphere_lands_at_the_fall_time),
           TEST_ENTRY(a_level_makes_one_box_per_run_and_counts_tiles),
           TEST_ENTRY(bad_documents_are_refused_and_change_nothing),
           TEST_ENTRY(load_from_a_file), TEST_ENTRY(move_ray_describe_and_path),
