@@ -52,6 +52,15 @@ TEST(listener_absence_silences_spatial_only) {
         ear_tone_amplitude(at(&f, 1.2), span(1.2, 1.5), 2, EAR_ALL_CHANNELS, RATE, 440), 1e-6);
     ASSERT_REL(ear_tone_amplitude(at(&f, 1.2), span(1.2, 1.5), 2, EAR_ALL_CHANNELS, RATE, 660),
                0.5, 0.005);
+    /* A source's body goes: its voice stops with the ramp (no click), then silence. */
+    ear_voice_id v = ear_world_source_voice(f.world, flat);
+    ASSERT_TRUE(ear_stage_is_playing(f.stage, v));
+    ASSERT_OK(ear_physics_remove_body(f.physics, flat));
+    for (int i = 0; i < 6; i++) sync_render(&f);
+    ASSERT_FALSE(ear_stage_is_playing(f.stage, v));
+    ASSERT_DBL_LE(ear_peak(at(&f, 1.55), span(1.55, 1.6), 2, EAR_ALL_CHANNELS), 0.0);
+    ASSERT_DBL_LE(ear_max_delta(at(&f, 1.5), span(1.5, 1.6), 2, EAR_ALL_CHANNELS),
+                  0.5 * 2 * sin(PI_D * 660.0 / RATE) * 1.001);
     fixture_close(&f);
 }
 
