@@ -1,8 +1,9 @@
 /*
- * The audio world of the command tool: a world document's per-body "source", "impact" and
- * "listener" objects (docs/modules/world.md) become components of an ear_world over the
- * registry's stage, assets and physics world; world.load builds it (a bad object fails the
- * load and changes nothing), world.step and audio.render_offline {"scene": true} sync it.
+ * The audio world of the command tool: a world document's per-body "source", "impact",
+ * "listener" and "vehicle_sound" objects (docs/modules/world.md) become components of an
+ * ear_world over the registry's stage, assets and physics world; world.load builds it (a bad
+ * object fails the load and changes nothing), world.step and audio.render_offline {"scene":
+ * true} sync it.
  *
  * Every key is checked like the physics parser's: an unknown key, a wrong type or a value
  * out of range is an E_BAD_PARAM whose where is the JSON path of the field
@@ -283,6 +284,32 @@ static bool parse_listener(doc_parse *p, const json_t *o, const char *where,
            num(p, o, where, "volume", 0, 1000, &l->volume);
 }
 
+static const char *const vehicle_sound_keys[] = {
+    "engine",     "blend",        "rpm_param",        "load_param",
+    "idle_pitch", "max_pitch",    "volume",           "bus",
+    "model",      "min_distance", "max_distance",     "rolloff",
+    "shift",      "crash",        "crash_full_speed", NULL};
+
+static bool parse_vehicle_sound(doc_parse *p, const json_t *o, const char *where,
+                                ear_vehicle_sound *v) {
+    *v = ear_vehicle_sound_default();
+    if (!json_is_object(o)) return fail(p, where, "an object describing a vehicle's sounds");
+    if (!keys_known(p, o, where, vehicle_sound_keys) ||
+        !text(p, o, where, "engine", v->engine, sizeof v->engine) ||
+        !text(p, o, where, "blend", v->blend, sizeof v->blend) ||
+        !text(p, o, where, "rpm_param", v->rpm_param, sizeof v->rpm_param) ||
+        !text(p, o, where, "load_param", v->load_param, sizeof v->load_param) ||
+        !num(p, o, where, "idle_pitch", 1.0 / 256, 256, &v->idle_pitch) ||
+        !num(p, o, where, "max_pitch", 1.0 / 256, 256, &v->max_pitch) ||
+        !num(p, o, where, "volume", 0, 1000, &v->volume) || !bus(p, o, where, &v->bus) ||
+        !attenuation(p, o, where, &v->attenuation) ||
+        !text(p, o, where, "shift", v->shift, sizeof v->shift) ||
+        !text(p, o, where, "crash", v->crash, sizeof v->crash) ||
+        !num(p, o, where, "crash_full_speed", 0.5, 1000, &v->crash_full_speed_mps))
+        return false;
+    return true;
+}
+
 json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physics *physics,
                                    const char *prefix, ear_world **out) {
     *out = NULL;
@@ -299,8 +326,9 @@ json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physi
     json_t *b;
     json_array_foreach(json_object_get(doc, "bodies"), i, b) {
         const json_t *src = json_object_get(b, "source"), *imp = json_object_get(b, "impact"),
-                     *lis = json_object_get(b, "listener");
-        if (!src && !imp && !lis) continue;
+                     *lis = json_object_get(b, "listener"),
+                     *veh = json_object_get(b, "vehicle_sound");
+        if (!src && !imp && !lis && !veh) continue;
         const char *name = json_string_value(json_object_get(b, "name"));
         ear_body_id id = name ? ear_physics_find(physics, name) : EAR_BODY_NONE;
         char where[64];
@@ -325,6 +353,15 @@ json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physi
             ok = parse_listener(&p, lis, where, &l) &&
                  (ear_world_set_listener(w, id, &l) == EAR_OK ||
                   fail(&p, where, "a valid listener"));
+        }
+        if (ok && veh) {
+            ear_vehicle_sound vs;
+            snprintf(where, sizeof where, "bodies[%zu].vehicle_sound", i);
+            ok = parse_vehicle_sound(&p, veh, where, &vs) &&
+                 (ear_body_is_vehicle(physics, id) ||
+                  fail(&p, where, "a body with a vehicle (this one has none)")) &&
+                 (ear_world_set_vehicle_sound(w, id, &vs) == EAR_OK ||
+                  fail(&p, where, "valid vehicle sounds"));
         }
         if (!ok) {
             ear_world_destroy(w);

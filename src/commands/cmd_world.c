@@ -19,7 +19,8 @@
 /* Per-body and top-level keys of world documents that other commands read from the same
  * document; the physics parser tolerates them. The audio world adds its keys here. */
 static const char *const doc_extra_keys[] = {NULL};
-static const char *const doc_extra_body_keys[] = {"source", "impact", "listener", NULL};
+static const char *const doc_extra_body_keys[] = {"source", "impact", "listener",
+                                                  "vehicle_sound", NULL};
 
 /* A float as the shortest decimal that reads back as the same float (9.81, not
  * 9.81000042). */

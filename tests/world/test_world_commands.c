@@ -149,6 +149,42 @@ TEST(render_offline_scene_steps_the_world_in_lockstep) {
     ear_commands_destroy(c);
 }
 
+/* A vehicle's sounds from the document: its engine loop at idle, pitched to idle_pitch; a
+ * vehicle_sound on a body without a vehicle is refused. */
+TEST(a_documents_vehicle_sound_runs_its_engine_loop) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(NULL, &c));
+    json_t *doc = parse(
+        "{\"bodies\": [{\"name\": \"road\", \"shape\": \"box\", \"half_extents\": [50, 0.5, "
+        "50], "
+        "\"position\": [0, -0.5, 0], \"kind\": \"fixed\"},"
+        "{\"name\": \"ear\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+        "\"position\": [0, 0.75, 0], \"kind\": \"fixed\", \"listener\": {}},"
+        "{\"name\": \"car\", \"shape\": \"box\", \"half_extents\": [1, 0.75, 2], "
+        "\"position\": [0, 0.75, -6], \"kind\": \"kinematic\", \"mass\": 1200, \"vehicle\": {},"
+        "\"vehicle_sound\": {\"engine\": \"synth:sine:100:1:0.5\", \"idle_pitch\": 1.5, "
+        "\"model\": \"none\"}}]}");
+    json_t *bad = json_deep_copy(doc);
+    json_object_set_new(json_array_get(json_object_get(bad, "bodies"), 1), "vehicle_sound",
+                        json_pack("{s:s}", "engine", "synth:sine:100:1:0.5"));
+    json_t *err = NULL;
+    ASSERT_TRUE(run(c, "world.load", json_pack("{s:o}", "world", bad), &err) == NULL);
+    ASSERT_STR_EQ(where_of(err), "params.world.bodies[1].vehicle_sound");
+    json_decref(err);
+    json_t *r = run(c, "world.load", json_pack("{s:o}", "world", doc), &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    r = run(c, "audio.render_offline", json_pack("{s:f, s:b}", "seconds", 0.5, "scene", 1),
+            &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    r = run(c, "audio.analyze", json_pack("{s:f, s:f}", "start", 0.1, "end", 0.5), &err);
+    ASSERT_REL(json_number_value(json_object_get(r, "dominant_hz")), 150, 0.001);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
 /* The bundled example as `earshot render` runs it: world.load, its commands, a render in
  * lockstep. `without` names a body left out of the world. */
 static json_t *render_example(const char *without) {
@@ -236,4 +272,5 @@ TEST(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash) {
 
 TEST_MAIN(TEST_ENTRY(bad_components_name_their_field_and_change_nothing),
           TEST_ENTRY(render_offline_scene_steps_the_world_in_lockstep),
+          TEST_ENTRY(a_documents_vehicle_sound_runs_its_engine_loop),
           TEST_ENTRY(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash))
