@@ -142,16 +142,21 @@ ear_drive ear_drive_default(const char *param, const char *from);
  * EAR_E_STALE_ID for a body the physics does not hold; EAR_E_OUT_OF_MEMORY. Nothing
  * changes on failure. Thread: game. */
 ear_result ear_world_set_source(ear_world *world, ear_body_id body, const ear_source *source);
-/* The body's source as it is now (play reads false once a one-shot has ended).
- * EAR_E_NOT_FOUND when the body has none. */
+/* Copies the body's source as it is now into *out (play reads false once a one-shot has
+ * ended, as of the last sync). EAR_E_NOT_FOUND when the body has none, EAR_E_INVALID_ARG
+ * for NULLs; *out untouched then. Thread: game. */
 ear_result ear_world_get_source(const ear_world *world, ear_body_id body, ear_source *out);
-/* Sets only `play` (a one-shot replays on false -> true). EAR_E_NOT_FOUND without one. */
+/* Sets only `play` (a one-shot replays on false -> true; applied at the next sync).
+ * EAR_E_NOT_FOUND without a source (nothing changes). Thread: game. */
 ear_result ear_world_set_play(ear_world *world, ear_body_id body, bool play);
-/* Removes the source; its voice stops with the ramp at the next sync. EAR_E_NOT_FOUND. */
+/* Removes the source; its voice stops with the ramp now. EAR_E_NOT_FOUND without one.
+ * Thread: game. */
 ear_result ear_world_remove_source(ear_world *world, ear_body_id body);
-/* The source's voice (EAR_VOICE_NONE when it is not playing), for measuring. */
+/* The source's voice (EAR_VOICE_NONE when it is not playing or the body has no source),
+ * for measuring; the id is the stage's, owned by the world. Thread: game. */
 ear_voice_id ear_world_source_voice(const ear_world *world, ear_body_id body);
-/* The source's occlusion target as of the last sync (0..1), for measuring. */
+/* The source's occlusion target as of the last sync (0..1; 0 without a source).
+ * Thread: game. */
 float ear_world_source_occlusion(const ear_world *world, ear_body_id body);
 
 /* ---- Listener ------------------------------------------------------------------------- */
@@ -165,12 +170,17 @@ typedef struct ear_listener_component {
     float volume; /* the master gain; default 1 */
 } ear_listener_component;
 
+/* The defaults above. Thread: any. */
 ear_listener_component ear_listener_component_default(void);
-/* Gives the body a listener (copied). Errors as ear_world_set_source's. */
+/* Gives the body a listener (copied), replacing the one it had. EAR_E_INVALID_ARG for NULLs
+ * or a volume negative or not finite, EAR_E_STALE_ID for a body the physics does not hold,
+ * EAR_E_OUT_OF_MEMORY; nothing changes on failure. Thread: game. */
 ear_result ear_world_set_listener(ear_world *world, ear_body_id body,
                                   const ear_listener_component *listener);
+/* Removes the body's listener (the ear moves at the next sync). EAR_E_NOT_FOUND without
+ * one. Thread: game. */
 ear_result ear_world_remove_listener(ear_world *world, ear_body_id body);
-/* The body the ear is on after the last sync, or EAR_BODY_NONE. */
+/* The body the ear is on after the last sync, or EAR_BODY_NONE. Thread: game. */
 ear_body_id ear_world_ear(const ear_world *world);
 
 /* ---- Impact sounds -------------------------------------------------------------------- */
@@ -195,10 +205,17 @@ typedef struct ear_impact {
     float duck_min_speed_mps;       /* default: full_speed_mps (0 here means that) */
 } ear_impact;
 
+/* The defaults above. Thread: any. */
 ear_impact ear_impact_default(void);
-/* The volume of a hit at speed_mps by the line above (0 below min_speed). Thread: any. */
+/* The volume of a hit at speed_mps by the line above (0 below min_speed or for NULL).
+ * Pure. Thread: any. */
 float ear_impact_volume(const ear_impact *impact, float speed_mps);
+/* Gives the body an impact sound (copied), replacing the one it had. EAR_E_INVALID_ARG for
+ * NULLs, neither sound nor pool, or a number negative or not finite; EAR_E_STALE_ID,
+ * EAR_E_OUT_OF_MEMORY; nothing changes on failure. Thread: game. */
 ear_result ear_world_set_impact(ear_world *world, ear_body_id body, const ear_impact *impact);
+/* Removes it (a sound already playing plays on). EAR_E_NOT_FOUND without one.
+ * Thread: game. */
 ear_result ear_world_remove_impact(ear_world *world, ear_body_id body);
 
 /* ---- Fire-and-forget events ----------------------------------------------------------- */
@@ -219,7 +236,9 @@ typedef struct ear_event_params {
  * back to own: no id, it cannot be stopped or moved. A placed event farther from the ear
  * than its max distance, where its model reaches silence, is dropped before the stage
  * (a range at or below the reference distance does not attenuate, so it plays); with no
- * ear a placed event is not heard. Bad arguments are ignored with a warning. */
+ * ear a placed event is not heard. name and params are copied. Bad arguments (NULL, an
+ * empty or too long name, a position not finite) and running out of memory are ignored
+ * with a warning: the event is lost, the game goes on. Thread: game. */
 void ear_world_play_event(ear_world *world, const char *name, ear_vec3 position_m,
                           const ear_event_params *params);
 
@@ -245,29 +264,39 @@ typedef struct ear_vehicle_sound {
     float crash_full_speed_mps;      /* default 15 */
 } ear_vehicle_sound;
 
+/* The defaults above. Thread: any. */
 ear_vehicle_sound ear_vehicle_sound_default(void);
+/* Gives the body vehicle sounds (copied; the body need not be a vehicle yet: the engine
+ * runs only while it is one with its engine on). A changed engine, blend or bus fades the
+ * old loop out. EAR_E_INVALID_ARG for NULLs or numbers negative or not finite,
+ * EAR_E_STALE_ID, EAR_E_OUT_OF_MEMORY; nothing changes on failure. Thread: game. */
 ear_result ear_world_set_vehicle_sound(ear_world *world, ear_body_id body,
                                        const ear_vehicle_sound *sound);
+/* Removes them; the engine loop fades out now. EAR_E_NOT_FOUND without. Thread: game. */
 ear_result ear_world_remove_vehicle_sound(ear_world *world, ear_body_id body);
-/* The engine loop's voice, or EAR_VOICE_NONE. */
+/* The engine loop's voice, or EAR_VOICE_NONE. Thread: game. */
 ear_voice_id ear_world_engine_voice(const ear_world *world, ear_body_id body);
 
 /* ---- Shortcuts: follow, attach, once --------------------------------------------------- */
 
 /* The ear rides `body` (position, facing, pitch), ahead of any listener component;
- * EAR_BODY_NONE stops following. EAR_E_STALE_ID for a body the physics does not hold. */
+ * EAR_BODY_NONE stops following. EAR_E_STALE_ID for a body the physics does not hold
+ * (nothing changes), EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_world_follow(ear_world *world, ear_body_id body);
 
 /* Plays the sound `name` on `body` (params NULL: defaults; placed is forced) and moves it
  * with the body at each sync; the entry is dropped when the voice finishes, and the voice
- * stops with the ramp when the body goes. Writes the voice (may be NULL). Errors:
- * ear_assets_play's, EAR_E_STALE_ID. */
+ * stops with the ramp when the body goes. Writes the voice (out_voice may be NULL; the id is
+ * the stage's, the world keeps tracking it). Errors: ear_assets_play's (a missing sound is
+ * warned once and EAR_VOICE_NONE written), EAR_E_STALE_ID, EAR_E_INVALID_ARG,
+ * EAR_E_OUT_OF_MEMORY; no voice starts on failure. Thread: game. */
 ear_result ear_world_attach(ear_world *world, const char *name, ear_body_id body,
                             const ear_play *params, ear_voice_id *out_voice);
-/* Attached voices still tracked. */
+/* Attached voices still tracked (as of the last sync). Thread: game. */
 size_t ear_world_attached_count(const ear_world *world);
 
-/* True the first time a name is asked about, false after (a hint said once). */
+/* True the first time a name is asked about, false after (a hint said once); the name is
+ * copied. NULL is false; out of memory answers true without remembering. Thread: game. */
 bool ear_world_once(ear_world *world, const char *name);
 
 /* ---- Drawing: render interpolation ---------------------------------------------------- */
@@ -276,12 +305,14 @@ bool ear_world_once(ear_world *world, const char *name);
  * steps. ear_world_note_step records the pose of every body with a component (call it
  * after each fixed step); ear_world_draw_position gives previous + (current - previous) *
  * alpha, or current when the body moved more than snap_distance_m in that step.
- * EAR_E_NOT_FOUND for a body the world does not track. */
+ * EAR_E_NOT_FOUND for a body the world does not track (or before its first note),
+ * EAR_E_INVALID_ARG for NULLs or an alpha that is not finite. Thread: game. */
 void ear_world_note_step(ear_world *world);
 ear_result ear_world_draw_position(const ear_world *world, ear_body_id body, double alpha,
                                    ear_vec3 *out_m);
 
-/* The same for any pose a game keeps itself. */
+/* The same for any pose a game keeps itself: note after each step, blend when drawing
+ * (an invalid track blends to the origin). Pure. Thread: any. */
 typedef struct ear_pose_track {
     ear_vec3 previous, current;
     bool valid;
@@ -302,6 +333,7 @@ typedef struct ear_world_stats {
     uint64_t rays;           /* occlusion rays cast */
 } ear_world_stats;
 
+/* The counts since creation (zeros for NULL). Thread: game. */
 ear_world_stats ear_world_get_stats(const ear_world *world);
 
 #ifdef __cplusplus
