@@ -16,6 +16,7 @@
 #include "physics_scene.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,9 @@ void phys_scene_free(phys_scene *s) {
 static double earshot_run(const phys_scene *s, uint32_t steps, double *out_mean_y) {
     ear_physics_config c = ear_physics_config_default();
     c.gravity_mps2 = ear_vec3_make(0, -s->gravity, 0);
+    /* PHYS_CELL=<m> overrides the grid's cell (how the default was chosen). */
+    const char *cell = getenv("PHYS_CELL");
+    if (cell) c.grid_cell_m = (float)atof(cell);
     ear_physics *w;
     if (ear_physics_create(&c, &w) != EAR_OK) return -1;
     ear_physics_reserve(w, s->count);
@@ -136,9 +140,12 @@ int main(int argc, char **argv) {
         phys_scene s;
         if (phys_scene_build(&s, ns[k]) != 0) return 1;
         double best_e = 1e30, best_b = 1e30, ye = 0, yb = 0;
-        for (int r = 0; r < RUNS; r++) {
+        /* PHYS_ONLY=earshot skips Bullet (for profiling). */
+        const char *only = getenv("PHYS_ONLY");
+        bool earshot_only = only && strcmp(only, "earshot") == 0;
+        for (int r = 0; r < (earshot_only ? 1 : RUNS); r++) {
             double te = earshot_run(&s, STEPS, &ye);
-            double tb = bullet_run(&s, STEPS, &yb);
+            double tb = earshot_only ? 1 : bullet_run(&s, STEPS, &yb);
             if (te < 0) return 1;
             if (te < best_e) best_e = te;
             if (tb < best_b) best_b = tb;

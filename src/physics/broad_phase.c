@@ -20,9 +20,8 @@
 
 #include <string.h>
 
-#define FIXED_MAX_CELLS  4096
-#define MOVING_MAX_CELLS 64
-#define MIN_BUCKETS      64
+#define FIXED_MAX_CELLS 4096
+#define MIN_BUCKETS     64
 
 void ear__grid_free(ear_physics *w, ear__grid *g) {
     void *blocks[] = {g->starts, g->entries, g->large, g->extra};
@@ -32,10 +31,11 @@ void ear__grid_free(ear_physics *w, ear__grid *g) {
 }
 
 static int32_t cell_of(float x, float inv_cell) {
-    float c = floorf(x * inv_cell);
-    if (c < -1e9f) c = -1e9f;
+    float c = x * inv_cell;
+    if (!(c > -1e9f)) c = -1e9f; /* NaN too */
     if (c > 1e9f) c = 1e9f;
-    return (int32_t)c;
+    int32_t i = (int32_t)c; /* floor without a libm call */
+    return i - (c < (float)i);
 }
 
 static uint32_t bucket_of(int32_t x, int32_t y, int32_t z, uint32_t mask) {
@@ -66,7 +66,8 @@ static bool push_u32(ear_physics *w, uint32_t **list, uint32_t *count, uint32_t 
     return true;
 }
 
-/* Builds grid g from the bodies for which `take` holds, each with box [lo, hi]. */
+/* Builds grid g from the fixed (or the moving) bodies, each listed in every cell its box
+ * covers (one that covers more than max_cells goes to the large list). */
 static ear_result grid_build(ear_physics *w, ear__grid *g, float cell, bool fixed,
                              uint64_t max_cells) {
     g->cell = cell;
@@ -74,6 +75,8 @@ static ear_result grid_build(ear_physics *w, ear__grid *g, float cell, bool fixe
     g->entry_count = 0;
     g->large_count = 0;
     g->extra_count = 0;
+    g->reach = 0;
+    g->loose = false;
     /* First pass: how many entries. */
     uint32_t entries = 0;
     for (uint32_t k = 0; k < w->count; k++) {
@@ -121,10 +124,84 @@ static ear_result grid_build(ear_physics *w, ear__grid *g, float cell, bool fixe
         if (range_cells(&r) > max_cells) continue;
         for (int32_t z = r.z0; z <= r.z1; z++)
             for (int32_t y = r.y0; y <= r.y1; y++)
-                for (int32_t x = r.x0; x <= r.x1; x++)
-                    g->entries[counts[bucket_of(x, y, z, g->bucket_mask)]++] = k;
+                for (int32_t x = r.x0; x <= r.x1; x++) {
+                    ear__grid_entry *e =
+                        &g->entries[counts[bucket_of(x, y, z, g->bucket_mask)]++];
+                    e->lo = w->fat_lo[k];
+                    e->hi = w->fat_hi[k];
+                    e->index = k;
+                }
     }
     g->entry_count = entries;
+    return EAR_OK;
+}
+
+/* The moving grid is loose: each body is listed once, in the cell of its fat box's
+ * centre, and a query reaches out by the largest half size listed, so it never meets a
+ * body twice in the cells and the build is one entry a body. Bodies larger than a cell
+ * go to the large list. */
+static ear_result loose_build(ear_physics *w, ear__grid *g, float cell) {
+    g->cell = cell;
+    g->inv_cell = 1.0f / cell;
+    g->entry_count = 0;
+    g->large_count = 0;
+    g->extra_count = 0;
+    g->reach = 0;
+    uint32_t entries = 0;
+    for (uint32_t k = 0; k < w->count; k++) {
+        if (w->bodies[k].kind == EAR_BODY_FIXED) continue;
+        ear_vec3 h = ear_vec3_scale(ear_vec3_sub(w->fat_hi[k], w->fat_lo[k]), 0.5f);
+        float m = h.x > h.y ? h.x : h.y;
+        if (h.z > m) m = h.z;
+        if (m > cell) {
+            if (!push_u32(w, &g->large, &g->large_count, &g->large_cap, k))
+                return EAR_E_OUT_OF_MEMORY;
+            continue;
+        }
+        if (m > g->reach) g->reach = m;
+        entries++;
+    }
+    uint32_t buckets = MIN_BUCKETS;
+    while (buckets < entries * 2u && buckets < (1u << 30)) buckets *= 2;
+    if (!ear__grow(w, (void **)&g->starts, &g->bucket_cap, buckets + 1, sizeof *g->starts) ||
+        !ear__grow(w, (void **)&g->entries, &g->entry_cap, entries, sizeof *g->entries) ||
+        !ear__grow(w, (void **)&w->scratch, &w->scratch_cap, buckets, sizeof *w->scratch))
+        return EAR_E_OUT_OF_MEMORY;
+    g->bucket_mask = buckets - 1;
+    uint32_t *counts = w->scratch;
+    memset(counts, 0, (size_t)buckets * sizeof *counts);
+    /* The count pass and the fill pass find each body's bucket the same way. */
+    for (uint32_t k = 0; k < w->count; k++) {
+        if (w->bodies[k].kind == EAR_BODY_FIXED) continue;
+        ear_vec3 lo = w->fat_lo[k], hi = w->fat_hi[k];
+        float m = fmaxf(fmaxf(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z) * 0.5f;
+        if (m > cell) continue;
+        counts[bucket_of(cell_of(0.5f * (lo.x + hi.x), g->inv_cell),
+                         cell_of(0.5f * (lo.y + hi.y), g->inv_cell),
+                         cell_of(0.5f * (lo.z + hi.z), g->inv_cell), g->bucket_mask)]++;
+    }
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < buckets; i++) {
+        g->starts[i] = sum;
+        sum += counts[i];
+        counts[i] = g->starts[i];
+    }
+    g->starts[buckets] = sum;
+    for (uint32_t k = 0; k < w->count; k++) {
+        if (w->bodies[k].kind == EAR_BODY_FIXED) continue;
+        ear_vec3 lo = w->fat_lo[k], hi = w->fat_hi[k];
+        float m = fmaxf(fmaxf(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z) * 0.5f;
+        if (m > cell) continue;
+        uint32_t bk = bucket_of(cell_of(0.5f * (lo.x + hi.x), g->inv_cell),
+                                cell_of(0.5f * (lo.y + hi.y), g->inv_cell),
+                                cell_of(0.5f * (lo.z + hi.z), g->inv_cell), g->bucket_mask);
+        ear__grid_entry *e = &g->entries[counts[bk]++];
+        e->lo = lo;
+        e->hi = hi;
+        e->index = k;
+    }
+    g->entry_count = entries;
+    g->loose = true;
     return EAR_OK;
 }
 
@@ -145,32 +222,82 @@ static float choose_cell(const ear_physics *w) {
     return cell < 0.25f ? 0.25f : cell > 64.0f ? 64.0f : cell;
 }
 
+/* A moving body's fat box lasts several steps: its box grown by a tenth of its smallest
+ * half extent, two steps of its motion and two of gravity's. */
 static void fat_box(ear_physics *w, uint32_t k, float dt) {
     const ear__body *b = &w->bodies[k];
     ear_vec3 lo = ear_vec3_sub(b->pos, b->half), hi = ear_vec3_add(b->pos, b->half);
     if (b->kind != EAR_BODY_FIXED) {
-        float m = 0.25f * (b->half.x < b->half.y ? b->half.x : b->half.y);
-        if (b->half.z * 0.25f < m) m = b->half.z * 0.25f;
-        ear_vec3 d = ear_vec3_scale(b->vel, dt);
-        /* Gravity adds to the motion within the step. */
-        ear_vec3 g = ear_vec3_scale(w->cfg.gravity_mps2, b->gravity_scale * dt * dt);
-        d = ear_vec3_add(d, g);
-        lo.x += (d.x < 0 ? d.x : 0) - m;
-        lo.y += (d.y < 0 ? d.y : 0) - m;
-        lo.z += (d.z < 0 ? d.z : 0) - m;
-        hi.x += (d.x > 0 ? d.x : 0) + m;
-        hi.y += (d.y > 0 ? d.y : 0) + m;
-        hi.z += (d.z > 0 ? d.z : 0) + m;
+        float h = b->half.x < b->half.y ? b->half.x : b->half.y;
+        if (b->half.z < h) h = b->half.z;
+        float g = ear_vec3_length(w->cfg.gravity_mps2) * fabsf(b->gravity_scale);
+        float m = 0.1f * h + 2.0f * ear_vec3_length(b->vel) * dt + 2.0f * g * dt * dt;
+        lo = ear_vec3_sub(lo, ear_vec3_make(m, m, m));
+        hi = ear_vec3_add(hi, ear_vec3_make(m, m, m));
     }
     w->fat_lo[k] = lo;
     w->fat_hi[k] = hi;
+}
+
+static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi, bool exact,
+                       ear__visit_fn fn, void *user);
+
+typedef struct list_ctx {
+    uint32_t self;
+    bool ok;
+} list_ctx;
+
+static bool list_visit(ear_physics *w, uint32_t k, void *user) {
+    list_ctx *c = user;
+    if (k == c->self || w->bodies[k].sensor) return true;
+    if (!ear__grow(w, (void **)&w->nb_idx, &w->nb_idx_cap, w->nb_count + 1,
+                   sizeof *w->nb_idx)) {
+        c->ok = false;
+        return false;
+    }
+    w->nb_idx[w->nb_count++] = k;
+    return true;
+}
+
+static bool next_stamp(ear_physics *w) {
+    if (++w->stamp == 0) {
+        memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);
+        w->stamp = 1;
+    }
+    return true;
+}
+
+/* Each moving body's neighbours: the gridded boxes that overlap its fat box. */
+static ear_result build_lists(ear_physics *w) {
+    w->lists_valid = false;
+    if (!ear__grow(w, (void **)&w->nb_start, &w->nb_start_cap, w->count + 1,
+                   sizeof *w->nb_start) ||
+        !ear__grow(w, (void **)&w->exited, &w->exited_cap, w->count, sizeof *w->exited))
+        return EAR_E_OUT_OF_MEMORY;
+    memset(w->exited, 0, w->count);
+    w->nb_count = 0;
+    for (uint32_t k = 0; k < w->count; k++) {
+        w->nb_start[k] = w->nb_count;
+        const ear__body *b = &w->bodies[k];
+        if (b->kind == EAR_BODY_FIXED || b->sensor) continue;
+        list_ctx c = {k, true};
+        next_stamp(w);
+        if (query_grid(w, &w->fixed_grid, w->fat_lo[k], w->fat_hi[k], false, list_visit, &c))
+            query_grid(w, &w->moving_grid, w->fat_lo[k], w->fat_hi[k], false, list_visit, &c);
+        if (!c.ok) return EAR_E_OUT_OF_MEMORY;
+    }
+    w->nb_start[w->count] = w->nb_count;
+    w->lists_valid = true;
+    return EAR_OK;
 }
 
 static ear_result rebuild_moving(ear_physics *w) {
     float dt = w->dt > 0 ? w->dt : 1.0f / 60.0f;
     for (uint32_t k = 0; k < w->count; k++)
         if (w->bodies[k].kind != EAR_BODY_FIXED) fat_box(w, k, dt);
-    return grid_build(w, &w->moving_grid, choose_cell(w), false, MOVING_MAX_CELLS);
+    ear_result res = loose_build(w, &w->moving_grid, choose_cell(w));
+    if (res == EAR_OK) res = build_lists(w);
+    return res;
 }
 
 ear_result ear__broad_rebuild(ear_physics *w) {
@@ -179,17 +306,37 @@ ear_result ear__broad_rebuild(ear_physics *w) {
         !ear__grow(w, (void **)&w->fat_hi, &hi_cap, lo_cap, sizeof *w->fat_hi))
         return EAR_E_OUT_OF_MEMORY;
     w->fat_cap = lo_cap < hi_cap ? lo_cap : hi_cap;
+    uint32_t old = w->stamp_cap;
+    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count, sizeof *w->stamps))
+        return EAR_E_OUT_OF_MEMORY;
+    if (w->stamp_cap != old) {
+        memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);
+        w->stamp = 0;
+    }
     if (w->fixed_dirty || w->fixed_grid.bucket_mask == 0) {
         for (uint32_t k = 0; k < w->count; k++)
             if (w->bodies[k].kind == EAR_BODY_FIXED) fat_box(w, k, 0);
-        float cell = choose_cell(w);
+        /* Fixed bodies are mostly long walls and floors: cells twice the moving grid's,
+         * at least 4 m, keep a query to a few cells. */
+        float cell = 2 * choose_cell(w);
+        if (cell < 4) cell = 4;
         ear_result res = grid_build(w, &w->fixed_grid, cell, true, FIXED_MAX_CELLS);
         if (res != EAR_OK) return res;
         w->fixed_dirty = false;
     }
+    w->grid_valid = true; /* the lists' queries below read the grids */
     ear_result res = rebuild_moving(w);
     w->grid_valid = res == EAR_OK;
     return res;
+}
+
+ear_result ear__broad_begin_step(ear_physics *w) {
+    /* A few bodies out of their fat boxes (a vehicle driving on) are cheap as extras;
+     * more than one in 64 and the lists are rebuilt. */
+    if (!w->grid_valid || w->fixed_dirty || !w->lists_valid ||
+        w->moving_grid.extra_count > w->count / 64)
+        return ear__broad_rebuild(w);
+    return EAR_OK;
 }
 
 void ear__broad_moved(ear_physics *w, uint32_t k) {
@@ -205,9 +352,12 @@ void ear__broad_moved(ear_physics *w, uint32_t k) {
         hi.z <= fhi.z)
         return;
     ear__grid *g = &w->moving_grid;
-    if (g->extra_count >= 32 + w->count / 64) {
+    if (g->extra_count >= 16 + w->count / 16) {
         if (rebuild_moving(w) == EAR_OK) return;
+        w->grid_valid = false; /* the next query rebuilds everything */
+        return;
     }
+    w->exited[k] = 1;
     /* Grow the fat box over the new place, so the body is listed once. */
     w->fat_lo[k] = ear_vec3_make(lo.x < flo.x ? lo.x : flo.x, lo.y < flo.y ? lo.y : flo.y,
                                  lo.z < flo.z ? lo.z : flo.z);
@@ -225,46 +375,57 @@ static bool overlaps(const ear__body *b, ear_vec3 lo, ear_vec3 hi) {
            b->pos.z + b->half.z >= lo.z && b->pos.z - b->half.z <= hi.z;
 }
 
-/* Visits one candidate; false stops the query. */
-static bool visit(ear_physics *w, uint32_t k, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn,
-                  void *user) {
-    ear__body *b = &w->bodies[k];
-    /* Stamped only once it overlaps: a segment's later pieces may still reach it. */
-    if (b->stamp == w->stamp || !overlaps(b, lo, hi)) return true;
-    b->stamp = w->stamp;
+static bool boxes_overlap(ear_vec3 alo, ear_vec3 ahi, ear_vec3 lo, ear_vec3 hi) {
+    return ahi.x >= lo.x && alo.x <= hi.x && ahi.y >= lo.y && alo.y <= hi.y && ahi.z >= lo.z &&
+           alo.z <= hi.z;
+}
+
+/* Visits a candidate whose gridded box overlaps the query; false stops the query. Stamped
+ * only once it overlaps, so a segment's later pieces may still reach it. */
+static bool visit(ear_physics *w, uint32_t k, ear_vec3 lo, ear_vec3 hi, bool exact,
+                  ear__visit_fn fn, void *user) {
+    if (w->stamps[k] == w->stamp) return true;
+    if (exact && !overlaps(&w->bodies[k], lo, hi)) return true;
+    w->stamps[k] = w->stamp;
     return fn(w, k, user);
 }
 
-static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi,
+static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi, bool exact,
                        ear__visit_fn fn, void *user) {
     for (uint32_t i = 0; i < g->large_count; i++)
-        if (!visit(w, g->large[i], lo, hi, fn, user)) return false;
+        if (!visit(w, g->large[i], lo, hi, exact, fn, user)) return false;
     for (uint32_t i = 0; i < g->extra_count; i++)
-        if (!visit(w, g->extra[i], lo, hi, fn, user)) return false;
+        if (!visit(w, g->extra[i], lo, hi, exact, fn, user)) return false;
     if (g->bucket_mask == 0) return true;
-    range r = range_of(lo, hi, g->inv_cell);
+    ear_vec3 reach = ear_vec3_make(g->reach, g->reach, g->reach);
+    range r = range_of(ear_vec3_sub(lo, reach), ear_vec3_add(hi, reach), g->inv_cell);
     if (range_cells(&r) > (uint64_t)g->bucket_mask + 1) {
         /* A box wider than the table: every entry once. */
-        for (uint32_t i = 0; i < g->entry_count; i++)
-            if (!visit(w, g->entries[i], lo, hi, fn, user)) return false;
+        for (uint32_t i = 0; i < g->entry_count; i++) {
+            const ear__grid_entry *e = &g->entries[i];
+            if (boxes_overlap(e->lo, e->hi, lo, hi) &&
+                !visit(w, e->index, lo, hi, exact, fn, user))
+                return false;
+        }
         return true;
     }
     for (int32_t z = r.z0; z <= r.z1; z++)
         for (int32_t y = r.y0; y <= r.y1; y++)
             for (int32_t x = r.x0; x <= r.x1; x++) {
                 uint32_t bk = bucket_of(x, y, z, g->bucket_mask);
-                for (uint32_t i = g->starts[bk]; i < g->starts[bk + 1]; i++)
-                    if (!visit(w, g->entries[i], lo, hi, fn, user)) return false;
+                for (uint32_t i = g->starts[bk]; i < g->starts[bk + 1]; i++) {
+                    const ear__grid_entry *e = &g->entries[i];
+                    if (boxes_overlap(e->lo, e->hi, lo, hi) &&
+                        !visit(w, e->index, lo, hi, exact, fn, user))
+                        return false;
+                }
             }
     return true;
 }
 
 static bool begin_query(ear_physics *w) {
-    if (++w->stamp == 0) {
-        for (uint32_t k = 0; k < w->count; k++) w->bodies[k].stamp = 0;
-        w->stamp = 1;
-    }
-    return !((!w->grid_valid || w->fixed_dirty) && ear__broad_rebuild(w) != EAR_OK);
+    if ((!w->grid_valid || w->fixed_dirty) && ear__broad_rebuild(w) != EAR_OK) return false;
+    return next_stamp(w);
 }
 
 void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float pad,
@@ -295,15 +456,15 @@ void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float 
             ear_vec3_make(fminf(a.x, b.x) - pad, fminf(a.y, b.y) - pad, fminf(a.z, b.z) - pad);
         ear_vec3 hi =
             ear_vec3_make(fmaxf(a.x, b.x) + pad, fmaxf(a.y, b.y) + pad, fmaxf(a.z, b.z) + pad);
-        if (!query_grid(w, &w->fixed_grid, lo, hi, fn, user)) return;
-        if (!query_grid(w, &w->moving_grid, lo, hi, fn, user)) return;
+        if (!query_grid(w, &w->fixed_grid, lo, hi, true, fn, user)) return;
+        if (!query_grid(w, &w->moving_grid, lo, hi, true, fn, user)) return;
     }
 }
 
 void ear__broad_query(ear_physics *w, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn, void *user) {
     if (begin_query(w)) {
-        if (!query_grid(w, &w->fixed_grid, lo, hi, fn, user)) return;
-        query_grid(w, &w->moving_grid, lo, hi, fn, user);
+        if (!query_grid(w, &w->fixed_grid, lo, hi, true, fn, user)) return;
+        query_grid(w, &w->moving_grid, lo, hi, true, fn, user);
         return;
     }
     /* No memory for the grid: every body, in id order. */

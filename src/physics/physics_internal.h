@@ -39,7 +39,6 @@ typedef struct ear__body {
     bool is_vehicle;
     float radius;
     float inv_mass; /* 0 for fixed and kinematic bodies */
-    uint32_t stamp; /* query de-duplication */
     /* State. */
     ear_vec3 vel;
     ear_vec3 force;
@@ -70,12 +69,21 @@ typedef struct ear__pair {
     uint32_t seq; /* the order it was found in (for a stable sort) */
 } ear__pair;
 
+/* A grid entry: a body's dense index with the (fat) box it was gridded with, so a query
+ * filters candidates without touching the bodies. */
+typedef struct ear__grid_entry {
+    ear_vec3 lo, hi;
+    uint32_t index;
+} ear__grid_entry;
+
 /* A uniform grid hashed into buckets: entries sorted by bucket (counting sort). */
 typedef struct ear__grid {
     float cell, inv_cell;
+    float reach; /* loose grids: how far a listed body reaches from its cell's point */
+    bool loose;
     uint32_t bucket_mask; /* buckets - 1 (a power of two) */
     uint32_t *starts;     /* buckets + 1 prefix sums */
-    uint32_t *entries;    /* dense body indices */
+    ear__grid_entry *entries;
     uint32_t entry_count, entry_cap, bucket_cap;
     /* Bodies too large for cells: always candidates. */
     uint32_t *large;
@@ -101,7 +109,17 @@ struct ear_physics {
     bool grid_valid;           /* false after a body was added, removed or reshaped */
     ear_vec3 *fat_lo, *fat_hi; /* per dense body: the box it was gridded with */
     uint32_t fat_cap;
+    /* Neighbour lists (Verlet lists): for each moving body, the solid bodies whose boxes
+     * overlapped its fat box at the last rebuild (CSR: nb_start[k] .. nb_start[k + 1] in
+     * nb_idx). Valid for a body until it leaves its fat box (exited). */
+    uint32_t *nb_start, *nb_idx;
+    uint32_t nb_start_cap, nb_idx_cap, nb_count;
+    uint8_t *exited;
+    uint32_t exited_cap;
+    bool lists_valid;
     uint32_t stamp;
+    uint32_t *stamps; /* per dense body: the last query that visited it */
+    uint32_t stamp_cap;
     /* Scratch for grid building. */
     uint32_t *scratch;
     uint32_t scratch_cap;
@@ -134,8 +152,16 @@ void ear__grid_free(ear_physics *w, ear__grid *g);
 /* Rebuilds the fixed grid if fixed bodies changed, and the moving grid around each
  * moving body's box grown by its motion this step. */
 ear_result ear__broad_rebuild(ear_physics *w);
-/* Notes that body i moved; re-grids it when it left its fat box. */
+/* Notes that body i moved; lists it with the extras when it left its fat box (and
+ * rebuilds the moving grid and the lists when too many did). */
 void ear__broad_moved(ear_physics *w, uint32_t i);
+/* Rebuilds the moving grid and the neighbour lists when bodies left their fat boxes
+ * (called at the start of a step). */
+ear_result ear__broad_begin_step(ear_physics *w);
+/* True when body i's neighbour list can stand in for a query. */
+static inline bool ear__list_usable(const ear_physics *w, uint32_t i) {
+    return w->lists_valid && w->grid_valid && !w->fixed_dirty && !w->exited[i];
+}
 /* Calls fn for each body (dense index) whose box overlaps [lo, hi], once each; stops
  * early when fn returns false. */
 typedef bool (*ear__visit_fn)(ear_physics *w, uint32_t index, void *user);

@@ -37,6 +37,61 @@ static float min_half(const ear__body *b) {
 
 /* ---- Overlap search ------------------------------------------------------------------- */
 
+/* The solid bodies near a mover, gathered with one broad-phase query per resolve: the
+ * mover's box grown by a margin, so the pushes of one resolve stay inside it. */
+#define MAX_NEAR 48
+
+typedef struct near_set {
+    uint32_t self;
+    uint32_t n;
+    bool overflow;
+    bool from_list; /* gathered from the neighbour list (valid while inside the fat box) */
+    uint32_t idx[MAX_NEAR];
+} near_set;
+
+static bool collect_near(ear_physics *w, uint32_t k, void *user) {
+    near_set *s = user;
+    if (k == s->self || w->bodies[k].sensor) return true;
+    if (s->n == MAX_NEAR) {
+        s->overflow = true;
+        return false;
+    }
+    s->idx[s->n++] = k;
+    return true;
+}
+
+static bool box_touches(const ear__body *b, ear_vec3 lo, ear_vec3 hi) {
+    return b->pos.x + b->half.x >= lo.x && b->pos.x - b->half.x <= hi.x &&
+           b->pos.y + b->half.y >= lo.y && b->pos.y - b->half.y <= hi.y &&
+           b->pos.z + b->half.z >= lo.z && b->pos.z - b->half.z <= hi.z;
+}
+
+static void gather_near(ear_physics *w, uint32_t self, float margin, near_set *s) {
+    const ear__body *b = &w->bodies[self];
+    ear_vec3 m = ear_vec3_make(margin, margin, margin);
+    ear_vec3 lo = ear_vec3_sub(ear_vec3_sub(b->pos, b->half), m);
+    ear_vec3 hi = ear_vec3_add(ear_vec3_add(b->pos, b->half), m);
+    s->self = self;
+    s->n = 0;
+    s->overflow = false;
+    s->from_list = ear__list_usable(w, self);
+    if (s->from_list) {
+        /* The neighbour list and the bodies that left their fat boxes cover everything
+         * that can touch the body while it stays inside its own fat box. */
+        for (uint32_t j = w->nb_start[self]; j < w->nb_start[self + 1]; j++) {
+            uint32_t k = w->nb_idx[j];
+            if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
+        }
+        const ear__grid *g = &w->moving_grid;
+        for (uint32_t j = 0; j < g->extra_count; j++) {
+            uint32_t k = g->extra[j];
+            if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
+        }
+        return;
+    }
+    ear__broad_query(w, lo, hi, collect_near, s);
+}
+
 typedef struct deepest {
     uint32_t self;
     uint32_t best;
@@ -45,32 +100,41 @@ typedef struct deepest {
     ear_collider me;
 } deepest;
 
-static bool find_deepest(ear_physics *w, uint32_t k, void *user) {
-    deepest *d = user;
-    if (k == d->self) return true;
+static void consider(ear_physics *w, uint32_t k, deepest *d) {
     const ear__body *o = &w->bodies[k];
-    if (o->sensor) return true;
     ear_collider c = ear__collider_of(o);
     ear_vec3 n;
     float depth;
-    if (!ear_collider_penetration(&d->me, &c, &n, &depth)) return true;
+    if (!ear_collider_penetration(&d->me, &c, &n, &depth)) return;
     /* Ties go to the earlier body in id order, whatever order the grid lists them. */
     if (depth > d->depth || (depth == d->depth && k < d->best)) {
         d->best = k;
         d->depth = depth;
         d->normal = n;
     }
+}
+
+static bool find_deepest(ear_physics *w, uint32_t k, void *user) {
+    deepest *d = user;
+    if (k == d->self || w->bodies[k].sensor) return true;
+    consider(w, k, d);
     return true;
 }
 
-static bool deepest_overlap(ear_physics *w, uint32_t self, deepest *d) {
+/* The deepest overlap of body self: among the gathered bodies, or (when there were too
+ * many to gather) from a fresh query. */
+static bool deepest_overlap(ear_physics *w, uint32_t self, const near_set *near, deepest *d) {
     const ear__body *b = &w->bodies[self];
     d->self = self;
     d->best = UINT32_MAX;
     d->depth = 0;
     d->me = ear__collider_of(b);
-    ear__broad_query(w, ear_vec3_sub(b->pos, b->half), ear_vec3_add(b->pos, b->half),
-                     find_deepest, d);
+    if (near && !near->overflow) {
+        for (uint32_t i = 0; i < near->n; i++) consider(w, near->idx[i], d);
+    } else {
+        ear__broad_query(w, ear_vec3_sub(b->pos, b->half), ear_vec3_add(b->pos, b->half),
+                         find_deepest, d);
+    }
     return d->best != UINT32_MAX;
 }
 
@@ -138,9 +202,18 @@ static void note_contact(ear_physics *w, uint32_t i, uint32_t other, ear_vec3 n,
 void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
     ear__body *b = &w->bodies[i];
     if (b->sensor || b->kind == EAR_BODY_FIXED) return;
+    near_set near;
+    float margin = 0.5f * min_half(b) + 0.01f;
+    gather_near(w, i, margin, &near);
+    float pushed = 0;
     for (uint32_t iter = 0; iter < w->cfg.resolve_iterations; iter++) {
         deepest d;
-        if (!deepest_overlap(w, i, &d)) break;
+        if (pushed > margin) {
+            /* Pushed past what was gathered: gather again around the new place. */
+            gather_near(w, i, margin, &near);
+            pushed = 0;
+        }
+        if (!deepest_overlap(w, i, &near, &d)) break;
         ear__body *o = &w->bodies[d.best];
         ear_vec3 n = d.normal;
         float depth = d.depth;
@@ -157,7 +230,13 @@ void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
                 back = depth * (1.0f - share);
             }
         }
-        if (back > 0) b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
+        if (back > 0) {
+            b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
+            pushed += back;
+            /* Out of its fat box: its list no longer covers it. */
+            ear__broad_moved(w, i);
+            if (near.from_list && !ear__list_usable(w, i)) pushed = margin * 2;
+        }
         note_contact(w, i, d.best, n, depth, out);
         /* Blocked: the mover itself was pushed back against its move. */
         if (back > 0 && ear_vec3_dot(n, out->move_dir) < -1e-3f) out->blocked = true;
@@ -529,7 +608,7 @@ ear_result ear_physics_step(ear_physics *w, float dt) {
     /* This step's contact lists start empty; removal may have left entries. */
     w->pair_count = 0;
     w->sense_count = 0;
-    if (ear__broad_rebuild(w) != EAR_OK) {
+    if (ear__broad_begin_step(w) != EAR_OK) {
         /* No memory for the grid: queries scan every body. */
         w->grid_valid = false;
     }
