@@ -23,7 +23,7 @@ build: deps
 # The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
 # its measurements.
 run: build
-	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav \
+	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav --overwrite \
 	  --plot $(BUILD)/demo.svg
 
 # Every test through CTest, in the ASan+UBSan build.
@@ -43,8 +43,8 @@ test-tsan: deps
 	@$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS)
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L threads
 
-# Speed against OpenAL Soft on the same workload, and decoding against sox, each in the
-# same run. Not part of CI.
+# Speed against OpenAL Soft on the same workload, decoding against sox, and physics
+# against Bullet, each in the same run. Not part of CI.
 bench: deps
 	@$(CMAKE) -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
 	  -DEARSHOT_BENCH=ON >/dev/null
@@ -53,6 +53,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
+	@$(BENCH_BUILD)/bench/bench_physics
 
 # The command parser under libFuzzer (clang, ASan+UBSan), seeded with docs/commands.md's
 # examples, in a scratch folder (a fuzzed render may write a WAV where it runs).

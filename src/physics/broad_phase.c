@@ -272,9 +272,9 @@ static ear_result build_lists(ear_physics *w) {
     w->lists_valid = false;
     if (!ear__grow(w, (void **)&w->nb_start, &w->nb_start_cap, w->count + 1,
                    sizeof *w->nb_start) ||
-        !ear__grow(w, (void **)&w->exited, &w->exited_cap, w->count, sizeof *w->exited))
+        !ear__grow(w, (void **)&w->exited, &w->exited_cap, w->count + 1, sizeof *w->exited))
         return EAR_E_OUT_OF_MEMORY;
-    memset(w->exited, 0, w->count);
+    memset(w->exited, 0, w->count + 1);
     w->nb_count = 0;
     for (uint32_t k = 0; k < w->count; k++) {
         w->nb_start[k] = w->nb_count;
@@ -307,7 +307,7 @@ ear_result ear__broad_rebuild(ear_physics *w) {
         return EAR_E_OUT_OF_MEMORY;
     w->fat_cap = lo_cap < hi_cap ? lo_cap : hi_cap;
     uint32_t old = w->stamp_cap;
-    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count, sizeof *w->stamps))
+    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count + 1, sizeof *w->stamps))
         return EAR_E_OUT_OF_MEMORY;
     if (w->stamp_cap != old) {
         memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);

@@ -176,13 +176,14 @@ ear_vec3 ear__contact_point(const ear_collider *a, const ear_collider *b, ear_ve
                             float depth);
 
 /* ---- step.c ---- */
-/* Pushes body i out of what it overlaps (resolve_iterations pushes). Collects contacts
- * in the pair list when record is set; *blocked_dir (may be NULL) is tested against
- * each contact normal. */
+/* Pushes body i out of what it overlaps (resolve_iterations pushes, by the who-moves
+ * table). The contacts found are added to out (for bounce, ground and the step's pairs);
+ * out->blocked is set when the mover itself was pushed back against out->move_dir. The
+ * solid bodies near it come from its neighbour list while it is inside its fat box, else
+ * from one broad-phase query. */
 typedef struct ear__resolve_out {
     ear_vec3 move_dir; /* the mover's direction (zero: none) */
     bool blocked;
-    bool record; /* add contacts to the world's pair list */
     /* The contacts found (for bounce and ground), up to 16. */
     uint32_t count;
     struct {

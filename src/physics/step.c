@@ -13,6 +13,9 @@
  * push's direction (obstructed: a crate against a wall), that push is undone and the
  * mover is pushed out fully instead, and is blocked.
  *
+ * The bodies near a mover come from its neighbour list (broad_phase.c) while it stays in
+ * its fat box, so resting bodies query no grid; one query per resolve otherwise.
+ *
  * A step visits bodies in id order, so the outcome never depends on memory or timing.
  * Contacts found while a body moved are its bounce and ground contacts and the step's
  * contact pairs; pairs are sorted by their ids and compared with the last step's for
