@@ -8,11 +8,15 @@
  * old one, so a bad document changes nothing. Bodies are named in commands and results by
  * their names (unique within a document; a level's walls are "wall:<row>:<column>").
  */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen */
 #include "commands_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DOCUMENT_BYTES (64u * 1024u * 1024u)
 
@@ -121,10 +125,25 @@ static json_t *status_json(const ear_commands *c) {
 
 /* ---- world.load ------------------------------------------------------------------------ */
 
+/* Reads a whole regular file (at most MAX_DOCUMENT_BYTES): EAR_E_NOT_FOUND when it cannot
+ * be opened, EAR_E_UNSUPPORTED for a FIFO, device or folder (opened without waiting, never
+ * read), EAR_E_FORMAT when too large, EAR_E_IO. */
 static char *read_file(const char *path, size_t *out_size, ear_result *out_r) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0) {
         *out_r = EAR_E_NOT_FOUND;
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *out_r = EAR_E_UNSUPPORTED;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        *out_r = EAR_E_IO;
         return NULL;
     }
     size_t cap = 4096, size = 0;
@@ -177,6 +196,10 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
                 *err = ear_command_error("E_NOT_FOUND", "params.path",
                                          "params.path: no such file: %.300s", path);
                 if (*err) json_object_set_new(*err, "name", json_string(path));
+            } else if (r == EAR_E_UNSUPPORTED) {
+                *err = ear_command_error("E_BAD_PARAM", "params.path",
+                                         "params.path: %.300s is not a regular file", path);
+                if (*err) json_object_set_new(*err, "expected", json_string("a JSON file"));
             } else if (r == EAR_E_FORMAT) {
                 *err = ear_command_error("E_BAD_PARAM", "params.path",
                                          "params.path: %.300s is larger than %u bytes", path,

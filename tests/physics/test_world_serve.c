@@ -5,12 +5,14 @@
  * a ray's exact distance, path lengths, the sentences) and that failing commands change
  * nothing.
  */
+#define _POSIX_C_SOURCE 200809L /* mkfifo */
 #include "earshot/commands.h"
 
 #include "test.h"
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #define MAX_LINES 64
 
@@ -447,7 +449,8 @@ TEST(vehicles_and_sensors) {
     forget();
 }
 
-/* With confine_paths (MCP), a world document outside the working directory is refused. */
+/* With confine_paths (MCP), a world document outside the working directory answers as a
+ * missing file; a FIFO is refused without waiting on it. */
 TEST(mcp_paths_are_confined) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = true;
@@ -457,10 +460,23 @@ TEST(mcp_paths_are_confined) {
     json_t *err = NULL;
     json_t *r = ear_commands_run(c, "world.load", params, &err);
     ASSERT_TRUE(r == NULL);
-    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_NOT_FOUND");
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.path");
     json_decref(err);
     json_decref(params);
+    ear_commands_destroy(c);
+    ASSERT_OK(ear_commands_create(NULL, &c));
+    char fifo[512];
+    snprintf(fifo, sizeof fifo, "%s/world_fifo", EAR_BUILD_DIR);
+    remove(fifo);
+    ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    params = json_pack("{s:s}", "path", fifo);
+    r = ear_commands_run(c, "world.load", params, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    json_decref(err);
+    json_decref(params);
+    remove(fifo);
     /* Both or neither of world and path: the schema's oneOf. */
     params = json_pack("{s:{}, s:s}", "world", "path", "w.json");
     r = ear_commands_run(c, "world.load", params, &err);
