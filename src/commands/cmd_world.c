@@ -55,7 +55,10 @@ static json_t *name_json(const ear_commands *c, ear_body_id id) {
 static ear_result ensure_world(ear_commands *c) {
     if (c->world.world) return EAR_OK;
     ear_physics *world = NULL;
-    ear_result r = ear_physics_create(NULL, &world);
+    /* The world's memory counts in the session's budget. */
+    ear_physics_config pc = ear_physics_config_default();
+    pc.allocator = &c->alloc;
+    ear_result r = ear_physics_create(&pc, &world);
     if (r != EAR_OK) return r;
     memset(&c->world, 0, sizeof c->world);
     c->world.world = world;
@@ -213,6 +216,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     ear_world_doc_options options = ear_world_doc_options_default();
     options.extra_keys = doc_extra_keys;
     options.extra_body_keys = doc_extra_body_keys;
+    options.allocator = &c->alloc;
     ear_world_doc loaded;
     ear_world_doc_error de;
     ear_result r = ear_world_doc_load(text, size, &options, &loaded, &de);
@@ -292,6 +296,8 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     }
     double dt = 1.0 / c->world.step_hz;
+    /* Steps change the world: a step the budget refuses is not run again. */
+    c->changed = true;
     ear_physics_clear_events(c->world.world);
     for (json_int_t i = 0; i < steps; i++) {
         r = ear_physics_step(c->world.world, (float)dt);
@@ -582,6 +588,7 @@ json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err) {
     pc.costs = list;
     pc.cost_count = k;
     pc.default_cost = (float)ear__num(params, "default_cost", 1);
+    pc.allocator = &c->alloc;
     if (pc.default_cost == 0) {
         free(list);
         *err =

@@ -487,7 +487,40 @@ TEST(mcp_paths_are_confined) {
     ear_commands_destroy(c);
 }
 
-TEST_MAIN(TEST_ENTRY(mcp_paths_are_confined),
+/* The world's memory counts in the session's budget: a level of 1 M cells (4 MB of cells)
+ * does not fit in 2 MB and is E_TOO_BIG, and the world before it stays. */
+TEST(worlds_count_in_the_memory_budget) {
+    ear_commands_config config = ear_commands_config_default();
+    config.max_memory_bytes = 2u << 20;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *small = json_loads("{\"world\": {\"level\": {\"map\": [\"#.#\"]}}}", 0, NULL);
+    json_t *err = NULL;
+    json_t *r = ear_commands_run(c, "world.load", small, &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    json_decref(small);
+    size_t side = 1000;
+    char *row = malloc(side + 1);
+    memset(row, '.', side);
+    row[side] = '\0';
+    json_t *map = json_array();
+    for (size_t i = 0; i < side; i++) json_array_append_new(map, json_string(row));
+    free(row);
+    json_t *big = json_pack("{s:{s:{s:o}}}", "world", "level", "map", map);
+    r = ear_commands_run(c, "world.load", big, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_TOO_BIG");
+    json_decref(err);
+    json_decref(big);
+    r = ear_commands_run(c, "world.status", NULL, &err);
+    ASSERT_TRUE(r != NULL);
+    ASSERT_EQ(json_integer_value(json_object_get(r, "bodies")), 2);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+TEST_MAIN(TEST_ENTRY(worlds_count_in_the_memory_budget), TEST_ENTRY(mcp_paths_are_confined),
           TEST_ENTRY(a_dropped_sphere_lands_at_the_fall_time),
           TEST_ENTRY(a_level_makes_one_box_per_run_and_counts_tiles),
           TEST_ENTRY(bad_documents_are_refused_and_change_nothing),
