@@ -555,6 +555,8 @@ typedef struct ear_path_config {
     const ear_path_cost *costs; /* borrowed for the call; default NULL */
     size_t cost_count;
     float default_cost; /* the cost of characters not in costs; 0 means 1 */
+    /* The search's memory and the path's points; default NULL: malloc. */
+    const ear_allocator *allocator;
 } ear_path_config;
 
 /* A path: the centres of its cells from the start's to the goal's (count >= 1), its length

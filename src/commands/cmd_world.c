@@ -8,11 +8,15 @@
  * old one, so a bad document changes nothing. Bodies are named in commands and results by
  * their names (unique within a document; a level's walls are "wall:<row>:<column>").
  */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen */
 #include "commands_internal.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DOCUMENT_BYTES (64u * 1024u * 1024u)
 
@@ -52,7 +56,10 @@ static json_t *name_json(const ear_commands *c, ear_body_id id) {
 static ear_result ensure_world(ear_commands *c) {
     if (c->world.world) return EAR_OK;
     ear_physics *world = NULL;
-    ear_result r = ear_physics_create(NULL, &world);
+    /* The world's memory counts in the session's budget. */
+    ear_physics_config pc = ear_physics_config_default();
+    pc.allocator = &c->alloc;
+    ear_result r = ear_physics_create(&pc, &world);
     if (r != EAR_OK) return r;
     memset(&c->world, 0, sizeof c->world);
     c->world.world = world;
@@ -122,10 +129,25 @@ static json_t *status_json(const ear_commands *c) {
 
 /* ---- world.load ------------------------------------------------------------------------ */
 
+/* Reads a whole regular file (at most MAX_DOCUMENT_BYTES): EAR_E_NOT_FOUND when it cannot
+ * be opened, EAR_E_UNSUPPORTED for a FIFO, device or folder (opened without waiting, never
+ * read), EAR_E_FORMAT when too large, EAR_E_IO. */
 static char *read_file(const char *path, size_t *out_size, ear_result *out_r) {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0) {
         *out_r = EAR_E_NOT_FOUND;
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        *out_r = EAR_E_UNSUPPORTED;
+        return NULL;
+    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        close(fd);
+        *out_r = EAR_E_IO;
         return NULL;
     }
     size_t cap = 4096, size = 0;
@@ -178,6 +200,10 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
                 *err = ear_command_error("E_NOT_FOUND", "params.path",
                                          "params.path: no such file: %.300s", path);
                 if (*err) json_object_set_new(*err, "name", json_string(path));
+            } else if (r == EAR_E_UNSUPPORTED) {
+                *err = ear_command_error("E_BAD_PARAM", "params.path",
+                                         "params.path: %.300s is not a regular file", path);
+                if (*err) json_object_set_new(*err, "expected", json_string("a JSON file"));
             } else if (r == EAR_E_FORMAT) {
                 *err = ear_command_error("E_BAD_PARAM", "params.path",
                                          "params.path: %.300s is larger than %u bytes", path,
@@ -191,6 +217,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     ear_world_doc_options options = ear_world_doc_options_default();
     options.extra_keys = doc_extra_keys;
     options.extra_body_keys = doc_extra_body_keys;
+    options.allocator = &c->alloc;
     ear_world_doc loaded;
     ear_world_doc_error de;
     ear_result r = ear_world_doc_load(text, size, &options, &loaded, &de);
@@ -285,6 +312,8 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     }
     double dt = 1.0 / c->world.step_hz;
+    /* Steps change the world: a step the budget refuses is not run again. */
+    c->changed = true;
     ear_physics_clear_events(c->world.world);
     for (json_int_t i = 0; i < steps; i++) {
         r = ear_physics_step(c->world.world, (float)dt);
@@ -576,6 +605,7 @@ json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err) {
     pc.costs = list;
     pc.cost_count = k;
     pc.default_cost = (float)ear__num(params, "default_cost", 1);
+    pc.allocator = &c->alloc;
     if (pc.default_cost == 0) {
         free(list);
         *err =

@@ -38,10 +38,7 @@ ear_path_config ear_path_config_default(void) {
 
 void ear_path_release(ear_path *path) {
     if (!path) return;
-    if (path->points) {
-        ear_allocator a = ear_allocator_resolve(&path->alloc_);
-        a.free_fn(path->points, a.user);
-    }
+    if (path->points) path->alloc_.free_fn(path->points, path->alloc_.user);
     memset(path, 0, sizeof *path);
 }
 
@@ -143,7 +140,7 @@ ear_result ear_level_find_path(const ear_level *level, ear_vec3 from, ear_vec3 t
     if (!isfinite(min_cost)) min_cost = 1; /* only the start/goal cell itself: h unused */
     double cell = lc.cell_m, unit = cell * min_cost;
 
-    ear_allocator a = ear_allocator_resolve(NULL);
+    ear_allocator a = ear_allocator_resolve(cfg.allocator);
     size_t n = (size_t)rows * columns;
     search s;
     memset(&s, 0, sizeof s);
@@ -239,11 +236,11 @@ ear_result ear_level_find_path(const ear_level *level, ear_vec3 from, ear_vec3 t
     out->alloc_ = a;
 
 done:
-    a.free_fn(s.g, a.user);
-    a.free_fn(s.h, a.user);
-    a.free_fn(s.parent, a.user);
-    a.free_fn(s.heap, a.user);
-    a.free_fn(s.where, a.user);
-    a.free_fn(s.state, a.user);
+    if (s.g) a.free_fn(s.g, a.user);
+    if (s.h) a.free_fn(s.h, a.user);
+    if (s.parent) a.free_fn(s.parent, a.user);
+    if (s.heap) a.free_fn(s.heap, a.user);
+    if (s.where) a.free_fn(s.where, a.user);
+    if (s.state) a.free_fn(s.state, a.user);
     return result;
 }

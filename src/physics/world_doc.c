@@ -33,6 +33,7 @@ typedef struct doc_body {
 typedef struct parse {
     const ear_world_doc_options *options;
     ear_world_doc_error *err;
+    bool oom; /* the level could not be built for want of memory */
 } parse;
 
 ear_world_doc_options ear_world_doc_options_default(void) {
@@ -328,6 +329,7 @@ static bool parse_level(parse *p, const json_t *l, ear_level **out) {
     if (!check_keys(p, l, "level", level_keys, NULL, "map, cell, height, origin, wall"))
         return false;
     ear_level_config cfg = ear_level_config_default();
+    cfg.allocator = p->options->allocator;
     if (!number(p, l, "level", "cell", 0, true, 1e4, &cfg.cell_m) ||
         !number(p, l, "level", "height", 0, true, 1e4, &cfg.wall_height_m) ||
         !vec3(p, l, "level", "origin", MAX_COORD, false, &cfg.origin))
@@ -391,6 +393,10 @@ static bool parse_level(parse *p, const json_t *l, ear_level **out) {
     ear_result r = ear_level_build_with(text, size, &cfg, out, &le);
     free(text);
     if (r == EAR_OK) return true;
+    if (r == EAR_E_OUT_OF_MEMORY) {
+        p->oom = true;
+        return fail(p, "level", "out of memory");
+    }
     if (le.row == 0) return fail(p, "level", "%s", le.message);
     char at[48];
     if (rows)
@@ -446,7 +452,7 @@ ear_result ear_world_doc_load(const char *text, size_t size,
                               ear_world_doc_error *err) {
     ear_world_doc_options opts = options ? *options : ear_world_doc_options_default();
     if (opts.max_bodies == 0) opts.max_bodies = 100000;
-    parse p = {&opts, err};
+    parse p = {&opts, err, false};
     if (err) memset(err, 0, sizeof *err);
     if (!text || !out) {
         fail(&p, "", "no document or no place for the world");
@@ -479,7 +485,10 @@ ear_result ear_world_doc_load(const char *text, size_t size,
         !number(&p, root, "", "step_hz", 1, false, 10000, &step_hz))
         goto done;
     const json_t *lv = json_object_get(root, "level");
-    if (lv && !json_is_null(lv) && !parse_level(&p, lv, &level)) goto done;
+    if (lv && !json_is_null(lv) && !parse_level(&p, lv, &level)) {
+        if (p.oom) result = EAR_E_OUT_OF_MEMORY;
+        goto done;
+    }
     const json_t *list = json_object_get(root, "bodies");
     if (list && !json_is_array(list)) {
         fail(&p, "bodies", "expected an array of bodies");

@@ -5,12 +5,14 @@
  * a ray's exact distance, path lengths, the sentences) and that failing commands change
  * nothing.
  */
+#define _POSIX_C_SOURCE 200809L /* mkfifo */
 #include "earshot/commands.h"
 
 #include "test.h"
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 
 #define MAX_LINES 64
 
@@ -447,7 +449,8 @@ TEST(vehicles_and_sensors) {
     forget();
 }
 
-/* With confine_paths (MCP), a world document outside the working directory is refused. */
+/* With confine_paths (MCP), a world document outside the working directory answers as a
+ * missing file; a FIFO is refused without waiting on it. */
 TEST(mcp_paths_are_confined) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = true;
@@ -457,11 +460,23 @@ TEST(mcp_paths_are_confined) {
     json_t *err = NULL;
     json_t *r = ear_commands_run(c, "world.load", params, &err);
     ASSERT_TRUE(r == NULL);
-    /* An escape answers exactly as a missing file (docs/commands.md, confinement). */
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_NOT_FOUND");
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.path");
     json_decref(err);
     json_decref(params);
+    ear_commands_destroy(c);
+    ASSERT_OK(ear_commands_create(NULL, &c));
+    char fifo[512];
+    snprintf(fifo, sizeof fifo, "%s/world_fifo", EAR_BUILD_DIR);
+    remove(fifo);
+    ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    params = json_pack("{s:s}", "path", fifo);
+    r = ear_commands_run(c, "world.load", params, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    json_decref(err);
+    json_decref(params);
+    remove(fifo);
     /* Both or neither of world and path: the schema's oneOf. */
     params = json_pack("{s:{}, s:s}", "world", "path", "w.json");
     r = ear_commands_run(c, "world.load", params, &err);
@@ -472,7 +487,40 @@ TEST(mcp_paths_are_confined) {
     ear_commands_destroy(c);
 }
 
-TEST_MAIN(TEST_ENTRY(mcp_paths_are_confined),
+/* The world's memory counts in the session's budget: a level of 1 M cells (4 MB of cells)
+ * does not fit in 2 MB and is E_TOO_BIG, and the world before it stays. */
+TEST(worlds_count_in_the_memory_budget) {
+    ear_commands_config config = ear_commands_config_default();
+    config.max_memory_bytes = 2u << 20;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *small = json_loads("{\"world\": {\"level\": {\"map\": [\"#.#\"]}}}", 0, NULL);
+    json_t *err = NULL;
+    json_t *r = ear_commands_run(c, "world.load", small, &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    json_decref(small);
+    size_t side = 1000;
+    char *row = malloc(side + 1);
+    memset(row, '.', side);
+    row[side] = '\0';
+    json_t *map = json_array();
+    for (size_t i = 0; i < side; i++) json_array_append_new(map, json_string(row));
+    free(row);
+    json_t *big = json_pack("{s:{s:{s:o}}}", "world", "level", "map", map);
+    r = ear_commands_run(c, "world.load", big, &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_TOO_BIG");
+    json_decref(err);
+    json_decref(big);
+    r = ear_commands_run(c, "world.status", NULL, &err);
+    ASSERT_TRUE(r != NULL);
+    ASSERT_EQ(json_integer_value(json_object_get(r, "bodies")), 2);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+TEST_MAIN(TEST_ENTRY(worlds_count_in_the_memory_budget), TEST_ENTRY(mcp_paths_are_confined),
           TEST_ENTRY(a_dropped_sphere_lands_at_the_fall_time),
           TEST_ENTRY(a_level_makes_one_box_per_run_and_counts_tiles),
           TEST_ENTRY(bad_documents_are_refused_and_change_nothing),
