@@ -1,9 +1,10 @@
 /*
  * Physics against Bullet on the same scene (physics_scene.h): N crates and spheres falling
  * onto a level of fixed wall boxes and settling, 60 steps a second for 5 s, gravity 9.81.
- * Each engine's time is the time spent stepping (building the world is not counted); the
- * cost is nanoseconds per moving body and step. Best of three runs per engine,
- * alternated, since the machine may be busy.
+ * Each engine's time is the CPU time its thread spends stepping (building the world is
+ * not counted; CPU time rather than wall time, so that other processes on a busy machine
+ * count less); the cost is nanoseconds per moving body and step. Best of five rounds, each
+ * running every N with both engines, since the machine may be busy.
  *
  * Prints, for each N:
  *   PHYS engine=earshot N=.. ns_per_body_step=..
@@ -23,11 +24,11 @@
 #include <time.h>
 
 #define STEPS 300
-#define RUNS  3
+#define RUNS  5
 
 static double now_s(void) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -133,34 +134,45 @@ int main(int argc, char **argv) {
         count = 0;
         for (int i = 1; i < argc && count < 8; i++) ns[count++] = (uint32_t)atoi(argv[i]);
     }
-    printf("# physics: %d steps at 60 Hz, best of %d runs per engine, alternated\n", STEPS,
-           RUNS);
+    /* PHYS_ONLY=earshot skips Bullet (for profiling). */
+    const char *only = getenv("PHYS_ONLY");
+    bool earshot_only = only && strcmp(only, "earshot") == 0;
+    int runs = earshot_only ? 1 : RUNS;
+    printf("# physics: %d steps at 60 Hz, best of %d runs per engine and N, engines and sizes "
+           "alternated\n",
+           STEPS, runs);
+    phys_scene scenes[8];
+    double best_e[8], best_b[8], ye[8], yb[8];
+    for (int k = 0; k < count; k++) {
+        if (phys_scene_build(&scenes[k], ns[k]) != 0) return 1;
+        best_e[k] = best_b[k] = 1e30;
+        ye[k] = yb[k] = 0;
+    }
+    /* Each round runs every size with both engines, so a change in the machine's load
+     * falls on all of them alike. */
+    for (int r = 0; r < runs; r++) {
+        for (int k = 0; k < count; k++) {
+            double te = earshot_run(&scenes[k], STEPS, &ye[k]);
+            double tb = earshot_only ? 1 : bullet_run(&scenes[k], STEPS, &yb[k]);
+            if (te < 0) return 1;
+            if (te < best_e[k]) best_e[k] = te;
+            if (tb < best_b[k]) best_b[k] = tb;
+        }
+    }
     double first_cost = 0, last_cost = 0;
     for (int k = 0; k < count; k++) {
-        phys_scene s;
-        if (phys_scene_build(&s, ns[k]) != 0) return 1;
-        double best_e = 1e30, best_b = 1e30, ye = 0, yb = 0;
-        /* PHYS_ONLY=earshot skips Bullet (for profiling). */
-        const char *only = getenv("PHYS_ONLY");
-        bool earshot_only = only && strcmp(only, "earshot") == 0;
-        for (int r = 0; r < (earshot_only ? 1 : RUNS); r++) {
-            double te = earshot_run(&s, STEPS, &ye);
-            double tb = earshot_only ? 1 : bullet_run(&s, STEPS, &yb);
-            if (te < 0) return 1;
-            if (te < best_e) best_e = te;
-            if (tb < best_b) best_b = tb;
-        }
-        double per = (double)s.moving * STEPS;
-        double ce = best_e / per * 1e9, cb = best_b / per * 1e9;
+        const phys_scene *s = &scenes[k];
+        double per = (double)s->moving * STEPS;
+        double ce = best_e[k] / per * 1e9, cb = best_b[k] / per * 1e9;
         printf("# N=%u: %u bodies in all (%u fixed); mean height at the end: earshot %.3f m, "
                "bullet %.3f m\n",
-               ns[k], s.count, s.count - s.moving, ye, yb);
+               ns[k], s->count, s->count - s->moving, ye[k], yb[k]);
         printf("PHYS engine=earshot N=%u ns_per_body_step=%.1f\n", ns[k], ce);
         printf("PHYS engine=bullet N=%u ns_per_body_step=%.1f\n", ns[k], cb);
         printf("PHYS ratio N=%u earshot_over_bullet=%.3f\n", ns[k], ce / cb);
         if (k == 0) first_cost = ce;
         last_cost = ce;
-        phys_scene_free(&s);
+        phys_scene_free(&scenes[k]);
     }
     if (count > 1)
         printf("PHYS scaling earshot N=%u/N=%u cost_ratio=%.3f\n", ns[count - 1], ns[0],

@@ -29,7 +29,7 @@ typedef struct ear__vehicle {
 } ear__vehicle;
 
 typedef struct ear__body {
-    /* Hot: read by every contact test. */
+    /* Hot: read by every contact test (the first cache line). */
     ear_vec3 pos;
     ear_vec3 half; /* the bounding box's half extents ((r, r, r) for spheres) */
     ear_shape shape;
@@ -50,8 +50,10 @@ typedef struct ear__body {
     ear_body_id ground;
     uint64_t user_tag;
     void *user_data;
-    ear__vehicle vehicle;
-    char name[EAR__NAME_MAX];
+    /* Cold, out of line so the array stays small: the vehicle (NULL for other bodies)
+     * and the name (always allocated, "" when none), both the world's. */
+    ear__vehicle *vehicle;
+    char *name;
 } ear__body;
 
 typedef struct ear__slot {
@@ -88,9 +90,13 @@ typedef struct ear__grid {
     /* Bodies too large for cells: always candidates. */
     uint32_t *large;
     uint32_t large_count, large_cap;
-    /* Bodies moved past their fat box during a step: always candidates until rebuild. */
-    uint32_t *extra;
-    uint32_t extra_count, extra_cap;
+    /* Moving grids: bodies that left their fat boxes since the build (extras), in a
+     * second hashed grid of singly linked chains over the same buckets (xhead per
+     * bucket, xnext per body), so a body is re-listed in O(1) and without allocating. */
+    uint32_t *xhead;
+    uint32_t xhead_cap;
+    uint32_t extra_count;
+    float xreach; /* the largest half size of an extra's fat box */
 } ear__grid;
 
 struct ear_physics {
@@ -116,6 +122,9 @@ struct ear_physics {
     uint32_t nb_start_cap, nb_idx_cap, nb_count;
     uint8_t *exited;
     uint32_t exited_cap;
+    uint32_t *xnext, *xbucket; /* per dense body: its extra chain link and bucket */
+    uint32_t *xlist;           /* the extras in the order they left (extra_count) */
+    uint32_t xnext_cap, xbucket_cap, xlist_cap;
     bool lists_valid;
     uint32_t stamp;
     uint32_t *stamps; /* per dense body: the last query that visited it */
@@ -166,6 +175,10 @@ static inline bool ear__list_usable(const ear_physics *w, uint32_t i) {
  * early when fn returns false. */
 typedef bool (*ear__visit_fn)(ear_physics *w, uint32_t index, void *user);
 void ear__broad_query(ear_physics *w, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn, void *user);
+/* Calls fn for each extra (a moving body out of its fat box) whose box overlaps [lo, hi],
+ * without de-duplication against other visits; stops when fn returns false. */
+bool ear__broad_query_extras(ear_physics *w, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn,
+                             void *user);
 /* The same for the bodies near a segment (boxes grown by pad), each once. */
 void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float pad,
                               ear__visit_fn fn, void *user);

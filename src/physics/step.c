@@ -85,11 +85,7 @@ static void gather_near(ear_physics *w, uint32_t self, float margin, near_set *s
             uint32_t k = w->nb_idx[j];
             if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
         }
-        const ear__grid *g = &w->moving_grid;
-        for (uint32_t j = 0; j < g->extra_count; j++) {
-            uint32_t k = g->extra[j];
-            if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
-        }
+        ear__broad_query_extras(w, lo, hi, collect_near, s);
         return;
     }
     ear__broad_query(w, lo, hi, collect_near, s);

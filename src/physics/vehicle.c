@@ -173,7 +173,7 @@ static void simulate(ear__vehicle *v, float mass, float dt, float *out_pedal) {
 }
 
 static void gearbox(ear_physics *w, ear__body *b) {
-    ear__vehicle *v = &b->vehicle;
+    ear__vehicle *v = b->vehicle;
     const ear_vehicle_config *c = &v->cfg;
     float as = v->speed_mps < 0 ? -v->speed_mps : v->speed_mps;
     uint32_t g = v->gear, before = g;
@@ -224,7 +224,7 @@ static bool probe_visit(ear_physics *w, uint32_t k, void *user) {
 
 void ear__vehicle_step(ear_physics *w, uint32_t i, float dt) {
     ear__body *b = &w->bodies[i];
-    ear__vehicle *v = &b->vehicle;
+    ear__vehicle *v = b->vehicle;
     float pedal = 0;
     simulate(v, b->mass, dt, &pedal);
     b->facing = fmodf(b->facing + v->turn_rate_dps * dt, 360.0f);
@@ -340,7 +340,7 @@ ear_result ear_vehicle_set_controls(ear_physics *w, ear_body_id id,
     c.gas = clamp01(c.gas);
     c.brake = clamp01(c.brake);
     c.steer = c.steer < -1 ? -1 : c.steer > 1 ? 1 : c.steer;
-    b->vehicle.controls = c;
+    b->vehicle->controls = c;
     return EAR_OK;
 }
 
@@ -348,10 +348,10 @@ ear_result ear_vehicle_set_engine(ear_physics *w, ear_body_id id, bool on) {
     ear__body *b;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
-    ear_vehicle_config *c = &b->vehicle.cfg;
+    ear_vehicle_config *c = &b->vehicle->cfg;
     if (on && c->consumption_l_per_100km > 0 && c->fuel_l <= 0) return EAR_E_STATE;
     c->engine_on = on;
-    b->vehicle.rpm = on ? c->idle_rpm : 0;
+    b->vehicle->rpm = on ? c->idle_rpm : 0;
     return EAR_OK;
 }
 
@@ -360,7 +360,7 @@ ear_result ear_vehicle_set_fuel(ear_physics *w, ear_body_id id, float fuel_l) {
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
     if (!nonneg(fuel_l)) return EAR_E_INVALID_ARG;
-    ear_vehicle_config *c = &b->vehicle.cfg;
+    ear_vehicle_config *c = &b->vehicle->cfg;
     c->fuel_l = fuel_l > c->fuel_capacity_l ? c->fuel_capacity_l : fuel_l;
     return EAR_OK;
 }
@@ -370,7 +370,7 @@ ear_result ear_vehicle_get_state(const ear_physics *w, ear_body_id id, ear_vehic
     ear__body *b;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
-    const ear__vehicle *v = &b->vehicle;
+    const ear__vehicle *v = b->vehicle;
     ear_vehicle_state s;
     memset(&s, 0, sizeof s);
     s.speed_mps = v->speed_mps;

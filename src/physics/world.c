@@ -16,6 +16,8 @@
 
 /* ---- Memory ------------------------------------------------------------------------ */
 
+static void free_body_mem(ear_physics *w, ear__body *b);
+
 bool ear__grow(ear_physics *w, void **ptr, uint32_t *cap, uint32_t need, size_t elem) {
     if (need <= *cap) return true;
     uint32_t n = *cap ? *cap : 16;
@@ -82,11 +84,13 @@ ear_result ear_physics_create(const ear_physics_config *config, ear_physics **ou
 
 void ear_physics_destroy(ear_physics *w) {
     if (!w) return;
+    for (uint32_t k = 0; k < w->count; k++) free_body_mem(w, &w->bodies[k]);
     ear__grid_free(w, &w->fixed_grid);
     ear__grid_free(w, &w->moving_grid);
-    void *blocks[] = {w->bodies,  w->slots,  w->free_slots, w->fat_lo, w->fat_hi,
-                      w->scratch, w->pairs,  w->last_pairs, w->sense,  w->last_sense,
-                      w->events,  w->stamps, w->nb_start,   w->nb_idx, w->exited};
+    void *blocks[] = {w->bodies,  w->slots,   w->free_slots, w->fat_lo, w->fat_hi,
+                      w->scratch, w->pairs,   w->last_pairs, w->sense,  w->last_sense,
+                      w->events,  w->stamps,  w->nb_start,   w->nb_idx, w->exited,
+                      w->xnext,   w->xbucket, w->xlist};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
         if (blocks[i]) w->alloc.free_fn(blocks[i], w->alloc.user);
     w->alloc.free_fn(w, w->alloc.user);
@@ -96,6 +100,7 @@ void ear_physics_clear(ear_physics *w) {
     if (!w) return;
     /* Every live slot's generation moves on, so old ids stay stale. */
     for (uint32_t k = 0; k < w->count; k++) {
+        free_body_mem(w, &w->bodies[k]);
         uint32_t slot = (uint32_t)(w->bodies[k].id & 0xffffffffu);
         w->slots[slot].generation++;
         w->slots[slot].dense = UINT32_MAX;
@@ -238,11 +243,41 @@ static void copy_name(char *dst, const char *src) {
     dst[n] = 0;
 }
 
-/* Writes the description into b (validated before). */
-static void apply_desc(ear__body *b, const ear_body_desc *d) {
-    char name[EAR__NAME_MAX];
-    copy_name(name, d->name); /* d->name may point into b->name */
-    memcpy(b->name, name, sizeof name);
+/* The memory a description needs that the body may not have yet: a name copy and, for a
+ * vehicle, its state. Allocated before anything changes, so failure changes nothing. */
+typedef struct desc_mem {
+    char *name;
+    ear__vehicle *vehicle; /* NULL: none needed (or the body's own is reused) */
+} desc_mem;
+
+static char *copy_name_alloc(ear_physics *w, const char *src) {
+    char tmp[EAR__NAME_MAX];
+    copy_name(tmp, src);
+    size_t n = strlen(tmp) + 1;
+    char *p = w->alloc.alloc_fn(n, w->alloc.user);
+    if (p) memcpy(p, tmp, n);
+    return p;
+}
+
+static bool desc_mem_get(ear_physics *w, const ear__body *b, const ear_body_desc *d,
+                         desc_mem *m) {
+    m->name = copy_name_alloc(w, d->name);
+    m->vehicle = NULL;
+    if (!m->name) return false;
+    if (d->vehicle && !(b && b->vehicle)) {
+        m->vehicle = w->alloc.alloc_fn(sizeof *m->vehicle, w->alloc.user);
+        if (!m->vehicle) {
+            w->alloc.free_fn(m->name, w->alloc.user);
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Writes the description into b (validated before), taking m's memory. */
+static void apply_desc(ear_physics *w, ear__body *b, const ear_body_desc *d, desc_mem *m) {
+    if (b->name) w->alloc.free_fn(b->name, w->alloc.user); /* d->name was copied already */
+    b->name = m->name;
     b->user_tag = d->user_tag;
     b->user_data = d->user_data;
     b->kind = d->vehicle ? EAR_BODY_KINEMATIC : d->kind;
@@ -267,14 +302,26 @@ static void apply_desc(ear__body *b, const ear_body_desc *d) {
     b->gravity_scale = d->gravity_scale;
     b->max_speed = d->max_speed_mps;
     if (d->vehicle) {
-        if (!b->is_vehicle || memcmp(&b->vehicle.cfg, d->vehicle, sizeof *d->vehicle) != 0) {
-            ear_vehicle_config cfg = *d->vehicle; /* may alias b->vehicle.cfg */
-            ear__vehicle_init(&b->vehicle, &cfg);
+        ear_vehicle_config cfg = *d->vehicle; /* may point into the body's own vehicle */
+        if (!b->vehicle) {
+            b->vehicle = m->vehicle;
+            ear__vehicle_init(b->vehicle, &cfg);
+        } else if (memcmp(&b->vehicle->cfg, &cfg, sizeof cfg) != 0) {
+            ear__vehicle_init(b->vehicle, &cfg);
         }
         b->is_vehicle = true;
     } else {
+        if (b->vehicle) w->alloc.free_fn(b->vehicle, w->alloc.user);
+        b->vehicle = NULL;
         b->is_vehicle = false;
     }
+}
+
+static void free_body_mem(ear_physics *w, ear__body *b) {
+    if (b->name) w->alloc.free_fn(b->name, w->alloc.user);
+    if (b->vehicle) w->alloc.free_fn(b->vehicle, w->alloc.user);
+    b->name = NULL;
+    b->vehicle = NULL;
 }
 
 /* ---- Adding and removing ------------------------------------------------------------------
@@ -303,13 +350,22 @@ ear_result ear_physics_add_body(ear_physics *w, const ear_body_desc *d, ear_body
         slot = w->slot_count++;
         w->slots[slot].generation = 0;
     }
+    desc_mem mem;
+    if (!desc_mem_get(w, NULL, d, &mem)) {
+        if (slot == w->slot_count - 1 && w->slots[slot].generation == 0) {
+            w->slot_count--; /* a fresh slot: give it back */
+        } else {
+            w->free_slots[w->free_count++] = slot;
+        }
+        return EAR_E_OUT_OF_MEMORY;
+    }
     ear__slot *s = &w->slots[slot];
     s->generation++;
     if (s->generation == 0) s->generation = 1; /* after 2^32 reuses: still never 0 */
     s->dense = w->count;
     ear__body *b = &w->bodies[w->count++];
     memset(b, 0, sizeof *b);
-    apply_desc(b, d);
+    apply_desc(w, b, d, &mem);
     b->id = ((uint64_t)s->generation << 32) | slot;
     b->ground = EAR_BODY_NONE;
     if (b->kind == EAR_BODY_FIXED) w->fixed_dirty = true;
@@ -336,6 +392,7 @@ ear_result ear_physics_remove_body(ear_physics *w, ear_body_id id) {
     if (w->slots[slot].generation == 0) w->slots[slot].generation = 1;
     w->slots[slot].dense = UINT32_MAX;
     w->free_slots[w->free_count++] = slot;
+    free_body_mem(w, b);
     memmove(&w->bodies[k], &w->bodies[k + 1], (size_t)(w->count - k - 1) * sizeof *w->bodies);
     w->count--;
     for (uint32_t j = k; j < w->count; j++)
@@ -382,7 +439,7 @@ ear_result ear_body_get(const ear_physics *w, ear_body_id id, ear_body_info *out
     d->damping_per_s = b->damping;
     d->gravity_scale = b->gravity_scale;
     d->max_speed_mps = b->max_speed;
-    d->vehicle = b->is_vehicle ? &b->vehicle.cfg : NULL;
+    d->vehicle = b->vehicle ? &b->vehicle->cfg : NULL;
     info.force_n = b->force;
     info.on_ground = b->on_ground;
     info.ground = b->ground;
@@ -401,7 +458,9 @@ ear_result ear_body_set(ear_physics *w, ear_body_id id, const ear_body_desc *d) 
         return EAR_E_INVALID_ARG;
     }
     if (b->kind == EAR_BODY_FIXED || d->kind == EAR_BODY_FIXED) w->fixed_dirty = true;
-    apply_desc(b, d);
+    desc_mem mem;
+    if (!desc_mem_get(w, b, d, &mem)) return EAR_E_OUT_OF_MEMORY;
+    apply_desc(w, b, d, &mem);
     w->grid_valid = false;
     return EAR_OK;
 }
@@ -422,7 +481,7 @@ ear_result ear_body_set_velocity(ear_physics *w, ear_body_id id, ear_vec3 v) {
     b->vel = v;
     if (b->is_vehicle) {
         /* The vehicle's speed is its velocity along the facing. */
-        b->vehicle.speed_mps = ear_vec3_dot(v, ear_forward_from_facing(b->facing, 0));
+        b->vehicle->speed_mps = ear_vec3_dot(v, ear_forward_from_facing(b->facing, 0));
     }
     return EAR_OK;
 }
@@ -443,9 +502,10 @@ ear_result ear_body_set_pitch(ear_physics *w, ear_body_id id, float deg) {
 
 ear_result ear_body_set_name(ear_physics *w, ear_body_id id, const char *name) {
     LOOKUP(w, id, b);
-    char tmp[EAR__NAME_MAX];
-    copy_name(tmp, name);
-    memcpy(b->name, tmp, sizeof tmp);
+    char *copy = copy_name_alloc(w, name);
+    if (!copy) return EAR_E_OUT_OF_MEMORY;
+    w->alloc.free_fn(b->name, w->alloc.user);
+    b->name = copy;
     return EAR_OK;
 }
 
@@ -609,7 +669,7 @@ uint64_t ear_physics_hash(const ear_physics *w) {
         h = fnv(h, &b->ground, sizeof b->ground);
         h = fnv(h, &b->user_tag, sizeof b->user_tag);
         if (b->is_vehicle) {
-            const ear__vehicle *v = &b->vehicle;
+            const ear__vehicle *v = b->vehicle;
             h = fnv_f(fnv_f(fnv_f(h, v->controls.gas), v->controls.brake), v->controls.steer);
             h = fnv(h, &v->controls.handbrake, sizeof v->controls.handbrake);
             h = fnv_f(fnv_f(fnv_f(h, v->speed_mps), v->rpm), v->cfg.fuel_l);
