@@ -43,8 +43,8 @@ test-tsan: deps
 	@$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS)
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L threads
 
-# Speed against OpenAL Soft on the same workload, and decoding against sox, each in the
-# same run. Not part of CI.
+# Speed against OpenAL Soft on the same workload, decoding against sox, and physics
+# against Bullet, each in the same run. Not part of CI.
 bench: deps
 	@$(CMAKE) -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
 	  -DEARSHOT_BENCH=ON >/dev/null
@@ -53,13 +53,14 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
+	@$(BENCH_BUILD)/bench/bench_physics
 
 # Every parser under libFuzzer (clang, ASan+UBSan), one target after the other, each in a
 # scratch folder with its seeds (tests/fuzz/run-fuzz, docs/fuzzing.md). `make fuzz` shares
 # FUZZ_SECONDS (5 minutes) among FUZZ_TARGETS; `make test` gives each FUZZ_TEST_SECONDS.
 # A module that adds a parser appends its target here.
 FUZZ_TARGETS := fuzz_commands fuzz_decode fuzz_audio_json fuzz_blend_json fuzz_storage \
-  fuzz_replay fuzz_script fuzz_lang fuzz_scene
+  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc
 FUZZ_TEST_SECONDS ?= 4
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) ))
 fuzz-build: deps

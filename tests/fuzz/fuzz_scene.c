@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(file, sizeof file, "%s", path);
     rewind(messages);
     scene s;
-    bool parsed = scene_parse(&s, scene_load_file(file, messages), file, messages);
+    bool parsed =
+        scene_parse(&s, scene_from_world(scene_load_file(file, messages)), file, messages);
     long said = ftell(messages);
     if (!parsed) {
         /* Said why, on a line that starts with the file's name. */

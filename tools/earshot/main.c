@@ -4,7 +4,7 @@
  *   earshot call <command> ['<json>'] [--json]   one command per process
  *   earshot serve                                JSON lines on stdin/stdout, state kept
  *   earshot mcp                                  Model Context Protocol server on stdio
- *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
+ *   earshot render <scene.json | world.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
  *   earshot help [<command>]                     usage, or a command's schema and examples
  *
@@ -46,7 +46,8 @@ static const char usage_text[] =
     "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
     "...}\n"
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
-    "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
+    "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
+    "                      [--plot out.svg]\n"
     "                      [--allow-root DIR]... [--unconfined]\n"
     "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
     "         (default 67108864)\n"
@@ -562,7 +563,9 @@ static int cmd_render(int argc, char **argv) {
         return usage();
     }
     scene sc;
-    if (!scene_parse(&sc, scene_load_file(file, stderr), file, stderr)) {
+    /* A world document (bodies or a level) renders as a scene that loads it and renders
+     * in lockstep with the world (render's "scene" is true). */
+    if (!scene_parse(&sc, scene_from_world(scene_load_file(file, stderr)), file, stderr)) {
         scene_free(&sc);
         free(extra);
         return 1;

@@ -12,6 +12,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+json_t *scene_from_world(json_t *doc) {
+    if (!json_is_object(doc) ||
+        (!json_object_get(doc, "bodies") && !json_object_get(doc, "level")))
+        return doc;
+    json_t *world = json_deep_copy(doc);
+    json_t *render = json_deep_copy(json_object_get(doc, "render"));
+    json_t *own = json_object_get(doc, "commands");
+    json_t *commands = json_array();
+    if (!world || !commands) {
+        json_decref(world);
+        json_decref(render);
+        json_decref(commands);
+        json_decref(doc);
+        return NULL;
+    }
+    json_object_del(world, "commands");
+    json_object_del(world, "render");
+    json_object_del(world, "description");
+    if (!json_is_object(render)) {
+        json_decref(render);
+        render = json_object();
+    }
+    json_object_set_new(render, "scene", json_true());
+    json_array_append_new(commands, json_pack("{s:s, s:{s:o}}", "command", "world.load",
+                                              "params", "world", world));
+    size_t i;
+    json_t *e;
+    json_array_foreach(own, i, e) json_array_append(commands, e);
+    json_decref(doc);
+    return json_pack("{s:o, s:o}", "commands", commands, "render", render);
+}
+
 json_t *scene_load_file(const char *file, FILE *messages) {
     FILE *f = fopen(file, "rb");
     if (!f) {

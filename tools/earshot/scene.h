@@ -49,6 +49,12 @@ typedef struct scene {
  * file", "is a folder", or bad JSON with its line and column. */
 json_t *scene_load_file(const char *file, FILE *messages);
 
+/* A world document (an object with "bodies" or "level") as a scene: {"commands":
+ * [world.load {world}, the document's own commands...], "render": its render with "scene":
+ * true}; the document's "commands", "render" and "description" are not part of the world.
+ * Any other doc is returned as it is. Takes doc; NULL for NULL or out of memory. */
+json_t *scene_from_world(json_t *doc);
+
 /* Checks a scene document (root is taken, whatever the outcome) and fills *s: only the keys
  * commands, motions, render and description; each command an object with a string
  * "command" and a numeric "at" if any; each motion {voice, from, velocity[, start, end]}.
