@@ -34,6 +34,7 @@ typedef struct ear_commands_config {
     double max_render_seconds;  /* the longest render; 0 means 600 */
     double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
                                    synth: name); 0 means 3600, the synth's own limit */
+    uint32_t max_world_steps;   /* the most steps one world.step may take; 0 means 100000 */
     ear_render_step_fn on_step; /* NULL: none */
     void *step_user;
     /* With confine_paths, the folders every file a command names must resolve inside,

@@ -4,7 +4,7 @@
  *   earshot call <command> ['<json>'] [--json]   one command per process
  *   earshot serve                                JSON lines on stdin/stdout, state kept
  *   earshot mcp                                  Model Context Protocol server on stdio
- *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
+ *   earshot render <scene.json | world.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
  *   earshot help [<command>]                     usage, or a command's schema and examples
  *
@@ -45,8 +45,8 @@ static const char usage_text[] =
     "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
     "...}\n"
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
-    "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
-    "                      [--allow-root DIR]... [--unconfined]\n"
+    "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
+    "                      [--plot out.svg] [--allow-root DIR]... [--unconfined]\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -606,6 +606,31 @@ static void warn_scene(const char *file, const json_t *commands, const json_t *m
     }
 }
 
+/* A world document as a scene: {"commands": [world.load {world}, its commands...],
+ * "render": its render with "scene": true}. The document's own "commands", "render" and
+ * "description" are not part of the world. */
+static json_t *world_as_scene(json_t *doc) {
+    json_t *world = json_deep_copy(doc);
+    json_t *render = json_deep_copy(json_object_get(doc, "render"));
+    json_t *own = json_object_get(doc, "commands");
+    if (!world) return NULL;
+    json_object_del(world, "commands");
+    json_object_del(world, "render");
+    json_object_del(world, "description");
+    if (!json_is_object(render)) {
+        json_decref(render);
+        render = json_object();
+    }
+    json_object_set_new(render, "scene", json_true());
+    json_t *commands = json_array();
+    json_array_append_new(commands, json_pack("{s:s, s:{s:o}}", "command", "world.load",
+                                              "params", "world", world));
+    size_t i;
+    json_t *e;
+    json_array_foreach(own, i, e) json_array_append(commands, e);
+    return json_pack("{s:o, s:o}", "commands", commands, "render", render);
+}
+
 static int cmd_render(int argc, char **argv) {
     const char *file = NULL, *wav = NULL, *svg = NULL;
     bool overwrite = false, unconfined = false;
@@ -643,6 +668,14 @@ static int cmd_render(int argc, char **argv) {
     if (!scene) {
         free(extra);
         return 1;
+    }
+    if (json_object_get(scene, "bodies") || json_object_get(scene, "level")) {
+        /* A world document: loaded first, then its own commands, then rendered in
+         * lockstep with the world (render's "scene" is true). */
+        json_t *as_scene = world_as_scene(scene);
+        json_decref(scene);
+        scene = as_scene;
+        if (!scene) return 1;
     }
     json_t *commands = json_object_get(scene, "commands");
     json_t *render = json_object_get(scene, "render");
