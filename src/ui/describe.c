@@ -52,10 +52,21 @@ size_t ear_ui_describe_value(ear_lang *lang, const ear_ui_item *item, double val
     return ear__ui_copy(out, size, buf);
 }
 
-static void add_part(char *out, size_t size, const char *sep, const char *part) {
-    if (!part || !part[0]) return;
-    if (out[0]) ear__ui_append(out, size, sep);
-    ear__ui_append(out, size, part);
+/* The words being built; once a part had to be cut, nothing more is added (a cut text
+ * ends where it was cut, not in a stray separator). */
+typedef struct words {
+    char *out;
+    size_t size;
+    const char *sep;
+    bool cut;
+} words;
+
+static void add_part(words *w, const char *part) {
+    if (!part || !part[0] || w->cut) return;
+    size_t len = strlen(w->out);
+    size_t want = len + (len ? strlen(w->sep) : 0) + strlen(part);
+    if (len) ear__ui_append(w->out, w->size, w->sep);
+    if (ear__ui_append(w->out, w->size, part) < want) w->cut = true;
 }
 
 size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t index, size_t count,
@@ -63,9 +74,9 @@ size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t inde
     if (!out || !size) return 0;
     out[0] = '\0';
     if (!item) return 0;
-    const char *sep = ear_lang_get(lang, "ui.separator");
+    words w = {out, size, ear_lang_get(lang, "ui.separator"), false};
     const char *label = item->label ? item->label : item->id;
-    add_part(out, size, sep, label ? ear_lang_get(lang, label) : "");
+    add_part(&w, label ? ear_lang_get(lang, label) : "");
     const char *role = "ui.role.button";
     switch (item->kind) {
     case EAR_UI_BUTTON: role = "ui.role.button"; break;
@@ -75,7 +86,7 @@ size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t inde
     case EAR_UI_TEXT: role = item->password ? "ui.role.password" : "ui.role.edit"; break;
     case EAR_UI_SUBMENU: role = "ui.role.submenu"; break;
     }
-    add_part(out, size, sep, ear_lang_get(lang, role));
+    add_part(&w, ear_lang_get(lang, role));
     char state[EAR_UI_TEXT_MAX] = "";
     switch (item->kind) {
     case EAR_UI_TOGGLE:
@@ -107,15 +118,15 @@ size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t inde
     case EAR_UI_BUTTON:
     case EAR_UI_SUBMENU: break;
     }
-    add_part(out, size, sep, state);
-    if (item->disabled) add_part(out, size, sep, ear_lang_get(lang, "ui.unavailable"));
+    add_part(&w, state);
+    if (item->disabled) add_part(&w, ear_lang_get(lang, "ui.unavailable"));
     if (count) {
         char i_s[24], n_s[24], pos[96];
         snprintf(i_s, sizeof i_s, "%zu", index + 1);
         snprintf(n_s, sizeof n_s, "%zu", count);
         ear_lang_arg args[2] = {{"index", i_s}, {"count", n_s}};
         if (ear_lang_format(lang, "menu.item_of", args, 2, pos, sizeof pos, NULL) == EAR_OK)
-            add_part(out, size, sep, pos);
+            add_part(&w, pos);
     }
     return strlen(out);
 }
