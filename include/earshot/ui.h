@@ -73,16 +73,18 @@ typedef enum ear_ui_sound_slot {
 const char *ear_ui_sound_slot_name(ear_ui_sound_slot slot);
 
 /* The built-in sound of a slot: "ui:builtin:<slot name>", synthesised on first use (a
- * sine of the slot's own frequency, ear_ui_builtin_hz, tens of milliseconds long). */
+ * sine of the slot's own frequency, ear_ui_builtin_hz, tens of milliseconds long).
+ * Thread: any. */
 double ear_ui_builtin_hz(ear_ui_sound_slot slot);
 
 /* A set of sound names per slot. Each name is one of
  *   - "ui:builtin:<slot>": the built-in sound (any slot's may be used for any slot);
  *   - "ui:custom:<name>": data the game registered with ear_ui_set_sound_data;
  *   - any other sound name (ear_assets_play's: a file, a registered clip, "synth:...").
- * In an override set (a menu's), NULL means "the UI's sound for this slot" unless
- * `replace` is set: then the set is the whole set, and NULL or "" is silence (WRAP
- * falls back to NAVIGATE when unset). Strings are copied where a set is stored. */
+ * "" is silence. In an override set (a menu's), NULL means "the UI's sound for this
+ * slot" unless `replace` is set: then the set is the whole set and NULL is silence too.
+ * WRAP left NULL plays NAVIGATE's sound (in the UI's set, and in a replacing set).
+ * Strings are copied wherever a set is stored. */
 typedef struct ear_ui_sounds {
     const char *names[EAR_UI_SOUND_COUNT];
     bool replace;
@@ -191,56 +193,60 @@ ear_ui_config ear_ui_config_default(void);
 
 /* Creates a UI with an empty stack (config NULL: defaults; strings copied). Writes it to
  * *out_ui, which the caller owns. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY (nothing
- * written then). */
+ * written then). Thread: game. */
 ear_result ear_ui_create(const ear_ui_config *config, ear_ui **out_ui);
 /* Destroys every widget still open or pending, and the UI. NULL does nothing. Call it
- * after the engine run that used it. */
+ * after the engine run that used it. Thread: game. */
 void ear_ui_destroy(ear_ui *ui);
 
 /* Plugs the UI into an engine config: sets config->ui to the UI's hook and
- * config->ui_user to ui (the ui stays the caller's; it must outlive the run). */
+ * config->ui_user to ui (the ui stays the caller's; it must outlive the run). Thread: game. */
 void ear_ui_attach(ear_ui *ui, ear_engine_config *config);
-/* The UI attached to this engine, or NULL. */
+/* The UI attached to this engine, or NULL. Thread: game. */
 ear_ui *ear_ui_of(ear_ctx *ctx);
-/* The hook ear_ui_attach installs: one UI update (see the top of this header). */
+/* The hook ear_ui_attach installs: one UI update (see the top of this header).
+ * Thread: game. */
 void ear_ui_update(ear_ctx *ctx, void *ui);
 
 /* Opens a widget at the next UI update (deferred; see the top). Takes ownership of
  * widget->self (destroy is called on failure too). EAR_E_STATE without an attached UI
  * or when EAR_UI_DEPTH_MAX widgets are open or pending; EAR_E_INVALID_ARG without an
- * update callback. */
+ * update callback. Thread: game. */
 ear_result ear_ui_open(ear_ctx *ctx, const ear_ui_widget *widget);
 /* Closes the widget of that id, and every widget above it, at the next UI update
  * (each posts "closed"; the one below resumes with no value). EAR_E_NOT_FOUND when no
- * widget of that id is open or pending. */
+ * widget of that id is open or pending. Thread: game. */
 ear_result ear_ui_close(ear_ctx *ctx, const char *id);
-/* Closes every widget at the next UI update. */
+/* Closes every widget at the next UI update. Thread: game. */
 void ear_ui_close_all(ear_ctx *ctx);
-/* Whether a widget of that id is open or pending (NULL: any widget). */
+/* Whether a widget of that id is open or pending (NULL: any widget). Thread: game. */
 bool ear_ui_is_open(ear_ctx *ctx, const char *id);
-/* Widgets on the stack (pending ones not counted). */
+/* Widgets on the stack (pending ones not counted). Thread: game. */
 size_t ear_ui_depth(const ear_ui *ui);
 
-/* Sets a slot of the UI's own set (copied; NULL or "": silence). EAR_E_INVALID_ARG. */
+/* Sets a slot of the UI's own set (copied). "" is silence; NULL unsets the slot, which
+ * is silence too, except WRAP, which then plays NAVIGATE's sound. EAR_E_INVALID_ARG for a
+ * bad slot or a name of EAR_SOUND_NAME_MAX bytes or more (nothing changes then).
+ * Thread: game. */
 ear_result ear_ui_set_sound(ear_ui *ui, ear_ui_sound_slot slot, const char *name);
-/* Mutes or unmutes every UI sound. */
+/* Mutes or unmutes every UI sound. Thread: game. */
 void ear_ui_set_mute_sounds(ear_ui *ui, bool mute);
 /* Registers samples (copied, interleaved, 1 or 2 channels) as "ui:custom:<name>" (name
  * may be given with or without the prefix). The clip reaches the engine's assets at the
- * next UI update. EAR_E_INVALID_ARG (bad data), EAR_E_OUT_OF_MEMORY. */
+ * next UI update. EAR_E_INVALID_ARG (bad data), EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_ui_set_sound_data(ear_ui *ui, const char *name, const float *samples,
                                  uint64_t frames, uint32_t channels, uint32_t sample_rate);
-/* Turns "3 of 6" on or off for every widget. */
+/* Turns "3 of 6" on or off for every widget. Thread: game. */
 void ear_ui_set_hide_position(ear_ui *ui, bool hide);
 
 /* ---- Events -------------------------------------------------------------------------- */
 
 /* This update's events (collected in the last UI update, cleared at the next). The
- * event's strings are owned by the UI and valid until its next update. */
+ * event's strings are owned by the UI and valid until its next update. Thread: game. */
 size_t ear_ui_event_count(ear_ctx *ctx);
 const ear_ui_event *ear_ui_event_at(ear_ctx *ctx, size_t index);
 /* The first event of this kind for that widget and item (NULL widget or item: any),
- * or NULL. */
+ * or NULL. Thread: game. */
 const ear_ui_event *ear_ui_find_event(ear_ctx *ctx, const char *kind, const char *widget,
                                       const char *item);
 bool ear_ui_clicked(ear_ctx *ctx, const char *widget, const char *item);
@@ -252,26 +258,27 @@ bool ear_ui_closed(ear_ctx *ctx, const char *widget);
 /* ---- For widgets (inside their callbacks) ------------------------------------------- */
 
 /* Speaks text interrupting what is said (navigation), or after it (queued); holds the
- * speech duck down when one is configured. */
+ * speech duck down when one is configured. Thread: game. */
 void ear_ui_say(ear_ui_context *uc, const char *text);
 void ear_ui_say_queued(ear_ui_context *uc, const char *text);
-/* Plays the widget's sound for a slot on the ui bus (nothing when muted or silent). */
+/* Plays the widget's sound for a slot on the ui bus (nothing when muted or silent).
+ * Thread: game. */
 void ear_ui_play(ear_ui_context *uc, ear_ui_sound_slot slot);
-/* The sound name a slot resolves to for this widget ("" for silence). */
+/* The sound name a slot resolves to for this widget ("" for silence). Thread: game. */
 const char *ear_ui_sound_name(ear_ui_context *uc, ear_ui_sound_slot slot);
 /* Posts an event for this widget (strings copied). EAR_E_STATE when EAR_UI_EVENTS
- * events exist already. */
+ * events exist already. Thread: game. */
 ear_result ear_ui_post(ear_ui_context *uc, const char *kind, const char *item,
                        const char *value, int index);
 /* Keys through the raw view: pressed this frame; pressed or repeating while held (the
- * UI's repeat timing); held; this frame's typed text. */
+ * UI's repeat timing); held; this frame's typed text. Thread: game. */
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key);
 const char *ear_ui_text_typed(ear_ui_context *uc);
-/* A translated text (ear_lang_get). */
+/* A translated text (ear_lang_get). Thread: game. */
 const char *ear_ui_tr(ear_ui_context *uc, const char *key);
-/* Whether items say their position. */
+/* Whether items say their position. Thread: game. */
 bool ear_ui_show_position(ear_ui_context *uc);
 
 /* ---- Menus and forms ----------------------------------------------------------------- */
@@ -344,40 +351,44 @@ typedef struct ear_ui_menu_config {
 } ear_ui_menu_config;
 
 /* Creates an empty menu (a form or dialog with the role). EAR_E_INVALID_ARG (no id),
- * EAR_E_OUT_OF_MEMORY. The caller owns it until it is opened or made a submenu. */
+ * EAR_E_OUT_OF_MEMORY. The caller owns it until it is opened or made a submenu.
+ * Thread: game. */
 ear_result ear_ui_menu_create(const ear_ui_menu_config *config, ear_ui_menu **out_menu);
-/* Frees a menu that was never opened. NULL does nothing. */
+/* Frees a menu that was never opened. NULL does nothing. Thread: game. */
 void ear_ui_menu_destroy(ear_ui_menu *menu);
 /* Adds an item at the end (copied; a submenu is taken even on failure, then freed).
  * EAR_E_INVALID_ARG (no id, an empty choice list, a submenu item without a menu),
- * EAR_E_OUT_OF_MEMORY. */
+ * EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_ui_menu_add(ear_ui_menu *menu, const ear_ui_item *item);
-/* Overrides one slot for this menu (copied; NULL: back to the UI's; "": silence). */
+/* Overrides one slot for this menu (copied; NULL: back to the UI's; "": silence).
+ * Thread: game. */
 ear_result ear_ui_menu_set_sound(ear_ui_menu *menu, ear_ui_sound_slot slot, const char *name);
-/* Replaces the menu's whole set (copied; `replace` is implied). */
+/* Replaces the menu's whole set (copied; `replace` is implied). Thread: game. */
 ear_result ear_ui_menu_set_sounds(ear_ui_menu *menu, const ear_ui_sounds *sounds);
-/* Moves the focus to the item of that id. EAR_E_NOT_FOUND. */
+/* Moves the focus to the item of that id. EAR_E_NOT_FOUND. Thread: game. */
 ear_result ear_ui_menu_focus(ear_ui_menu *menu, const char *item_id);
-/* The widget of a menu (for ear_ui_open or a Push status; the widget owns the menu). */
+/* The widget of a menu (for ear_ui_open or a Push status; the widget owns the menu).
+ * Thread: game. */
 ear_ui_widget ear_ui_menu_widget(ear_ui_menu *menu);
-/* Opens a menu at the next update (ear_ui_open of its widget; the UI owns it then). */
+/* Opens a menu at the next update (ear_ui_open of its widget; the UI owns it then).
+ * Thread: game. */
 ear_result ear_ui_open_menu(ear_ctx *ctx, ear_ui_menu *menu);
-/* The open menu of that id (borrowed, valid until it closes), or NULL. */
+/* The open menu of that id (borrowed, valid until it closes), or NULL. Thread: game. */
 ear_ui_menu *ear_ui_find_menu(ear_ctx *ctx, const char *id);
 /* An item's current value: text for text items, flag for toggles, number for sliders,
- * index (and the choice's key in text) for choices. EAR_E_NOT_FOUND. */
+ * index (and the choice's key in text) for choices. EAR_E_NOT_FOUND. Thread: game. */
 ear_result ear_ui_menu_value(const ear_ui_menu *menu, const char *item_id, ear_ui_value *out);
-/* The focused item's index. */
+/* The focused item's index. Thread: game. */
 size_t ear_ui_menu_focused(const ear_ui_menu *menu);
 
 /* ---- Dialogs and text input ---------------------------------------------------------- */
 
 /* A message box: "<title>, dialog", the message, "OK, button". Enter, Space or Escape
- * closes it, posting "confirmed" (item "ok"). Keys are translation keys. */
+ * closes it, posting "confirmed" (item "ok"). Keys are translation keys. Thread: game. */
 ear_result ear_ui_message(ear_ctx *ctx, const char *id, const char *title, const char *message);
 /* A yes/no question: Yes and No buttons (Up/Down/Left/Right/Tab, first letters), Enter
  * answers with "confirmed" (item "yes" or "no", index 0 or 1); Escape posts
- * "cancelled". default_no focuses No first. */
+ * "cancelled". default_no focuses No first. Thread: game. */
 ear_result ear_ui_question(ear_ctx *ctx, const char *id, const char *question, bool default_no);
 
 typedef struct ear_ui_text_config {
@@ -393,10 +404,10 @@ typedef struct ear_ui_text_config {
 
 /* A text input widget. Enter submits: CloseWith(text), and "confirmed" with the text
  * when it is not a child; Escape cancels ("cancelled", Close). *out_widget owns the
- * input. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY. */
+ * input. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_ui_text_widget(const ear_ui_text_config *config, bool child,
                               ear_ui_widget *out_widget);
-/* Opens a text input at the next update. */
+/* Opens a text input at the next update. Thread: game. */
 ear_result ear_ui_open_text(ear_ctx *ctx, const ear_ui_text_config *config);
 
 /* ---- Words -------------------------------------------------------------------------- */
@@ -405,10 +416,10 @@ ear_result ear_ui_open_text(ear_ctx *ctx, const ear_ui_text_config *config);
  * lang's language ("Music volume, slider, 70 percent, 3 of 6"; "Fullscreen, check box,
  * not checked"; "Name, edit, blank"). index is 0-based; count 0 leaves the position out.
  * Writes at most size bytes (cut on a character boundary), NUL included. Returns the
- * length written. */
+ * length written. Thread: game. */
 size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t index, size_t count,
                             char *out, size_t size);
-/* A slider value as spoken ("70 percent", "0,5 Sekunden" in German). */
+/* A slider value as spoken ("70 percent", "0,5 Sekunden" in German). Thread: game. */
 size_t ear_ui_describe_value(ear_lang *lang, const ear_ui_item *item, double value, char *out,
                              size_t size);
 

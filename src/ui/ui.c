@@ -380,7 +380,8 @@ void ear_ui_play(ear_ui_context *uc, ear_ui_sound_slot slot) {
 /* ---- Speech ------------------------------------------------------------------------------ */
 
 static void duck_for(ear_ui_context *uc, const char *text) {
-    if (!uc->ui->duck[0] || !uc->stage) return;
+    /* Muted speech is not heard: nothing to duck under. */
+    if (!uc->ui->duck[0] || !uc->stage || ear_speech_muted(uc->speech)) return;
     double chars = (double)ear__utf8_count(text, strlen(text));
     (void)ear_stage_trigger_duck(uc->stage, uc->ui->duck,
                                  (float)(chars * uc->ui->cfg.duck_s_per_char));
