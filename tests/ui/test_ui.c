@@ -335,6 +335,46 @@ TEST(describe_item_is_the_one_wording) {
     ear_lang_destroy(lang);
 }
 
+TEST(sliders_step_by_fractions_clamp_and_speak_in_the_players_language) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    h_tr(&h, "de", "t.delay", "Verzögerung");
+    ASSERT_OK(ear_lang_set_language(ear_ctx_lang(h.ctx), "de"));
+    ear_ui_menu *m;
+    ASSERT_OK(ear_ui_menu_create(&(ear_ui_menu_config){.id = "timing"}, &m));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "delay",
+                                                .label = "t.delay",
+                                                .kind = EAR_UI_SLIDER,
+                                                .value = 0.5,
+                                                .min = 0,
+                                                .max = 1,
+                                                .step = 0.1,
+                                                .big_step = 0.25,
+                                                .unit = "ui.unit.seconds"}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+    h_frame(&h);
+    ASSERT_STR_EQ(h_said(&h, 0), "Verzögerung, Schieberegler, 0,5 Sekunden, 1 von 1");
+    for (int i = 0; i < 3; i++) h_press(&h, EAR_KEY_RIGHT);
+    ASSERT_STR_EQ(h_said(&h, 0), "0,8 Sekunden");
+    const h_event *e = h_find(&h, EAR_UI_CHANGED, "timing", "delay");
+    ASSERT_STR_EQ(e->value, "0.8"); /* events are for the program: the C locale */
+    ASSERT_EQ(e->index, 8);
+    ear_ui_value v;
+    ASSERT_OK(ear_ui_menu_value(m, "delay", &v));
+    ASSERT_NEAR(v.number, 0.8, 1e-12);
+    h_press(&h, EAR_KEY_PAGE_UP); /* 0.8 + 0.25 clamps to 1 */
+    ASSERT_STR_EQ(h_said(&h, 0), "1,0 Sekunden");
+    size_t events = h.event_count;
+    h_press(&h, EAR_KEY_RIGHT);
+    ASSERT_STR_EQ(h_said(&h, 0), "1,0 Sekunden");
+    ASSERT_EQ(h.event_count, events); /* clamped: no change, no event */
+    for (int i = 0; i < 12; i++) h_press(&h, EAR_KEY_LEFT);
+    ASSERT_STR_EQ(h_said(&h, 0), "0,0 Sekunden");
+    ASSERT_OK(ear_ui_menu_value(m, "delay", &v));
+    ASSERT_NEAR(v.number, 0.0, 1e-12);
+    h_free(&h);
+}
+
 /* ---- First letters ---------------------------------------------------------------------- */
 
 TEST(first_letters_cycle_and_typed_prefixes_search) {
@@ -815,6 +855,7 @@ TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_english),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_german),
           TEST_ENTRY(describe_item_is_the_one_wording),
+          TEST_ENTRY(sliders_step_by_fractions_clamp_and_speak_in_the_players_language),
           TEST_ENTRY(first_letters_cycle_and_typed_prefixes_search),
           TEST_ENTRY(held_keys_repeat_at_the_ui_repeat_rate),
           TEST_ENTRY(a_text_item_child_returns_its_text_and_changed_is_posted),
