@@ -33,7 +33,7 @@ void *ear__runner_phase_hook_user = NULL;
 #define MAX_SCENES       16
 #define MAX_CHANGES      16
 #define MAX_UI_EVENTS    64
-#define UI_ARENA_BYTES   4096
+#define UI_ARENA_BYTES   (64 * 1024) /* 64 events with their widget, item and value */
 #define MAX_STEP_EVENTS  1024
 #define STEP_TOLERANCE_S 1e-9
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int decimals_of(double step) {
+int ear__ui_step_decimals(double step) {
     int d = 0;
     double s = fabs(step);
     while (d < 6 && fabs(s - round(s)) > 1e-9 * (s > 1 ? s : 1)) {
@@ -26,7 +26,7 @@ size_t ear_ui_describe_value(ear_lang *lang, const ear_ui_item *item, double val
     if (!out || !size) return 0;
     out[0] = '\0';
     if (!item) return 0;
-    int decimals = item->decimals > 0 ? item->decimals : decimals_of(item->step);
+    int decimals = item->decimals > 0 ? item->decimals : ear__ui_step_decimals(item->step);
     if (decimals > 6) decimals = 6;
     char num[64];
     double v = value;

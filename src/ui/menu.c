@@ -235,14 +235,8 @@ static void value_of(const menu_item *it, ear_ui_value *v, char *text, size_t si
         v->kind = EAR_UI_VALUE_NUMBER;
         v->number = d->value;
         *index = (int)lround((d->value - d->min) / d->step);
-        int decimals = d->decimals > 0 ? d->decimals : 0;
-        if (decimals == 0) {
-            double s = d->step;
-            while (decimals < 6 && fabs(s - round(s)) > 1e-9) {
-                s *= 10;
-                decimals++;
-            }
-        }
+        int decimals = d->decimals > 0 ? d->decimals : ear__ui_step_decimals(d->step);
+        if (decimals > 6) decimals = 6;
         snprintf(text, size, "%.*f", decimals, d->value);
         break;
     }

@@ -462,7 +462,9 @@ ear_result ear__ui_post(ear_ui *ui, const char *widget_id, const char *kind, con
     s->event.item = s->item;
     s->event.value = s->value;
     s->event.index = index;
-    if (ui->ctx) (void)ear_ctx_post_ui_event(ui->ctx, &s->event);
+    if (ui->ctx && ear_ctx_post_ui_event(ui->ctx, &s->event) != EAR_OK)
+        ear_log(EAR_LOG_WARN, "ui", "the scene's on_ui misses a '%s' event of '%s'", s->kind,
+                s->widget);
     return EAR_OK;
 }
 

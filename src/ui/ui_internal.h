@@ -72,6 +72,9 @@ size_t ear__utf8_count(const char *s, size_t len);
 /* The code point at s[at..] (0 at the end), lower-cased for Latin letters. */
 uint32_t ear__utf8_lower_at(const char *s, size_t len, size_t at, size_t *out_next);
 
+/* Digits after the point that a slider step needs (0.1: 1, 0.25: 2, 5: 0), at most 6. */
+int ear__ui_step_decimals(double step);
+
 /* Builds a widget context for the entry's widget (sounds from its callback). */
 ear_ui_context ear__ui_context(ear_ui *ui, ear_ctx *ctx, const ear_ui_widget *widget);
 /* Posts an event under widget_id. */

@@ -832,6 +832,34 @@ TEST(a_widget_of_the_game_is_a_struct_of_callbacks) {
     h_free(&h);
 }
 
+TEST(escape_closes_cancels_or_stays_as_the_menu_chooses) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    static const ear_ui_escape modes[] = {EAR_UI_ESCAPE_CLOSE, EAR_UI_ESCAPE_CANCEL,
+                                          EAR_UI_ESCAPE_NONE};
+    static const char *const ids[] = {"close", "cancel", "stay"};
+    for (int i = 0; i < 3; i++) {
+        ear_ui_menu *m;
+        ASSERT_OK(
+            ear_ui_menu_create(&(ear_ui_menu_config){.id = ids[i], .escape = modes[i]}, &m));
+        ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "x"}));
+        ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+        h_frame(&h);
+        h_press(&h, EAR_KEY_ESCAPE);
+    }
+    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "close", NULL) != NULL);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "close", NULL) == NULL);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "cancel", NULL) != NULL);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "cancel", NULL) != NULL);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "stay", NULL) == NULL);
+    ASSERT_TRUE(ear_ui_is_open(h.ctx, "stay"));
+    ear_ui_close_all(h.ctx);
+    h_frame(&h);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "stay", NULL) != NULL);
+    ASSERT_EQ(ear_ui_depth(h.ui), 0);
+    h_free(&h);
+}
+
 TEST(close_by_id_closes_the_widgets_above_it_too) {
     harness h;
     ASSERT_OK(h_init(&h, NULL, 0));
@@ -866,4 +894,5 @@ TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(message_box_and_question_give_their_results),
           TEST_ENTRY(game_input_is_blocked_while_a_widget_is_open_but_the_raw_view_is_not),
           TEST_ENTRY(a_widget_of_the_game_is_a_struct_of_callbacks),
+          TEST_ENTRY(escape_closes_cancels_or_stays_as_the_menu_chooses),
           TEST_ENTRY(close_by_id_closes_the_widgets_above_it_too))
