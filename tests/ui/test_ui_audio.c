@@ -104,7 +104,11 @@ static void slots_in_mode(sound_mode mode) {
     ASSERT_OK(h_init(&h, &c, 14));
     if (mode == UI_BUS_MUTED) ear_stage_set_bus_muted(ear_ctx_stage(h.ctx), EAR_BUS_UI, true);
     size_t starts[EAR_UI_SOUND_COUNT];
+    /* Built-in sounds are synthesised on first use: none exists before. */
+    ear_assets *assets = ear_ctx_assets(h.ctx);
+    ASSERT_FALSE(ear_assets_state(assets, "ui:builtin:open").loaded);
     run_slots(&h, starts);
+    ASSERT_EQ(ear_assets_state(assets, "ui:builtin:open").loaded, mode != SOUNDS_MUTED);
     ASSERT_TRUE(h_find(&h, EAR_UI_CLICKED, "f", "b") != NULL);
     ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "f", NULL) != NULL);
     for (int s = 0; s < EAR_UI_SOUND_COUNT; s++) {
