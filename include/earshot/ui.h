@@ -214,8 +214,9 @@ void ear_ui_update(ear_ctx *ctx, void *ui);
  * update callback. Thread: game. */
 ear_result ear_ui_open(ear_ctx *ctx, const ear_ui_widget *widget);
 /* Closes the widget of that id, and every widget above it, at the next UI update
- * (each posts "closed"; the one below resumes with no value). EAR_E_NOT_FOUND when no
- * widget of that id is open or pending. Thread: game. */
+ * (each posts "closed"; the one below resumes with no value). A widget still pending is
+ * dropped at once, without a word or an event. EAR_E_NOT_FOUND when no widget of that id
+ * is open or pending. Thread: game. */
 ear_result ear_ui_close(ear_ctx *ctx, const char *id);
 /* Closes every widget at the next UI update. Thread: game. */
 void ear_ui_close_all(ear_ctx *ctx);
@@ -402,9 +403,10 @@ typedef struct ear_ui_text_config {
     const ear_ui_sounds *sounds; /* overrides; NULL: none */
 } ear_ui_text_config;
 
-/* A text input widget. Enter submits: CloseWith(text), and "confirmed" with the text
- * when it is not a child; Escape cancels ("cancelled", Close). *out_widget owns the
- * input. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY. Thread: game. */
+/* A text input widget. Enter submits: CloseWith(text); Escape cancels: Close. Unless it
+ * is a child (a menu's text item), it also posts "confirmed" with the text, or
+ * "cancelled". *out_widget owns the input (give it to ear_ui_open or a Push status).
+ * EAR_E_INVALID_ARG (no id), EAR_E_OUT_OF_MEMORY; nothing written then. Thread: game. */
 ear_result ear_ui_text_widget(const ear_ui_text_config *config, bool child,
                               ear_ui_widget *out_widget);
 /* Opens a text input at the next update. Thread: game. */
