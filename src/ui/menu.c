@@ -450,7 +450,7 @@ static void search(ear_ui_context *uc, ear_ui_menu *m, const char *typed) {
     for (size_t at = 0; at < tl;) {
         size_t next = ear__utf8_next(typed, tl, at);
         unsigned char c = (unsigned char)typed[at];
-        if (c > 0x20 && c != 0x7f) {
+        if (c > 0x20 && c != 0x7f && ear_utf8_valid(typed + at, next - at)) {
             if (fresh) {
                 m->prefix[0] = '\0';
                 fresh = false;

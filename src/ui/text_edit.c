@@ -179,6 +179,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
         size_t n = next - at;
         at = next;
         if (c0 < 0x20 || c0 == 0x7f) continue; /* control characters are not text */
+        if (!ear_utf8_valid(ch, n)) continue;  /* nor are broken sequences */
         if (!insert(e, ch, n)) {
             ear_ui_play(uc, EAR_UI_SOUND_ERROR);
             break;

@@ -546,6 +546,12 @@ TEST(text_editing_keys_move_by_character_and_word_and_speak_deletions) {
     ASSERT_STR_EQ(h_said(&h, 0), "abc");
     h_press(&h, EAR_KEY_ESCAPE);
     ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "n2", NULL) != NULL);
+    /* Broken UTF-8 and control characters are not text. */
+    ASSERT_OK(ear_ui_open_text(h.ctx, &(ear_ui_text_config){.id = "n3"}));
+    h_frame(&h);
+    h_type(&h, "a\xff\tb\xc3");
+    h_press(&h, EAR_KEY_UP);
+    ASSERT_STR_EQ(h_said(&h, 0), "ab");
     ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "n2", NULL) == NULL);
     h_free(&h);
 }
