@@ -71,12 +71,14 @@ fuzz: fuzz-build
 	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
 	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 
-# The UI under a random key stream (tests/fuzz/fuzz_ui.c), in a scratch folder.
+# The UI under a random key stream (tests/fuzz/fuzz_ui.c), seeded with key sequences that
+# reach the submenu, the form and the dialogs, in a scratch folder.
 fuzz-ui: fuzz-build
 	@$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_ui -- --no-print-directory >/dev/null
-	@dir=$$(mktemp -d) && cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_ui \
-	  -max_total_time=$(FUZZ_UI_SECONDS) -max_len=2048 -timeout=10 -print_final_stats=1 \
-	  2>fuzz.log; status=$$?; \
+	@dir=$$(mktemp -d) && mkdir $$dir/corpus && cp tests/fuzz/corpus_ui/* $$dir/corpus/ && \
+	  cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_ui \
+	  -max_total_time=$(FUZZ_UI_SECONDS) -max_len=1024 -timeout=10 -print_final_stats=1 \
+	  corpus 2>fuzz.log; status=$$?; \
 	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
 	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 

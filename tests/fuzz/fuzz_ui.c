@@ -136,7 +136,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ear_runner_frame(r, 0);
     ear_ui_open_menu(ctx, build_menus());
     uint64_t frame = 1;
-    for (size_t i = 0; i + 1 < size && frame < 2000; i += 2) {
+    for (size_t i = 0; i + 1 < size && frame < 600; i += 2) {
         uint8_t op = data[i], arg = data[i + 1];
         ear_key key = (ear_key)(arg % EAR_KEY_COUNT);
         switch (op % 10) {
