@@ -6,10 +6,11 @@ TSAN_BUILD ?= build-tsan
 BENCH_BUILD ?= build-bench
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 300
+FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench fuzz fuzz-build format format-check clean
+.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean
 
 all: build
 
@@ -35,6 +36,7 @@ test: deps
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+	@$(MAKE) --no-print-directory fuzz-ui FUZZ_UI_SECONDS=10
 
 # The tests that cross threads, under ThreadSanitizer.
 test-tsan: deps
@@ -66,6 +68,17 @@ fuzz: fuzz-build
 	@dir=$$(mktemp -d) && mkdir $$dir/corpus && cp tests/fuzz/corpus/* $$dir/corpus/ && \
 	  cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_commands -max_total_time=$(FUZZ_SECONDS) \
 	  -max_len=4096 -timeout=10 -print_final_stats=1 corpus 2>fuzz.log; status=$$?; \
+	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
+	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
+
+# The UI under a random key stream (tests/fuzz/fuzz_ui.c), seeded with key sequences that
+# reach the submenu, the form and the dialogs, in a scratch folder.
+fuzz-ui: fuzz-build
+	@$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_ui -- --no-print-directory >/dev/null
+	@dir=$$(mktemp -d) && mkdir $$dir/corpus && cp tests/fuzz/corpus_ui/* $$dir/corpus/ && \
+	  cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_ui \
+	  -max_total_time=$(FUZZ_UI_SECONDS) -max_len=1024 -timeout=10 -print_final_stats=1 \
+	  corpus 2>fuzz.log; status=$$?; \
 	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
 	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 
