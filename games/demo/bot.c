@@ -190,7 +190,7 @@ static void walk(bot *b, bot_keys *k) {
     }
     b->buzz_hist[b->frame % 16] = low;
     float before = b->buzz_hist[(b->frame + 1) % 16];
-    bool danger = low > 8e-5f && low > before * 1.05f;
+    bool danger = low > 1.5e-3f && low > before * 1.15f;
     if (b->act != ACT_WAIT && danger && b->act == ACT_WALK) {
         b->act = ACT_WAIT;
         b->frames_left = 20;

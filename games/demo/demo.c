@@ -59,14 +59,13 @@ static const level_def levels[DEMO_LEVELS] = {
      "#P.....#.......#\n"
      "#......#...R...#\n"
      "#..C...#.......#\n"
-     "#......####.####\n"
      "#..............#\n"
+     "#......#########\n"
+     "#......#########\n"
      "#H.............#\n"
-     "#..............#\n"
      "#####.##########\n"
-     "#....*...#.....#\n"
-     "#........#..B..#\n"
-     "#..............#\n"
+     "#....*.........#\n"
+     "#.........B....#\n"
      "################\n"},
     {"level3", "level3.intro", "road", 2.0f, true, 60, 1.5f,
      "###############\n"
@@ -601,8 +600,8 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
     }
     ear_world_follow(w, d->player);
     /* objectives in order: pickups, the radio, then the goal */
-    const uint32_t kinds[] = {'*', 'R', def->drive ? 'F' : 'B'};
-    const thing_kind tk[] = {THING_PICKUP, THING_RADIO, THING_GOAL};
+    const uint32_t kinds[] = {'R', '*', def->drive ? 'F' : 'B'};
+    const thing_kind tk[] = {THING_RADIO, THING_PICKUP, THING_GOAL};
     for (int k = 0; k < 3; k++) {
         for (size_t i = 0; i < ear_level_tile_count(d->map, kinds[k]); i++) {
             if (d->thing_count == MAX_THINGS) break;
@@ -632,7 +631,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
             hi++;
         h->min_x = ear_level_cell_center(d->map, row, lo).x;
         h->max_x = ear_level_cell_center(d->map, row, hi).x;
-        h->speed = 2.0f;
+        h->speed = 1.5f;
         ear_body_desc b = ear_body_desc_default();
         b.name = "drone";
         b.kind = EAR_BODY_KINEMATIC;
