@@ -21,11 +21,11 @@ build: deps
 	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
-# The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
-# its measurements.
+# The main job: the demo game. A window and the sound card when there are both; otherwise
+# the bot that only hears plays level 1 headless (a WAV and an SVG of it in $(BUILD)).
 run: build
-	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav --overwrite \
-	  --plot $(BUILD)/demo.svg
+	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
+	@cd $(BUILD) && ./games/demo/earshot-demo
 
 # Every test through CTest, in the ASan+UBSan build.
 test: deps

@@ -277,7 +277,7 @@ int main(int argc, char **argv) {
         float buf[800 * 2];
         float *all_audio = NULL;
         size_t audio_frames = 0, audio_cap = 0;
-        uint64_t audio_hash = 0xcbf29ce484222325ull;
+        uint64_t audio_hash = 0xcbf29ce484222325ull, step_audio_hash = audio_hash;
         uint64_t max_frames = seconds > 0 ? (uint64_t)(seconds * 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
         bool held[EAR_KEY_COUNT] = {0};
@@ -318,7 +318,10 @@ int main(int argc, char **argv) {
                     }
                 }
             }
+            uint64_t steps_before = ear_runner_steps(rn);
             ear_runner_frame(rn, (double)frame / 60.0);
+            /* the audio hash the last step's state hash folded in */
+            if (ear_runner_steps(rn) != steps_before) step_audio_hash = audio_hash;
             ear_stage_render(stage, buf, per);
             audio_hash = fnv(audio_hash, buf, per * 2);
             demo_set_audio_hash(d, audio_hash);
@@ -376,7 +379,8 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < demo_level_starts(d); i++)
             printf(" %llu", (unsigned long long)demo_loads_at_level_start(d, i));
         printf("\n");
-        printf("audio_hash: %016llx\n", (unsigned long long)audio_hash);
+        printf("audio_hash: %016llx (at step %llu)\n", (unsigned long long)step_audio_hash,
+               (unsigned long long)steps);
         printf("summary: level=%d finished=%s time_s=%.2f score=%ld levels_done=%d frames=%llu "
                "steps=%llu voices=%llu spoken=%llu loads=%llu\n",
                res_d.level, res_d.finished ? "yes" : "no", res_d.time_s, res_d.score,

@@ -1,0 +1,86 @@
+#!/bin/sh
+# The demo game headless (tests/game): the bot that only hears finishes every level, menus
+# speak word for word in English and German, the save round trip and a tampered save, a
+# recorded run replays to the same hashes, the cache's loads, window close replacing a
+# route, and pause reasons. Usage: game.sh <earshot-demo>
+set -u
+GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+cd "$DIR" || exit 1
+fail=0
+check() { # check <what> <command...>
+    what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
+}
+has_line() { grep -qxF -- "$2" "$1"; }
+
+# 1. The bot plays every level from the first, reading only what it hears.
+"$GAME" --autoplay --all --level 1 --speech-log all.log --bot-log bot.log >all.out 2>all.err
+check "autoplay exits 0" test $? -eq 0
+check "summary: three levels done" grep -q '^summary: level=3 finished=yes .*levels_done=3 ' all.out
+check "speech log: three completions with time and score" \
+    test "$(grep -cE '^[0-9]+\.[0-9]{2}	Level complete\. Time [0-9]+\.[0-9] seconds\. Score [0-9]+\.$' all.log)" -eq 3
+check "the bot logged its own decisions" grep -q 'the bell is ahead' bot.log
+# Cache: level 2 adds its music only (walking sounds stay), level 3 the car's six sounds.
+check "cache loads 22 23 29 across next level" grep -qx 'loads: 22 23 29' all.out
+
+# 2. Menus by script, word for word.
+cat >menu.script <<'S'
+5 press DOWN
+10 press DOWN
+15 press ENTER
+30 press DOWN
+35 press RIGHT
+40 press ESCAPE
+50 press UP
+55 press UP
+60 press ENTER
+80 press ENTER
+200 press ESCAPE
+230 quit
+S
+"$GAME" --headless --script menu.script --save s.save --speech-log en.log >en.out 2>&1
+for line in "0.02	Main menu, menu" "0.02	Play, button, 1 of 5" "0.08	Choose a level, submenu, 2 of 5" \
+    "0.17	Settings, submenu, 3 of 5" "0.27	Settings, menu" \
+    "0.27	Master volume, slider, 100 percent, 1 of 8" "0.50	Music volume, slider, 60 percent, 2 of 8" \
+    "0.58	70 percent" "1.00	Level 1: the garden. Follow the bell. Find two sparkles, then the beacon." \
+    "3.33	Paused, menu" "3.33	Resume, button, 1 of 5"; do
+    check "English: $line" has_line en.log "$line"
+done
+# 3. The save kept the music volume (70); German this time.
+"$GAME" --headless --script menu.script --save s.save --lang de --speech-log de.log >de.out 2>&1
+for line in "0.02	Hauptmenü, Menü" "0.02	Spielen, Schalter, 1 von 5" "0.27	Einstellungen, Menü" \
+    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 8" "0.58	80 Prozent" \
+    "3.33	Pause, Menü"; do
+    check "German: $line" has_line de.log "$line"
+done
+check "the save is encrypted" sh -c "head -c 18 s.save | grep -q EARSHOT-SAVE-ENC1"
+# 4. A tampered save: set aside as .broken, defaults, and said.
+printf 'X' | dd of=s.save bs=1 seek=40 conv=notrunc 2>/dev/null
+"$GAME" --headless --script menu.script --save s.save --speech-log broken.log >/dev/null 2>&1
+check "tampered save becomes .broken" test -f s.save.broken
+check "tampered save is said" grep -q 'The save file was damaged and has been set aside. The game starts from the defaults.' broken.log
+check "defaults after the tampered save" grep -qF "Music volume, slider, 60 percent, 2 of 8" broken.log
+
+# 5. A recorded autoplay replays to the same state and audio hash at every step.
+"$GAME" --autoplay --level 1 --record run.rep >rec.out 2>&1
+"$GAME" --replay run.rep --level 1 >rep.out 2>rep.err
+check "replay exits 0 (every step's state hash equal)" test $? -eq 0
+check "replay gives the same audio hash" test "$(grep audio_hash rec.out)" = "$(grep audio_hash rep.out)"
+
+# 6. Window close in the same frame as Play: the close's Exit wins, no level loads.
+printf '5 press ENTER\n5 quit\n' >close.script
+"$GAME" --headless --script close.script --speech-log close.log >close.out 2>&1
+check "close replaces the Play route" sh -c "! grep -q 'Level 1' close.log && grep -q '^summary: level=0 ' close.out"
+
+# 7. Pause reasons: focus loss pauses; regaining focus does not end a player pause.
+printf '10 focus_lost\n130 focus_gained\n300 quit\n' >focus.script
+"$GAME" --headless --level 1 --script focus.script >focus.out 2>&1
+check "focus loss pauses 2 s of 5 (time_s 2.98)" grep -q 'time_s=2.98 ' focus.out
+printf '10 press ESCAPE\n20 focus_lost\n40 focus_gained\n300 quit\n' >pause.script
+"$GAME" --headless --level 1 --script pause.script >pause.out 2>&1
+check "player pause survives focus regained (time_s 0.17)" grep -q 'time_s=0.17 ' pause.out
+
+exit $fail
