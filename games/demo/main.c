@@ -7,7 +7,7 @@
 #define _DEFAULT_SOURCE
 #include "bot.h"
 #include "demo.h"
-#include "plot.h"
+#include <plot.h> /* tools/earshot: the SVG writer, reused */
 
 #include "earshot/wav.h"
 

@@ -5,6 +5,7 @@
 # route, and pause reasons. Usage: game.sh <earshot-demo>
 set -u
 GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+SRC=$(cd "$(dirname "$0")/../../games/demo" && pwd)
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 1
@@ -83,4 +84,10 @@ printf '10 press ESCAPE\n20 focus_lost\n40 focus_gained\n300 quit\n' >pause.scri
 "$GAME" --headless --level 1 --script pause.script >pause.out 2>&1
 check "player pause survives focus regained (time_s 0.17)" grep -q 'time_s=0.17 ' pause.out
 
+# 8. The bot hears only: its code includes nothing of the game's (only its header and keys).
+check "bot sources exist" test -f "$SRC/bot.c" -a -f "$SRC/bot.h"
+check "bot.c includes only bot.h and the C library" \
+    sh -c "! grep -E '^#include' '$SRC/bot.c' | grep -vE '\"bot.h\"|<(math|stdlib|string|stdio)\.h>'"
+check "bot.h includes only earshot/input.h and the C library" \
+    sh -c "! grep -E '^#include' '$SRC/bot.h' | grep -vE 'earshot/input.h|<std(bool|def|int|io)\.h>'"
 exit $fail
