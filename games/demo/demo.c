@@ -7,7 +7,7 @@
  * '=' wood (else stone) under the feet, '*' a pickup (sparkles), 'R' a radio behind walls,
  * 'B' the beacon (the goal), 'H' a hazard that patrols its row, 'C' a crate, 'V' the car
  * (the player drives it), 'F' the finish of a drive. Objectives are found in order: the
- * pickups, the radio, then the beacon or the finish. A guide bell rings on the shortest
+ * radio, the pickups, then the beacon or the finish. A guide bell rings on the shortest
  * path (ear_level_find_path) a few metres ahead of the player, towards the objective.
  */
 #include "demo.h"
@@ -113,8 +113,9 @@ static const char english[] =
     "level2 = Level 2: the cellar\n"
     "level3 = Level 3: the road\n"
     "level1.intro = Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.\n"
-    "level2.intro = Level 2: the cellar. Follow the bell. Find the sparkle and the radio, then "
-    "the beacon. A buzzing drone patrols the hall: wait until it has passed.\n"
+    "level2.intro = Level 2: the cellar. Follow the bell. Find the radio, then the sparkle "
+    "and the beacon beyond the hall. A humming drone patrols the hall: wait until it has "
+    "passed.\n"
     "level3.intro = Level 3: the road. You are in the car. Up is gas, Down brakes, Left and "
     "Right steer. Follow the bell to the finish before the fuel runs out.\n"
     "found.pickup = Sparkle found.\n"
@@ -133,7 +134,7 @@ static const char english[] =
     "time and score, S the car's speed. F1 repeats, H reads the history. Escape pauses.\n"
     "help = Follow the guide bell: it rings a few steps ahead on the way to your next goal. "
     "Walls tick as you come near. Sparkles, the radio and the beacon are goals. Avoid the "
-    "buzzing drone.\n"
+    "humming drone.\n"
     "save.broken = The save file was damaged and has been set aside. The game starts from the "
     "defaults.\n"
     "save.done = Saved.\n";
@@ -170,9 +171,9 @@ static const char german[] =
     "level3 = Level 3: die Straße\n"
     "level1.intro = Level 1: der Garten. Folge der Glocke. Finde zwei Funken, dann das "
     "Leuchtfeuer.\n"
-    "level2.intro = Level 2: der Keller. Folge der Glocke. Finde den Funken und das Radio, "
-    "dann das Leuchtfeuer. Eine summende Drohne streift durch die Halle: warte, bis sie vorbei "
-    "ist.\n"
+    "level2.intro = Level 2: der Keller. Folge der Glocke. Finde das Radio, dann den Funken "
+    "und das Leuchtfeuer hinter der Halle. Eine brummende Drohne streift durch die Halle: "
+    "warte, bis sie vorbei ist.\n"
     "level3.intro = Level 3: die Straße. Du sitzt im Auto. Pfeil hoch gibt Gas, Pfeil runter "
     "bremst, links und rechts lenken. Folge der Glocke ins Ziel, bevor der Tank leer ist.\n"
     "found.pickup = Funken gefunden.\n"
@@ -192,7 +193,7 @@ static const char german[] =
     "Escape pausiert.\n"
     "help = Folge der Glocke: sie klingt ein paar Schritte voraus auf dem Weg zum nächsten "
     "Ziel. Wände ticken, wenn du ihnen nahe kommst. Funken, das Radio und das Leuchtfeuer sind "
-    "Ziele. Weiche der summenden Drohne aus.\n"
+    "Ziele. Weiche der brummenden Drohne aus.\n"
     "save.broken = Der Spielstand war beschädigt und wurde beiseitegelegt. Das Spiel beginnt "
     "mit den Voreinstellungen.\n"
     "save.done = Gespeichert.\n";
@@ -599,7 +600,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
         ear_physics_add_body(ph, &b, &d->player);
     }
     ear_world_follow(w, d->player);
-    /* objectives in order: pickups, the radio, then the goal */
+    /* objectives in order: the radio, the pickups, then the goal */
     const uint32_t kinds[] = {'R', '*', def->drive ? 'F' : 'B'};
     const thing_kind tk[] = {THING_RADIO, THING_PICKUP, THING_GOAL};
     for (int k = 0; k < 3; k++) {
@@ -1200,6 +1201,13 @@ static void fixed_update(ear_ctx *ctx, void *user) {
     play_step(ctx, d);
 }
 
+/* A line spoken again (F1, the history key) is not a new message for speech, but it is
+ * heard: the log gets it too. */
+static void log_spoken(ear_ctx *ctx, demo *d, const char *text) {
+    if (d->opt.on_line && text)
+        d->opt.on_line(d->opt.line_user, ear_ctx_time(ctx)->game_s, text);
+}
+
 static void update(ear_ctx *ctx, void *user) {
     demo *d = user;
     if (d->screen != SCREEN_GAME || d->completed || d->game_over || !d->map) return;
@@ -1209,8 +1217,11 @@ static void update(ear_ctx *ctx, void *user) {
         open_pause_menu(ctx, d);
         return;
     }
-    if (ear_key_pressed(ctx, EAR_KEY_F1)) ear_say_repeat_last(ctx);
-    if (ear_key_pressed(ctx, EAR_KEY_H)) ear_speech_history_back(ear_ctx_speech(ctx));
+    ear_speech *sp = ear_ctx_speech(ctx);
+    if (ear_key_pressed(ctx, EAR_KEY_F1) && ear_say_repeat_last(ctx) == EAR_OK)
+        log_spoken(ctx, d, ear_speech_history_at(sp, ear_speech_history_count(sp) - 1));
+    if (ear_key_pressed(ctx, EAR_KEY_H) && ear_speech_history_back(sp) == EAR_OK)
+        log_spoken(ctx, d, ear_speech_history_at(sp, ear_speech_history_cursor(sp)));
     if (ear_key_pressed(ctx, EAR_KEY_W)) speak_where(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_C)) speak_facing(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_T)) speak_status(ctx, d);

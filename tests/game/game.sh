@@ -84,7 +84,20 @@ printf '10 press ESCAPE\n20 focus_lost\n40 focus_gained\n300 quit\n' >pause.scri
 "$GAME" --headless --level 1 --script pause.script >pause.out 2>&1
 check "player pause survives focus regained (time_s 0.17)" grep -q 'time_s=0.17 ' pause.out
 
-# 8. The bot hears only: its code includes nothing of the game's (only its header and keys).
+# 8. The keys in a level: where am I, facing (compass and clock), status, F1, key help, history.
+printf '10 press W\n20 press C\n30 press T\n40 press F1\n50 press K\n60 press H\n70 press H\n100 quit\n' >keys.script
+"$GAME" --headless --level 1 --script keys.script --speech-log keys.log >/dev/null 2>&1
+for line in "0.17	Level 1: the garden. The bell is 2 meters ahead, 1 to the right. 0 of 3 found. Time 0.2 seconds, score 0." \
+    "0.33	Facing east. The bell is at 1 o'clock." "0.50	Time 0.5 seconds, score 0, 3 lives." \
+    "0.67	Time 0.5 seconds, score 0, 3 lives." "1.00	Time 0.5 seconds, score 0, 3 lives." \
+    "1.17	Facing east. The bell is at 1 o'clock."; do
+    check "keys: $line" has_line keys.log "$line"
+done
+printf '10 press S\n100 down UP\n300 press S\n400 quit\n' >car.script
+"$GAME" --headless --level 3 --script car.script --lang de --speech-log car.log >/dev/null 2>&1
+check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer pro Stunde, Gang 3, 1,5 Liter im Tank."
+
+# 9. The bot hears only: its code includes nothing of the game's (only its header and keys).
 check "bot sources exist" test -f "$SRC/bot.c" -a -f "$SRC/bot.h"
 check "bot.c includes only bot.h and the C library" \
     sh -c "! grep -E '^#include' '$SRC/bot.c' | grep -vE '\"bot.h\"|<(math|stdlib|string|stdio)\.h>'"
