@@ -97,6 +97,13 @@ printf '10 press S\n100 down UP\n300 press S\n400 quit\n' >car.script
 "$GAME" --headless --level 3 --script car.script --lang de --speech-log car.log >/dev/null 2>&1
 check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer pro Stunde, Gang 3, 1,5 Liter im Tank."
 
+# 10. Cache loads across restart (nothing read again), level select to level 2 (its music
+# read, level 1's trimmed), and back to level 1 (its music read again): 22 22 23 24.
+printf '10 press ESCAPE\n20 press DOWN\n25 press ENTER\n40 press ESCAPE\n50 press DOWN\n55 press DOWN\n60 press ENTER\n70 press DOWN\n75 press ENTER\n90 press ESCAPE\n100 press DOWN\n105 press DOWN\n110 press ENTER\n120 press ENTER\n200 quit\n' >cache.script
+"$GAME" --headless --level 1 --script cache.script --speech-log cache.log >cache.out 2>&1
+check "cache loads 22 22 23 24 across restart and level select" grep -qx 'loads: 22 22 23 24' cache.out
+check "level select reaches level 2" grep -q '^0.42	Level 2: the cellar. Follow the bell.' cache.log
+
 # 9. The bot hears only: its code includes nothing of the game's (only its header and keys).
 check "bot sources exist" test -f "$SRC/bot.c" -a -f "$SRC/bot.h"
 check "bot.c includes only bot.h and the C library" \
