@@ -930,7 +930,12 @@ static void reach(ear_ctx *ctx, demo *d, thing *t) {
     d->current++;
     d->steps_since_guide = 1000;
     if (t->kind == THING_GOAL) {
-        ear_world_play_event(w, "fanfare", t->pos, &(ear_event_params){.flat = true});
+        /* the bell and the level's hums give way to the fanfare */
+        ear_world_remove_source(w, d->guide);
+        for (size_t i = 0; i < d->hazard_count; i++)
+            ear_world_remove_source(w, d->hazards[i].body);
+        ear_world_play_event(w, "fanfare", t->pos,
+                             &(ear_event_params){.flat = true, .volume = 0.8f});
         d->score += 250;
         finish_level(ctx, d);
         return;

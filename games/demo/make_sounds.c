@@ -174,14 +174,14 @@ int main(int argc, char **argv) {
                             part(EAR_WAVE_SINE, 3136, 0.08f, 0.18f, tick), rest(0.36f)};
     sequence("sounds", "sparkle", sparkle, 4);
     ear_synth collect[3] = {
-        part(EAR_WAVE_SINE, 880, 0.08f, 0.4f, tick),
-        part(EAR_WAVE_SINE, 1109, 0.08f, 0.4f, tick),
-        part(EAR_WAVE_SINE, 1319, 0.2f, 0.4f, (ear_envelope){0.002f, 0.1f, 0.05f})};
+        part(EAR_WAVE_SINE, 880, 0.08f, 0.3f, tick),
+        part(EAR_WAVE_SINE, 1109, 0.08f, 0.3f, tick),
+        part(EAR_WAVE_SINE, 1319, 0.2f, 0.3f, (ear_envelope){0.002f, 0.1f, 0.05f})};
     sequence("sounds", "collect", collect, 3);
     ear_synth reached[3] = {
-        part(EAR_WAVE_TRIANGLE, 523, 0.5f, 0.3f, (ear_envelope){0.01f, 0.3f, 0.1f}),
-        part(EAR_WAVE_TRIANGLE, 659, 0.5f, 0.3f, (ear_envelope){0.01f, 0.3f, 0.1f}),
-        part(EAR_WAVE_TRIANGLE, 784, 0.5f, 0.3f, (ear_envelope){0.01f, 0.3f, 0.1f})};
+        part(EAR_WAVE_TRIANGLE, 523, 0.5f, 0.17f, (ear_envelope){0.01f, 0.3f, 0.1f}),
+        part(EAR_WAVE_TRIANGLE, 659, 0.5f, 0.17f, (ear_envelope){0.01f, 0.3f, 0.1f}),
+        part(EAR_WAVE_TRIANGLE, 784, 0.5f, 0.17f, (ear_envelope){0.01f, 0.3f, 0.1f})};
     layers("fanfare", reached, 3);
     /* The hazard: a low buzzing saw (55 Hz, below all the music) with a beating second voice
      * (heard coming, doppler). */
@@ -212,9 +212,9 @@ int main(int argc, char **argv) {
     layers("crash", crash, 2);
     /* The finish: a bright chord. */
     ear_synth win[3] = {
-        part(EAR_WAVE_SINE, 784, 0.8f, 0.25f, (ear_envelope){0.01f, 0.5f, 0.2f}),
-        part(EAR_WAVE_SINE, 988, 0.8f, 0.25f, (ear_envelope){0.01f, 0.5f, 0.2f}),
-        part(EAR_WAVE_SINE, 1175, 0.8f, 0.25f, (ear_envelope){0.01f, 0.5f, 0.2f})};
+        part(EAR_WAVE_SINE, 784, 0.8f, 0.17f, (ear_envelope){0.01f, 0.5f, 0.2f}),
+        part(EAR_WAVE_SINE, 988, 0.8f, 0.17f, (ear_envelope){0.01f, 0.5f, 0.2f}),
+        part(EAR_WAVE_SINE, 1175, 0.8f, 0.17f, (ear_envelope){0.01f, 0.5f, 0.2f})};
     layers("win", win, 3);
 
     /* Music: one loop per level and one for the menus (quiet, low, slow). */
