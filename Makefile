@@ -45,8 +45,8 @@ test-tsan: deps
 	@$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS)
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L threads
 
-# Speed against OpenAL Soft on the same workload, and decoding against sox, each in the
-# same run. Not part of CI.
+# Speed against OpenAL Soft on the same workload, decoding against sox, and physics
+# against Bullet, each in the same run. Not part of CI.
 bench: deps
 	@$(CMAKE) -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
 	  -DEARSHOT_BENCH=ON >/dev/null
@@ -55,6 +55,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
+	@$(BENCH_BUILD)/bench/bench_physics
 
 # The command parser under libFuzzer (clang, ASan+UBSan), seeded with docs/commands.md's
 # examples, in a scratch folder (a fuzzed render may write a WAV where it runs).

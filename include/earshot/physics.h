@@ -188,7 +188,7 @@ typedef struct ear_physics ear_physics;
 typedef struct ear_physics_config {
     ear_vec3 gravity_mps2; /* default (0, -9.81, 0) */
     /* Edge of a broad-phase grid cell in metres; default 0: chosen from the bodies
-     * (about twice the median moving body's size, at least 1 m). */
+     * (twice the mean size of the moving bodies, within 0.25..64 m). */
     float grid_cell_m;
     size_t max_events;              /* kept between clears; beyond, events are counted as
                                        dropped; default 65536 */
@@ -287,10 +287,12 @@ const char *ear_body_name(const ear_physics *world, ear_body_id id);
 /* ---- Moving a body directly ------------------------------------------------------------ */
 
 /* Moves the body now by delta, in the step's sub-steps with resolve after each, without
- * touching its velocity. *out_blocked (may be NULL) is true when a contact normal opposed
- * the move (a wall, or a crate that could not be pushed). A fixed body or a sensor moves
- * without resolving. EAR_E_STALE_ID, EAR_E_INVALID_ARG (delta not finite).
- * Thread: game. */
+ * touching its velocity. *out_blocked (may be NULL) is true when the mover itself was
+ * pushed back against the move (a wall, or a crate that could not be pushed because a
+ * third solid is behind it); a crate that gives way does not block. A fixed body or a
+ * sensor moves without resolving. Contacts made here are not events (only steps make
+ * events); a kinematic body's motion here carries its riders at the next step.
+ * EAR_E_STALE_ID, EAR_E_INVALID_ARG (delta not finite). Thread: game. */
 ear_result ear_body_move_by(ear_physics *world, ear_body_id id, ear_vec3 delta_m,
                             bool *out_blocked);
 /* move_by along the facing (horizontal), or to the right of it (strafe, negative: left). */

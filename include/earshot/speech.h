@@ -19,7 +19,7 @@
  * message, or within a quarter of a second when idle), says the last message again on
  * the next output of the chain and stays there; a new speech object tries the daemon
  * again. Each message is also written to the braille display when BrlAPI (brltty) is
- * reachable.
+ * reachable; the display's panning keys move through a message longer than it.
  *
  * With outputs set to EAR_SPEECH_OUTPUT_LOG no thread is started: messages only go to
  * the history (headless runs and tests read it).

@@ -222,32 +222,82 @@ static float choose_cell(const ear_physics *w) {
     return cell < 0.25f ? 0.25f : cell > 64.0f ? 64.0f : cell;
 }
 
+/* A moving body's fat box lasts several steps: its box grown by a tenth of its smallest
+ * half extent, two steps of its motion and two of gravity's. */
 static void fat_box(ear_physics *w, uint32_t k, float dt) {
     const ear__body *b = &w->bodies[k];
     ear_vec3 lo = ear_vec3_sub(b->pos, b->half), hi = ear_vec3_add(b->pos, b->half);
     if (b->kind != EAR_BODY_FIXED) {
-        float m = 0.25f * (b->half.x < b->half.y ? b->half.x : b->half.y);
-        if (b->half.z * 0.25f < m) m = b->half.z * 0.25f;
-        ear_vec3 d = ear_vec3_scale(b->vel, dt);
-        /* Gravity adds to the motion within the step. */
-        ear_vec3 g = ear_vec3_scale(w->cfg.gravity_mps2, b->gravity_scale * dt * dt);
-        d = ear_vec3_add(d, g);
-        lo.x += (d.x < 0 ? d.x : 0) - m;
-        lo.y += (d.y < 0 ? d.y : 0) - m;
-        lo.z += (d.z < 0 ? d.z : 0) - m;
-        hi.x += (d.x > 0 ? d.x : 0) + m;
-        hi.y += (d.y > 0 ? d.y : 0) + m;
-        hi.z += (d.z > 0 ? d.z : 0) + m;
+        float h = b->half.x < b->half.y ? b->half.x : b->half.y;
+        if (b->half.z < h) h = b->half.z;
+        float g = ear_vec3_length(w->cfg.gravity_mps2) * fabsf(b->gravity_scale);
+        float m = 0.1f * h + 2.0f * ear_vec3_length(b->vel) * dt + 2.0f * g * dt * dt;
+        lo = ear_vec3_sub(lo, ear_vec3_make(m, m, m));
+        hi = ear_vec3_add(hi, ear_vec3_make(m, m, m));
     }
     w->fat_lo[k] = lo;
     w->fat_hi[k] = hi;
+}
+
+static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi, bool exact,
+                       ear__visit_fn fn, void *user);
+
+typedef struct list_ctx {
+    uint32_t self;
+    bool ok;
+} list_ctx;
+
+static bool list_visit(ear_physics *w, uint32_t k, void *user) {
+    list_ctx *c = user;
+    if (k == c->self || w->bodies[k].sensor) return true;
+    if (!ear__grow(w, (void **)&w->nb_idx, &w->nb_idx_cap, w->nb_count + 1,
+                   sizeof *w->nb_idx)) {
+        c->ok = false;
+        return false;
+    }
+    w->nb_idx[w->nb_count++] = k;
+    return true;
+}
+
+static bool next_stamp(ear_physics *w) {
+    if (++w->stamp == 0) {
+        memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);
+        w->stamp = 1;
+    }
+    return true;
+}
+
+/* Each moving body's neighbours: the gridded boxes that overlap its fat box. */
+static ear_result build_lists(ear_physics *w) {
+    w->lists_valid = false;
+    if (!ear__grow(w, (void **)&w->nb_start, &w->nb_start_cap, w->count + 1,
+                   sizeof *w->nb_start) ||
+        !ear__grow(w, (void **)&w->exited, &w->exited_cap, w->count + 1, sizeof *w->exited))
+        return EAR_E_OUT_OF_MEMORY;
+    memset(w->exited, 0, w->count + 1);
+    w->nb_count = 0;
+    for (uint32_t k = 0; k < w->count; k++) {
+        w->nb_start[k] = w->nb_count;
+        const ear__body *b = &w->bodies[k];
+        if (b->kind == EAR_BODY_FIXED || b->sensor) continue;
+        list_ctx c = {k, true};
+        next_stamp(w);
+        if (query_grid(w, &w->fixed_grid, w->fat_lo[k], w->fat_hi[k], false, list_visit, &c))
+            query_grid(w, &w->moving_grid, w->fat_lo[k], w->fat_hi[k], false, list_visit, &c);
+        if (!c.ok) return EAR_E_OUT_OF_MEMORY;
+    }
+    w->nb_start[w->count] = w->nb_count;
+    w->lists_valid = true;
+    return EAR_OK;
 }
 
 static ear_result rebuild_moving(ear_physics *w) {
     float dt = w->dt > 0 ? w->dt : 1.0f / 60.0f;
     for (uint32_t k = 0; k < w->count; k++)
         if (w->bodies[k].kind != EAR_BODY_FIXED) fat_box(w, k, dt);
-    return loose_build(w, &w->moving_grid, choose_cell(w));
+    ear_result res = loose_build(w, &w->moving_grid, choose_cell(w));
+    if (res == EAR_OK) res = build_lists(w);
+    return res;
 }
 
 ear_result ear__broad_rebuild(ear_physics *w) {
@@ -257,7 +307,7 @@ ear_result ear__broad_rebuild(ear_physics *w) {
         return EAR_E_OUT_OF_MEMORY;
     w->fat_cap = lo_cap < hi_cap ? lo_cap : hi_cap;
     uint32_t old = w->stamp_cap;
-    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count, sizeof *w->stamps))
+    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count + 1, sizeof *w->stamps))
         return EAR_E_OUT_OF_MEMORY;
     if (w->stamp_cap != old) {
         memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);
@@ -274,9 +324,19 @@ ear_result ear__broad_rebuild(ear_physics *w) {
         if (res != EAR_OK) return res;
         w->fixed_dirty = false;
     }
+    w->grid_valid = true; /* the lists' queries below read the grids */
     ear_result res = rebuild_moving(w);
     w->grid_valid = res == EAR_OK;
     return res;
+}
+
+ear_result ear__broad_begin_step(ear_physics *w) {
+    /* A few bodies out of their fat boxes (a vehicle driving on) are cheap as extras;
+     * more than one in 64 and the lists are rebuilt. */
+    if (!w->grid_valid || w->fixed_dirty || !w->lists_valid ||
+        w->moving_grid.extra_count > w->count / 64)
+        return ear__broad_rebuild(w);
+    return EAR_OK;
 }
 
 void ear__broad_moved(ear_physics *w, uint32_t k) {
@@ -292,9 +352,12 @@ void ear__broad_moved(ear_physics *w, uint32_t k) {
         hi.z <= fhi.z)
         return;
     ear__grid *g = &w->moving_grid;
-    if (g->extra_count >= 8) {
+    if (g->extra_count >= 16 + w->count / 16) {
         if (rebuild_moving(w) == EAR_OK) return;
+        w->grid_valid = false; /* the next query rebuilds everything */
+        return;
     }
+    w->exited[k] = 1;
     /* Grow the fat box over the new place, so the body is listed once. */
     w->fat_lo[k] = ear_vec3_make(lo.x < flo.x ? lo.x : flo.x, lo.y < flo.y ? lo.y : flo.y,
                                  lo.z < flo.z ? lo.z : flo.z);
@@ -319,20 +382,20 @@ static bool boxes_overlap(ear_vec3 alo, ear_vec3 ahi, ear_vec3 lo, ear_vec3 hi) 
 
 /* Visits a candidate whose gridded box overlaps the query; false stops the query. Stamped
  * only once it overlaps, so a segment's later pieces may still reach it. */
-static bool visit(ear_physics *w, uint32_t k, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn,
-                  void *user) {
+static bool visit(ear_physics *w, uint32_t k, ear_vec3 lo, ear_vec3 hi, bool exact,
+                  ear__visit_fn fn, void *user) {
     if (w->stamps[k] == w->stamp) return true;
-    if (!overlaps(&w->bodies[k], lo, hi)) return true;
+    if (exact && !overlaps(&w->bodies[k], lo, hi)) return true;
     w->stamps[k] = w->stamp;
     return fn(w, k, user);
 }
 
-static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi,
+static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3 hi, bool exact,
                        ear__visit_fn fn, void *user) {
     for (uint32_t i = 0; i < g->large_count; i++)
-        if (!visit(w, g->large[i], lo, hi, fn, user)) return false;
+        if (!visit(w, g->large[i], lo, hi, exact, fn, user)) return false;
     for (uint32_t i = 0; i < g->extra_count; i++)
-        if (!visit(w, g->extra[i], lo, hi, fn, user)) return false;
+        if (!visit(w, g->extra[i], lo, hi, exact, fn, user)) return false;
     if (g->bucket_mask == 0) return true;
     ear_vec3 reach = ear_vec3_make(g->reach, g->reach, g->reach);
     range r = range_of(ear_vec3_sub(lo, reach), ear_vec3_add(hi, reach), g->inv_cell);
@@ -340,7 +403,8 @@ static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3
         /* A box wider than the table: every entry once. */
         for (uint32_t i = 0; i < g->entry_count; i++) {
             const ear__grid_entry *e = &g->entries[i];
-            if (boxes_overlap(e->lo, e->hi, lo, hi) && !visit(w, e->index, lo, hi, fn, user))
+            if (boxes_overlap(e->lo, e->hi, lo, hi) &&
+                !visit(w, e->index, lo, hi, exact, fn, user))
                 return false;
         }
         return true;
@@ -352,7 +416,7 @@ static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3
                 for (uint32_t i = g->starts[bk]; i < g->starts[bk + 1]; i++) {
                     const ear__grid_entry *e = &g->entries[i];
                     if (boxes_overlap(e->lo, e->hi, lo, hi) &&
-                        !visit(w, e->index, lo, hi, fn, user))
+                        !visit(w, e->index, lo, hi, exact, fn, user))
                         return false;
                 }
             }
@@ -361,12 +425,7 @@ static bool query_grid(ear_physics *w, const ear__grid *g, ear_vec3 lo, ear_vec3
 
 static bool begin_query(ear_physics *w) {
     if ((!w->grid_valid || w->fixed_dirty) && ear__broad_rebuild(w) != EAR_OK) return false;
-    if (++w->stamp == 0) {
-        /* The stamp wrapped: forget every old mark. */
-        memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);
-        w->stamp = 1;
-    }
-    return true;
+    return next_stamp(w);
 }
 
 void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float pad,
@@ -397,15 +456,15 @@ void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float 
             ear_vec3_make(fminf(a.x, b.x) - pad, fminf(a.y, b.y) - pad, fminf(a.z, b.z) - pad);
         ear_vec3 hi =
             ear_vec3_make(fmaxf(a.x, b.x) + pad, fmaxf(a.y, b.y) + pad, fmaxf(a.z, b.z) + pad);
-        if (!query_grid(w, &w->fixed_grid, lo, hi, fn, user)) return;
-        if (!query_grid(w, &w->moving_grid, lo, hi, fn, user)) return;
+        if (!query_grid(w, &w->fixed_grid, lo, hi, true, fn, user)) return;
+        if (!query_grid(w, &w->moving_grid, lo, hi, true, fn, user)) return;
     }
 }
 
 void ear__broad_query(ear_physics *w, ear_vec3 lo, ear_vec3 hi, ear__visit_fn fn, void *user) {
     if (begin_query(w)) {
-        if (!query_grid(w, &w->fixed_grid, lo, hi, fn, user)) return;
-        query_grid(w, &w->moving_grid, lo, hi, fn, user);
+        if (!query_grid(w, &w->fixed_grid, lo, hi, true, fn, user)) return;
+        query_grid(w, &w->moving_grid, lo, hi, true, fn, user);
         return;
     }
     /* No memory for the grid: every body, in id order. */

@@ -109,6 +109,14 @@ struct ear_physics {
     bool grid_valid;           /* false after a body was added, removed or reshaped */
     ear_vec3 *fat_lo, *fat_hi; /* per dense body: the box it was gridded with */
     uint32_t fat_cap;
+    /* Neighbour lists (Verlet lists): for each moving body, the solid bodies whose boxes
+     * overlapped its fat box at the last rebuild (CSR: nb_start[k] .. nb_start[k + 1] in
+     * nb_idx). Valid for a body until it leaves its fat box (exited). */
+    uint32_t *nb_start, *nb_idx;
+    uint32_t nb_start_cap, nb_idx_cap, nb_count;
+    uint8_t *exited;
+    uint32_t exited_cap;
+    bool lists_valid;
     uint32_t stamp;
     uint32_t *stamps; /* per dense body: the last query that visited it */
     uint32_t stamp_cap;
@@ -144,8 +152,16 @@ void ear__grid_free(ear_physics *w, ear__grid *g);
 /* Rebuilds the fixed grid if fixed bodies changed, and the moving grid around each
  * moving body's box grown by its motion this step. */
 ear_result ear__broad_rebuild(ear_physics *w);
-/* Notes that body i moved; re-grids it when it left its fat box. */
+/* Notes that body i moved; lists it with the extras when it left its fat box (and
+ * rebuilds the moving grid and the lists when too many did). */
 void ear__broad_moved(ear_physics *w, uint32_t i);
+/* Rebuilds the moving grid and the neighbour lists when bodies left their fat boxes
+ * (called at the start of a step). */
+ear_result ear__broad_begin_step(ear_physics *w);
+/* True when body i's neighbour list can stand in for a query. */
+static inline bool ear__list_usable(const ear_physics *w, uint32_t i) {
+    return w->lists_valid && w->grid_valid && !w->fixed_dirty && !w->exited[i];
+}
 /* Calls fn for each body (dense index) whose box overlaps [lo, hi], once each; stops
  * early when fn returns false. */
 typedef bool (*ear__visit_fn)(ear_physics *w, uint32_t index, void *user);
@@ -160,13 +176,14 @@ ear_vec3 ear__contact_point(const ear_collider *a, const ear_collider *b, ear_ve
                             float depth);
 
 /* ---- step.c ---- */
-/* Pushes body i out of what it overlaps (resolve_iterations pushes). Collects contacts
- * in the pair list when record is set; *blocked_dir (may be NULL) is tested against
- * each contact normal. */
+/* Pushes body i out of what it overlaps (resolve_iterations pushes, by the who-moves
+ * table). The contacts found are added to out (for bounce, ground and the step's pairs);
+ * out->blocked is set when the mover itself was pushed back against out->move_dir. The
+ * solid bodies near it come from its neighbour list while it is inside its fat box, else
+ * from one broad-phase query. */
 typedef struct ear__resolve_out {
     ear_vec3 move_dir; /* the mover's direction (zero: none) */
     bool blocked;
-    bool record; /* add contacts to the world's pair list */
     /* The contacts found (for bounce and ground), up to 16. */
     uint32_t count;
     struct {

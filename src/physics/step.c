@@ -13,6 +13,9 @@
  * push's direction (obstructed: a crate against a wall), that push is undone and the
  * mover is pushed out fully instead, and is blocked.
  *
+ * The bodies near a mover come from its neighbour list (broad_phase.c) while it stays in
+ * its fat box, so resting bodies query no grid; one query per resolve otherwise.
+ *
  * A step visits bodies in id order, so the outcome never depends on memory or timing.
  * Contacts found while a body moved are its bounce and ground contacts and the step's
  * contact pairs; pairs are sorted by their ids and compared with the last step's for
@@ -45,6 +48,7 @@ typedef struct near_set {
     uint32_t self;
     uint32_t n;
     bool overflow;
+    bool from_list; /* gathered from the neighbour list (valid while inside the fat box) */
     uint32_t idx[MAX_NEAR];
 } near_set;
 
@@ -59,14 +63,36 @@ static bool collect_near(ear_physics *w, uint32_t k, void *user) {
     return true;
 }
 
+static bool box_touches(const ear__body *b, ear_vec3 lo, ear_vec3 hi) {
+    return b->pos.x + b->half.x >= lo.x && b->pos.x - b->half.x <= hi.x &&
+           b->pos.y + b->half.y >= lo.y && b->pos.y - b->half.y <= hi.y &&
+           b->pos.z + b->half.z >= lo.z && b->pos.z - b->half.z <= hi.z;
+}
+
 static void gather_near(ear_physics *w, uint32_t self, float margin, near_set *s) {
     const ear__body *b = &w->bodies[self];
     ear_vec3 m = ear_vec3_make(margin, margin, margin);
+    ear_vec3 lo = ear_vec3_sub(ear_vec3_sub(b->pos, b->half), m);
+    ear_vec3 hi = ear_vec3_add(ear_vec3_add(b->pos, b->half), m);
     s->self = self;
     s->n = 0;
     s->overflow = false;
-    ear__broad_query(w, ear_vec3_sub(ear_vec3_sub(b->pos, b->half), m),
-                     ear_vec3_add(ear_vec3_add(b->pos, b->half), m), collect_near, s);
+    s->from_list = ear__list_usable(w, self);
+    if (s->from_list) {
+        /* The neighbour list and the bodies that left their fat boxes cover everything
+         * that can touch the body while it stays inside its own fat box. */
+        for (uint32_t j = w->nb_start[self]; j < w->nb_start[self + 1]; j++) {
+            uint32_t k = w->nb_idx[j];
+            if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
+        }
+        const ear__grid *g = &w->moving_grid;
+        for (uint32_t j = 0; j < g->extra_count; j++) {
+            uint32_t k = g->extra[j];
+            if (box_touches(&w->bodies[k], lo, hi) && !collect_near(w, k, s)) return;
+        }
+        return;
+    }
+    ear__broad_query(w, lo, hi, collect_near, s);
 }
 
 typedef struct deepest {
@@ -207,8 +233,13 @@ void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out) {
                 back = depth * (1.0f - share);
             }
         }
-        if (back > 0) b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
-        pushed += back;
+        if (back > 0) {
+            b->pos = ear_vec3_add(b->pos, ear_vec3_scale(n, back));
+            pushed += back;
+            /* Out of its fat box: its list no longer covers it. */
+            ear__broad_moved(w, i);
+            if (near.from_list && !ear__list_usable(w, i)) pushed = margin * 2;
+        }
         note_contact(w, i, d.best, n, depth, out);
         /* Blocked: the mover itself was pushed back against its move. */
         if (back > 0 && ear_vec3_dot(n, out->move_dir) < -1e-3f) out->blocked = true;
@@ -580,7 +611,7 @@ ear_result ear_physics_step(ear_physics *w, float dt) {
     /* This step's contact lists start empty; removal may have left entries. */
     w->pair_count = 0;
     w->sense_count = 0;
-    if (ear__broad_rebuild(w) != EAR_OK) {
+    if (ear__broad_begin_step(w) != EAR_OK) {
         /* No memory for the grid: queries scan every body. */
         w->grid_valid = false;
     }

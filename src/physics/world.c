@@ -84,9 +84,9 @@ void ear_physics_destroy(ear_physics *w) {
     if (!w) return;
     ear__grid_free(w, &w->fixed_grid);
     ear__grid_free(w, &w->moving_grid);
-    void *blocks[] = {w->bodies, w->slots,      w->free_slots, w->fat_lo,
-                      w->fat_hi, w->scratch,    w->pairs,      w->last_pairs,
-                      w->sense,  w->last_sense, w->events,     w->stamps};
+    void *blocks[] = {w->bodies,  w->slots,  w->free_slots, w->fat_lo, w->fat_hi,
+                      w->scratch, w->pairs,  w->last_pairs, w->sense,  w->last_sense,
+                      w->events,  w->stamps, w->nb_start,   w->nb_idx, w->exited};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
         if (blocks[i]) w->alloc.free_fn(blocks[i], w->alloc.user);
     w->alloc.free_fn(w, w->alloc.user);

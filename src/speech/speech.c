@@ -344,6 +344,8 @@ typedef struct thread_out {
     double last_at_s; /* when */
     brlapi_handle_t *brl;
     unsigned int brl_cells;
+    char *brl_text;    /* the message on the display (owned) */
+    size_t brl_offset; /* the first character shown */
 } thread_out;
 
 /* How long after the last message a death of the daemon makes it be said again on the
@@ -504,24 +506,34 @@ static void open_braille(ear_speech *sp, thread_out *out) {
     out->brl_cells = x * (y ? y : 1);
 }
 
-/* Shows the start of text on the display (as many characters as it has cells). */
-static void show_braille(thread_out *out, const char *text) {
-    if (!out->brl) return;
+/* Writes the window of the message on the display: as many characters as it has
+ * cells, from brl_offset. */
+static void write_braille(thread_out *out) {
+    if (!out->brl || !out->brl_text) return;
+    const char *text = out->brl_text;
+    size_t start = 0, skipped = 0;
+    while (text[start] && skipped < out->brl_offset) {
+        size_t n = utf8_char(text + start, NULL);
+        if (n == 0) break;
+        start += n;
+        skipped++;
+    }
     size_t bytes = 0, chars = 0;
-    while (text[bytes] && chars < out->brl_cells) {
-        size_t n = utf8_char(text + bytes, NULL);
+    while (text[start + bytes] && chars < out->brl_cells) {
+        size_t n = utf8_char(text + start + bytes, NULL);
         if (n == 0) break;
         bytes += n;
         chars++;
     }
+    const char *window = text + start;
     if (chars == 0) {
-        text = " ";
+        window = " ";
         bytes = chars = 1;
     }
     brlapi_writeArguments_t w = BRLAPI_WRITEARGUMENTS_INITIALIZER;
     w.regionBegin = 1;
     w.regionSize = -(int)chars; /* the rest of the display is blanked */
-    w.text = text;
+    w.text = window;
     w.textSize = (int)bytes;
     w.cursor = BRLAPI_CURSOR_OFF;
     w.charset = "UTF-8";
@@ -534,7 +546,47 @@ static void show_braille(thread_out *out, const char *text) {
     }
 }
 
+/* Shows a message from its start. */
+static void show_braille(thread_out *out, const char *text) {
+    if (!out->brl) return;
+    char *copy = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
+    if (!copy) return;
+    free(out->brl_text);
+    out->brl_text = copy;
+    out->brl_offset = 0;
+    write_braille(out);
+}
+
+/* The display's panning keys (brltty's FWINRT / FWINLT, "full window right / left")
+ * move through a message longer than the display; HOME and TOP go back to its start.
+ * Other keys are left alone. */
+static void braille_keys(thread_out *out) {
+    brlapi_keyCode_t code;
+    while (out->brl && brlapi__readKey(out->brl, 0, &code) > 0) {
+        if ((code & BRLAPI_KEY_TYPE_MASK) != BRLAPI_KEY_TYPE_CMD || !out->brl_text) continue;
+        brlapi_keyCode_t cmd_code = code & BRLAPI_KEY_CODE_MASK;
+        size_t length = 0;
+        for (size_t i = 0; out->brl_text[i];) {
+            size_t n = utf8_char(out->brl_text + i, NULL);
+            if (n == 0) break;
+            i += n;
+            length++;
+        }
+        size_t before = out->brl_offset;
+        if (cmd_code == BRLAPI_KEY_CMD_FWINRT && out->brl_offset + out->brl_cells < length)
+            out->brl_offset += out->brl_cells;
+        else if (cmd_code == BRLAPI_KEY_CMD_FWINLT)
+            out->brl_offset =
+                out->brl_offset > out->brl_cells ? out->brl_offset - out->brl_cells : 0;
+        else if (cmd_code == BRLAPI_KEY_CMD_HOME || cmd_code == BRLAPI_KEY_CMD_TOP)
+            out->brl_offset = 0;
+        if (out->brl_offset != before) write_braille(out);
+    }
+}
+
 static void close_braille(thread_out *out) {
+    free(out->brl_text);
+    out->brl_text = NULL;
     if (!out->brl) return;
     brlapi__leaveTtyMode(out->brl);
     brlapi__closeConnection(out->brl);
@@ -684,30 +736,36 @@ static void apply_setting(ear_speech *sp, thread_out *out, const cmd *c) {
     pthread_mutex_unlock(&espeak_lock);
 }
 
-/* Waits (lock held) for a command; on speech-dispatcher, wakes four times a second to
- * see whether the daemon is still there. */
+/* Waits (lock held) for a command. On speech-dispatcher it wakes four times a second to
+ * see whether the daemon is still there; with a braille display, twenty times a second
+ * to read its panning keys. */
 static void wait_for_command(ear_speech *sp, thread_out *out) {
+    double next_check_s = now_s() + 0.25;
     while (!sp->cmd_head) {
-        if (out->kind != EAR_SPEECH_OUTPUT_DISPATCHER) {
+        bool dispatcher = out->kind == EAR_SPEECH_OUTPUT_DISPATCHER;
+        if (!dispatcher && !out->brl) {
             pthread_cond_wait(&sp->cond, &sp->lock);
             continue;
         }
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 250000000L;
+        until.tv_nsec += out->brl ? 50000000L : 250000000L;
         if (until.tv_nsec >= 1000000000L) {
             until.tv_sec++;
             until.tv_nsec -= 1000000000L;
         }
-        if (pthread_cond_timedwait(&sp->cond, &sp->lock, &until) == ETIMEDOUT &&
-            !sp->cmd_head) {
-            pthread_mutex_unlock(&sp->lock);
+        if (pthread_cond_timedwait(&sp->cond, &sp->lock, &until) != ETIMEDOUT || sp->cmd_head)
+            continue;
+        pthread_mutex_unlock(&sp->lock);
+        braille_keys(out);
+        if (dispatcher && now_s() >= next_check_s) {
+            next_check_s = now_s() + 0.25;
             pthread_mutex_lock(&spd_lock);
             bool dead = dispatcher_dead(out);
             pthread_mutex_unlock(&spd_lock);
             if (dead) fail_over(sp, out, NULL);
-            pthread_mutex_lock(&sp->lock);
         }
+        pthread_mutex_lock(&sp->lock);
     }
 }
 

@@ -37,6 +37,14 @@ static ear_body_id add_sphere(ear_physics *w, ear_body_kind kind, ear_vec3 pos, 
     return id;
 }
 
+static ear_physics *open_world_e(void) {
+    ear_physics_config c = ear_physics_config_default();
+    c.gravity_mps2 = ear_vec3_make(0, 0, 0);
+    ear_physics *w = NULL;
+    ear_physics_create(&c, &w);
+    return w;
+}
+
 static ear_body_id add_floor(ear_physics *w) {
     return add_box(w, EAR_BODY_FIXED, ear_vec3_make(0, -0.5f, 0), ear_vec3_make(50, 0.5f, 50));
 }
@@ -327,6 +335,46 @@ TEST(bounce_off_a_wall_reflects_by_e) {
         }
     }
     ASSERT_TRUE(false);
+}
+
+TEST(collision_started_then_ended_once) {
+    ear_physics *w = open_world_e();
+    ear_body_desc d = ear_body_desc_default();
+    d.shape = EAR_SHAPE_SPHERE;
+    d.radius_m = 0.5f;
+    d.bounciness = 1;
+    d.velocity_mps = ear_vec3_make(2, 0, 0);
+    ear_body_id a, b;
+    ASSERT_OK(ear_physics_add_body(w, &d, &a));
+    d.position_m = ear_vec3_make(2, 0, 0);
+    d.velocity_mps = ear_vec3_make(0, 0, 0);
+    ASSERT_OK(ear_physics_add_body(w, &d, &b));
+    double between = 0;
+    for (int i = 0; i < 120; i++) {
+        ASSERT_OK(ear_physics_step(w, DT));
+        const ear_physics_event *e = find_event(w, EAR_PHYS_COLLISION_STARTED, EAR_BODY_NONE);
+        if (e && e->step == (uint64_t)i) {
+            /* The contact point lies on the line between the centres, between them. */
+            ASSERT_DBL_GT(e->point_m.x, pos_of(w, a).x);
+            ASSERT_DBL_LT(e->point_m.x, pos_of(w, b).x);
+            ASSERT_NEAR(e->point_m.y, 0, 1e-6);
+            ASSERT_NEAR(e->speed_mps, 2, 1e-5);
+            between = 1;
+        }
+    }
+    ASSERT_NEAR(between, 1, 0);
+    ASSERT_EQ(count_events(w, EAR_PHYS_COLLISION_STARTED, EAR_BODY_NONE), 1);
+    ASSERT_EQ(count_events(w, EAR_PHYS_COLLISION_ENDED, EAR_BODY_NONE), 1);
+    const ear_physics_event *s1 = find_event(w, EAR_PHYS_COLLISION_STARTED, EAR_BODY_NONE);
+    const ear_physics_event *e1 = find_event(w, EAR_PHYS_COLLISION_ENDED, EAR_BODY_NONE);
+    ASSERT_U64_EQ(s1->body, a);
+    ASSERT_U64_EQ(s1->other, b);
+    ASSERT_NEAR(s1->normal.x, -1, 1e-6);
+    ASSERT_GT(e1->step, s1->step);
+    /* e = 1, equal masses: the velocities swap. */
+    ASSERT_NEAR(vel_of(w, a).x, 0, 1e-5);
+    ASSERT_NEAR(vel_of(w, b).x, 2, 1e-5);
+    ear_physics_destroy(w);
 }
 
 /* ---- Who moves ------------------------------------------------------------------------------
@@ -637,11 +685,16 @@ TEST(vehicle_reaches_and_holds_top_speed) {
     ASSERT_NEAR(v.x, 0, 1e-4);
     ASSERT_EQ(state_of(w, car).gear, 5);
     ASSERT_NEAR(state_of(w, car).rpm, 800 + 5200 * v_eq / 50, 1);
+    ASSERT_EQ(ear_vehicle_get_state(w, car, &(ear_vehicle_state){0}), EAR_OK);
     /* A heavier grip limit: with mass 100 kg, 60 m/s^2 is clamped to grip 8. */
     ear_body_id light = add_car(w, &vc, 100, ear_vec3_make(50, 0, 0));
     ear_vehicle_set_controls(w, light, &(ear_vehicle_controls){.gas = 1});
     ear_physics_step(w, DT);
     ASSERT_NEAR(state_of(w, light).speed_mps, (8.0 - 0.15) * DT, 1e-6);
+    /* Revving from standing: rpm at least idle + 30 % of the range times the pedal, above
+     * the speed's idle + 5200 * v / 10. */
+    ASSERT_NEAR(state_of(w, light).rpm, 800 + 5200 * 0.3, 1e-2);
+    ASSERT_NEAR(state_of(w, light).load, 1, 0);
     ear_physics_destroy(w);
 }
 
@@ -984,21 +1037,20 @@ TEST(move_helpers_use_facing) {
     ear_physics_destroy(w);
 }
 
-TEST_MAIN(TEST_ENTRY(ids_order_and_stale_ids), TEST_ENTRY(bad_descriptions_change_nothing),
-          TEST_ENTRY(penetration_formulas), TEST_ENTRY(fall_time_and_landed_once),
-          TEST_ENTRY(resting_bodies_stay_on_ground_10_s),
-          TEST_ENTRY(bounce_impulse_conserves_momentum),
-          TEST_ENTRY(bounce_off_a_wall_reflects_by_e), TEST_ENTRY(kinematic_shoves_crate_fully),
-          TEST_ENTRY(crate_against_wall_blocks_the_mover),
-          TEST_ENTRY(dynamic_overlap_shared_by_mass),
-          TEST_ENTRY(ray_distances_from_many_angles),
-          TEST_ENTRY(ray_all_along_segment_and_sensors_ignored),
-          TEST_ENTRY(sensors_enter_and_leave_once), TEST_ENTRY(platforms_carry_riders),
-          TEST_ENTRY(friction_stops_a_sliding_crate),
-          TEST_ENTRY(vehicle_reaches_and_holds_top_speed),
-          TEST_ENTRY(vehicle_brakes_to_a_stop_holds_and_reverses_after_release),
-          TEST_ENTRY(vehicle_coasting_deceleration), TEST_ENTRY(vehicle_turn_rate),
-          TEST_ENTRY(vehicle_fuel_per_meter), TEST_ENTRY(vehicle_shifts_at_band_edges),
-          TEST_ENTRY(vehicle_crashes_with_lost_speed_and_slides),
-          TEST_ENTRY(same_world_same_hash), TEST_ENTRY(no_allocation_in_step_after_warm_up),
-          TEST_ENTRY(broad_phase_matches_brute_force), TEST_ENTRY(move_helpers_use_facing))
+TEST_MAIN(
+    TEST_ENTRY(ids_order_and_stale_ids), TEST_ENTRY(bad_descriptions_change_nothing),
+    TEST_ENTRY(penetration_formulas), TEST_ENTRY(fall_time_and_landed_once),
+    TEST_ENTRY(resting_bodies_stay_on_ground_10_s),
+    TEST_ENTRY(bounce_impulse_conserves_momentum), TEST_ENTRY(bounce_off_a_wall_reflects_by_e),
+    TEST_ENTRY(collision_started_then_ended_once), TEST_ENTRY(kinematic_shoves_crate_fully),
+    TEST_ENTRY(crate_against_wall_blocks_the_mover), TEST_ENTRY(dynamic_overlap_shared_by_mass),
+    TEST_ENTRY(ray_distances_from_many_angles),
+    TEST_ENTRY(ray_all_along_segment_and_sensors_ignored),
+    TEST_ENTRY(sensors_enter_and_leave_once), TEST_ENTRY(platforms_carry_riders),
+    TEST_ENTRY(friction_stops_a_sliding_crate), TEST_ENTRY(vehicle_reaches_and_holds_top_speed),
+    TEST_ENTRY(vehicle_brakes_to_a_stop_holds_and_reverses_after_release),
+    TEST_ENTRY(vehicle_coasting_deceleration), TEST_ENTRY(vehicle_turn_rate),
+    TEST_ENTRY(vehicle_fuel_per_meter), TEST_ENTRY(vehicle_shifts_at_band_edges),
+    TEST_ENTRY(vehicle_crashes_with_lost_speed_and_slides), TEST_ENTRY(same_world_same_hash),
+    TEST_ENTRY(no_allocation_in_step_after_warm_up),
+    TEST_ENTRY(broad_phase_matches_brute_force), TEST_ENTRY(move_helpers_use_facing))

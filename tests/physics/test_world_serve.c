@@ -457,7 +457,8 @@ TEST(mcp_paths_are_confined) {
     json_t *err = NULL;
     json_t *r = ear_commands_run(c, "world.load", params, &err);
     ASSERT_TRUE(r == NULL);
-    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
+    /* An escape answers exactly as a missing file (docs/commands.md, confinement). */
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_NOT_FOUND");
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.path");
     json_decref(err);
     json_decref(params);

@@ -39,6 +39,7 @@ static void sleep_ms(long ms) {
 TEST(falls_back_to_the_console_when_no_daemon_runs) {
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     /* A socket where no daemon listens, and no autospawn: as on a CI machine. */
     cfg.dispatcher_socket = "/tmp/earshot-test-no-speechd/speechd.sock";
     cfg.dispatcher_autospawn = false;
@@ -95,6 +96,7 @@ TEST(espeak_without_a_stage_is_skipped) {
     /* espeak-ng would speak into nobody's stage: the chain goes on to the console. */
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.skip_dispatcher = true;
     cfg.line_fn = capture;
     cfg.line_user = &l;
@@ -106,6 +108,7 @@ TEST(espeak_without_a_stage_is_skipped) {
 
 TEST(history_keeps_the_last_100_and_repeat_does_not_add) {
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     ear_speech *sp;
     ASSERT_OK(ear_speech_create(&cfg, &sp));
@@ -133,6 +136,7 @@ TEST(history_keeps_the_last_100_and_repeat_does_not_add) {
 TEST(mute_keeps_history_but_says_nothing_and_echo_writes_lines) {
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     cfg.echo = true;
     cfg.line_fn = capture;
@@ -157,6 +161,7 @@ TEST(mute_keeps_history_but_says_nothing_and_echo_writes_lines) {
 
 TEST(long_messages_are_cut_on_a_character_boundary) {
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     ear_speech *sp;
     ASSERT_OK(ear_speech_create(&cfg, &sp));
@@ -173,6 +178,7 @@ TEST(long_messages_are_cut_on_a_character_boundary) {
 TEST(the_history_is_read_backwards_and_forwards) {
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     cfg.echo = true; /* each said message as a line: what the player hears */
     cfg.line_fn = capture;

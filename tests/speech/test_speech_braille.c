@@ -179,6 +179,11 @@ TEST(each_message_is_shown_on_the_braille_display) {
     ASSERT_OK(
         ear_speech_speak_queued(sp, "The door to the north is open, and a draft comes in."));
     ASSERT_TRUE(display_shows(display, "The door to the north is open, and a dra"));
+    /* The display's panning keys move through it, and back. */
+    ASSERT_EQ(write(display, "FWINRT\n", 7), 7);
+    ASSERT_TRUE(display_shows(display, "ft comes in."));
+    ASSERT_EQ(write(display, "FWINLT\n", 7), 7);
+    ASSERT_TRUE(display_shows(display, "The door to the north is open, and a dra"));
     /* A typed character. */
     ASSERT_OK(ear_speech_say_char(sp, "x"));
     ASSERT_TRUE(display_shows(display, "x"));
