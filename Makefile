@@ -24,7 +24,7 @@ build: deps
 # The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
 # its measurements.
 run: build
-	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav \
+	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav --overwrite \
 	  --plot $(BUILD)/demo.svg
 
 # Every test through CTest, in the ASan+UBSan build.

@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define RATE 48000u
 
@@ -34,11 +35,32 @@ static ear_clip *make(const ear_synth *parts, size_t n, bool sequence) {
     return c;
 }
 
+#ifndef EAR_VERSION
+#define EAR_VERSION "0.1.0"
+#endif
+
 int main(int argc, char **argv) {
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        printf("usage: demo_scene [OUT.wav [SECONDS]]   (default demo_scene.wav, 8 s)\n"
+               "       demo_scene --help | --version\n"
+               "Renders the demo scene with the stage alone and writes it as a WAV (an\n"
+               "existing file is replaced only when it is a WAV Earshot wrote).\n");
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (argc > 1 && strcmp(argv[1], "--version") == 0) {
+        printf("demo_scene (Earshot) %s\n", EAR_VERSION);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (argc > 3 || (argc > 1 && argv[1][0] == '-')) {
+        fprintf(stderr, "usage: demo_scene [OUT.wav [SECONDS]]\n");
+        return 2;
+    }
     const char *path = argc > 1 ? argv[1] : "demo_scene.wav";
-    double seconds = argc > 2 ? atof(argv[2]) : 8.0;
-    if (!(seconds > 0.5 && seconds <= 600.0)) {
-        fprintf(stderr, "demo_scene: seconds must be in (0.5, 600], got %s\n", argv[2]);
+    char *end = NULL;
+    double seconds = argc > 2 ? strtod(argv[2], &end) : 8.0;
+    if ((argc > 2 && (end == argv[2] || *end)) || !(seconds > 0.5 && seconds <= 600.0)) {
+        fprintf(stderr, "demo_scene: seconds must be a number in (0.5, 600], got %s\n",
+                argv[2]);
         return 2;
     }
     uint32_t frames = (uint32_t)(seconds * RATE);

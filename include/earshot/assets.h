@@ -38,6 +38,14 @@ typedef struct ear_assets ear_assets;
 typedef struct ear_assets_config {
     const char *root;               /* the assets folder; NULL or "": "assets" (copied) */
     const ear_allocator *allocator; /* the cache and the clips it decodes; NULL: malloc */
+    /* Folders that every file the cache opens (sounds, music, audio.json, its clips,
+     * .blend.json files) must lie inside once symbolic links are followed (realpath); a
+     * file outside them is treated exactly as a missing one: the same warning, the same
+     * EAR_E_NOT_FOUND, so a caller cannot tell what exists outside. The folders are
+     * resolved when the cache is created (one that does not exist then admits nothing).
+     * NULL (the default): any file. Copied. */
+    const char *const *allowed_roots;
+    size_t allowed_root_count;
 } ear_assets_config;
 
 /* The defaults above. Thread: any. */

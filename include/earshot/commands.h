@@ -36,6 +36,13 @@ typedef struct ear_commands_config {
                                    synth: name); 0 means 3600, the synth's own limit */
     ear_render_step_fn on_step; /* NULL: none */
     void *step_user;
+    /* With confine_paths, the folders every file a command names must resolve inside,
+     * after symbolic links (realpath): `path` params, sound and music names, audio.json
+     * clips, .blend.json files. A path outside them is refused with exactly the error of a
+     * missing file (E_NOT_FOUND, "no such file"), so a client cannot probe what exists
+     * outside. Resolved (and copied) at creation. NULL (default): the working directory. */
+    const char *const *allowed_roots;
+    size_t allowed_root_count;
 } ear_commands_config;
 
 /* The defaults above. Thread: any. */
@@ -83,6 +90,11 @@ json_t *ear_command_error(const char *code, const char *where, const char *forma
  * with "id" echoed when given. Bad JSON is E_BAD_JSON with its line and column. Never
  * NULL unless out of memory. */
 char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t length);
+/* As ear_commands_serve_line, for the request on line `line_number` (from 1) of the input:
+ * every error carries "line": line_number, and a bad JSON error's where is "line
+ * <line_number>, column <c>". 0: the line is not known (as ear_commands_serve_line). */
+char *ear_commands_serve_line_at(ear_commands *commands, const char *line, size_t length,
+                                 uint64_t line_number);
 
 /* One message of `earshot mcp` (JSON-RPC 2.0, protocol 2025-11-25): initialize, ping,
  * tools/list, tools/call; notifications get no answer (NULL). The answer is one line (no

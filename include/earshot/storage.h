@@ -16,6 +16,11 @@
  *     overwrite it; the store then starts empty. If the rename fails, saving is
  *     disabled until ear_storage_allow_overwrite is called.
  *   - A missing file is an empty store, not an error.
+ *   - The path is followed through symbolic links before every load and save: a save
+ *     that is a link is read from and written to its target (the temporary file beside
+ *     the target; the link stays). A path that ends at a FIFO, a device, a socket or a
+ *     folder is refused at once (never waited on, never written): the store starts
+ *     empty with saving disabled and ear_storage_load_result EAR_E_IO.
  *
  * The file formats and the key derivation are described in docs/modules/storage.md.
  */

@@ -104,13 +104,21 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         "window", (double)window / EAR__RATE, "envelope",
         envelope(buf, frames, EAR_ALL_CHANNELS, window, 0), "tone_envelopes", tones);
     if (result && *path) {
-        ear_result r = ear_wav_write(path, buf, frames, 2, EAR__RATE);
+        ear_wav_write_config wc = ear_wav_write_config_default();
+        wc.overwrite = ear__bool(params, "overwrite", false);
+        ear_io_error io = {{0}};
+        ear_result r = ear_wav_write_with(path, buf, frames, 2, EAR__RATE, &wc, &io);
         if (r != EAR_OK) {
             json_decref(result);
-            /* The render happened (the stage moved on); only the file failed. */
-            *err = ear_command_error("E_IO", "params.path",
-                                     "params.path: %s cannot be written (%s)", path,
-                                     ear_result_string(r));
+            /* The render happened (the stage moved on); only the file failed. A file that
+             * is kept (a link, a file Earshot did not write) is E_EXISTS. */
+            *err = ear_command_error(r == EAR_E_STATE ? "E_EXISTS" : "E_IO", "params.path",
+                                     "params.path: %s",
+                                     io.message[0] ? io.message : ear_result_string(r));
+            if (r == EAR_E_STATE)
+                json_object_set_new(*err, "expected",
+                                    json_string("a new file, a WAV Earshot wrote, or "
+                                                "\"overwrite\": true"));
             return NULL;
         }
         json_object_set_new(result, "path", json_string(path));

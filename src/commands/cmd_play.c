@@ -113,7 +113,8 @@ json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err) {
         r = ear_stage_play_pool(c->stage, pool, &play, &id);
     }
     if (r != EAR_OK) {
-        *err = ear__cmd_result_error(r, where, name);
+        *err = sound ? ear__cmd_sound_error(c, r, where, name)
+                     : ear__cmd_result_error(r, where, name);
         return NULL;
     }
     if (ps && (*err = set_params(c, id, ps))) {
@@ -199,7 +200,7 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err) {
         r = ear_assets_play_music(c->assets, c->stage, sound, loop, volume, crossfade);
     }
     if (r != EAR_OK) {
-        *err = ear__cmd_result_error(r, "params.sound", sound);
+        *err = ear__cmd_sound_error(c, r, "params.sound", sound);
         return NULL;
     }
     return json_pack("{s:s, s:b, s:f, s:f}", "sound", sound, "loop", loop, "volume",

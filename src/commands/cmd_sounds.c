@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const waveforms[] = {"sine", "square", "triangle", "saw", "noise", "engine"};
 
@@ -102,7 +103,7 @@ static bool resolve(ear_commands *c, char (*names)[EAR_SOUND_NAME_MAX], uint32_t
         ear_result r = ear_assets_get(c->assets, names[i], &clip);
         if (r != EAR_OK) {
             for (uint32_t j = 0; j < i; j++) ear_clip_release(out[j]);
-            *err = ear__cmd_result_error(r, at, names[i]);
+            *err = ear__cmd_sound_error(c, r, at, names[i]);
             return false;
         }
         ear_clip_retain(clip);
@@ -207,11 +208,19 @@ json_t *ear__cmd_load(ear_commands *c, json_t *params, json_t **err) {
             snprintf(root, sizeof root, "%.*s", (int)(n - tn - 1), path);
     } else {
         snprintf(root, sizeof root, "%s", path);
+        struct stat st;
+        if (stat(path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            *err = ear_command_error("E_BAD_PARAM", "params.path",
+                                     "params.path: %s is a file, not an assets folder or its "
+                                     "audio.json",
+                                     path);
+            json_object_set_new(*err, "expected",
+                                json_string("an assets folder or its audio.json"));
+            return NULL;
+        }
     }
     ear_assets *assets = NULL;
-    ear_assets_config ac = ear_assets_config_default();
-    ac.root = root;
-    ear_result r = ear_assets_create(&ac, &assets);
+    ear_result r = ear__cmd_make_assets(c, root, &assets);
     for (size_t i = 0; i < c->clip_count && r == EAR_OK; i++)
         r = ear_assets_register_clip(assets, c->clips[i].name, c->clips[i].clip);
     ear_audio_setup *setup = NULL;

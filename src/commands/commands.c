@@ -109,6 +109,41 @@ json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what)
     }
 }
 
+/* A synth: name that does not parse: what a synth name is. */
+static json_t *synth_name_error(const char *where, const char *name) {
+    json_t *e = ear_command_error(
+        "E_BAD_PARAM", where,
+        "%s: \"%.200s\" is not a valid synth name (expected "
+        "synth:<waveform>:<hz>[:<seconds>[:<amplitude>]], waveform sine, square, "
+        "triangle, saw, noise or engine)",
+        where, name);
+    if (e)
+        json_object_set_new(e, "expected",
+                            json_string("synth:<waveform>:<hz>[:<seconds>[:<amplitude>]]"));
+    return e;
+}
+
+json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
+                             const char *name) {
+    if (r == EAR_E_NOT_FOUND || r == EAR_E_TOO_MANY_VOICES || r == EAR_E_STALE_ID || !name)
+        return ear__cmd_result_error(r, where, name);
+    if (strncmp(name, "synth:", 6) == 0) return synth_name_error(where, name);
+    /* The file the name resolves to says why it will not load. */
+    char file[4096];
+    ear_io_error io = {{0}};
+    ear_audio_info info;
+    if ((r == EAR_E_FORMAT || r == EAR_E_IO || r == EAR_E_UNSUPPORTED) &&
+        ear_assets_resolve(c->assets, name, file, sizeof file) == EAR_OK && *file &&
+        ear_decode_info(file, &info, &io) != EAR_OK && io.message[0]) {
+        json_t *e = ear_command_error(r == EAR_E_IO ? "E_IO" : "E_BAD_PARAM", where,
+                                      "%s: sound \"%.200s\" will not load: %s", where, name,
+                                      io.message);
+        if (e) json_object_set_new(e, "name", json_string(name));
+        return e;
+    }
+    return ear__cmd_result_error(r, where, name);
+}
+
 /* ---- Params --------------------------------------------------------------------------- */
 
 double ear__num(const json_t *params, const char *key, double fallback) {
@@ -140,6 +175,18 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback) {
     return name && ear_bus_from_name(name, &bus) == EAR_OK ? bus : fallback;
 }
 
+/* Whether real (a realpath) lies inside one of the registry's allowed folders. */
+static bool inside_roots(const ear_commands *c, const char *real) {
+    for (size_t i = 0; i < c->root_count; i++) {
+        const char *root = c->roots[i];
+        size_t n = strlen(root);
+        if (strcmp(root, "/") == 0 ||
+            (strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/')))
+            return true;
+    }
+    return false;
+}
+
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity) {
     if (!c->config.confine_paths) {
@@ -148,18 +195,18 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
         strcpy(out, path);
         return NULL;
     }
-    char cwd[PATH_MAX], real[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return ear_command_error("E_IO", where, "the working directory cannot be read");
+    char real[PATH_MAX];
     const char *probe = path;
     char folder[PATH_MAX];
     const char *base = NULL;
     if (for_write) {
-        /* The file need not exist; its folder must, under the working directory. */
+        /* The file need not exist; its folder must, inside the allowed folders. */
         const char *slash = strrchr(path, '/');
         if (slash) {
             size_t n = (size_t)(slash - path);
-            if (n >= sizeof folder) n = sizeof folder - 1;
+            if (n >= sizeof folder)
+                return ear_command_error("E_BAD_PARAM", where, "%s: the path is too long",
+                                         where);
             memcpy(folder, path, n);
             folder[n] = '\0';
             if (n == 0) strcpy(folder, "/");
@@ -172,22 +219,11 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
             return ear_command_error("E_BAD_PARAM", where, "%s: not a file name", where);
         probe = folder;
     }
-    if (!realpath(probe, real)) {
+    /* Outside the allowed folders answers exactly as missing: nothing to probe with. */
+    if (!realpath(probe, real) || !inside_roots(c, real)) {
         json_t *e = ear_command_error("E_NOT_FOUND", where, "%s: no such %s: %s", where,
                                       for_write ? "folder" : "file", probe);
         if (e) json_object_set_new(e, "name", json_string(probe));
-        return e;
-    }
-    size_t n = strlen(cwd);
-    bool inside = strcmp(real, cwd) == 0 ||
-                  (strncmp(real, cwd, n) == 0 && (real[n] == '/' || strcmp(cwd, "/") == 0));
-    if (!inside) {
-        json_t *e =
-            ear_command_error("E_BAD_PARAM", where,
-                              "%s: %s is outside the working directory %s", where, path, cwd);
-        if (e)
-            json_object_set_new(e, "expected",
-                                json_string("a path under the working directory"));
         return e;
     }
     int len = for_write ? snprintf(out, capacity, "%s/%s", real, base)
@@ -211,8 +247,9 @@ json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char
 
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where) {
     ear_synth s;
-    if (!name || strncmp(name, "synth:", 6) != 0 || ear_synth_parse_name(name, &s) != EAR_OK)
-        return NULL;
+    if (!name || strncmp(name, "synth:", 6) != 0) return NULL;
+    /* A synth name that does not parse is refused here, with what a synth name is. */
+    if (ear_synth_parse_name(name, &s) != EAR_OK) return synth_name_error(where, name);
     return ear__cmd_check_seconds(c, s.seconds > 0 ? s.seconds : 1.0, where);
 }
 
@@ -300,6 +337,18 @@ const float *ear_commands_last_buffer(const ear_commands *c, uint64_t *out_frame
 
 /* ---- Life ----------------------------------------------------------------------------- */
 
+ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_assets **out) {
+    ear_assets_config ac = ear_assets_config_default();
+    ac.root = root;
+    if (c->config.confine_paths) {
+        /* An empty list still confines: it admits nothing. */
+        static const char *const none[1] = {NULL};
+        ac.allowed_roots = c->root_count ? (const char *const *)c->roots : none;
+        ac.allowed_root_count = c->root_count;
+    }
+    return ear_assets_create(&ac, out);
+}
+
 ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
                                ear_assets **out_assets) {
     ear_stage_config sc = ear_stage_config_default();
@@ -307,10 +356,8 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
     ear_stage *stage = NULL;
     ear_result r = ear_stage_create(&sc, &stage);
     if (r != EAR_OK) return r;
-    ear_assets_config ac = ear_assets_config_default();
-    ac.root = c->assets_root;
     ear_assets *assets = NULL;
-    r = ear_assets_create(&ac, &assets);
+    r = ear__cmd_make_assets(c, c->assets_root, &assets);
     if (r != EAR_OK) {
         ear_stage_destroy(stage);
         return r;
@@ -345,6 +392,22 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
                                                              : "assets");
     c->config.assets_root = c->assets_root;
     ear_result r = EAR_OK;
+    if (c->config.confine_paths) {
+        size_t n = c->config.allowed_roots ? c->config.allowed_root_count : 1;
+        c->roots = calloc(n + 1, sizeof *c->roots);
+        if (!c->roots) r = EAR_E_OUT_OF_MEMORY;
+        for (size_t i = 0; i < n && r == EAR_OK; i++) {
+            const char *given = c->config.allowed_roots ? c->config.allowed_roots[i] : ".";
+            char real[PATH_MAX];
+            /* A folder that does not exist admits nothing. */
+            if (!given || !realpath(given, real)) continue;
+            if (!(c->roots[c->root_count] = strdup(real))) r = EAR_E_OUT_OF_MEMORY;
+            c->root_count++;
+        }
+        /* Borrowed from the caller: not kept. */
+        c->config.allowed_roots = NULL;
+        c->config.allowed_root_count = 0;
+    }
     c->schemas = calloc(TABLE_SIZE, sizeof *c->schemas);
     c->compiled = calloc(TABLE_SIZE, sizeof *c->compiled);
     if (!c->compiled) r = EAR_E_OUT_OF_MEMORY;
@@ -386,6 +449,8 @@ void ear_commands_destroy(ear_commands *c) {
     free(c->blends);
     free(c->blend_defs);
     free(c->pools);
+    for (size_t i = 0; i < c->root_count; i++) free(c->roots[i]);
+    free(c->roots);
     free(c);
 }
 
@@ -466,16 +531,23 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
 }
 
 char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) {
+    return ear_commands_serve_line_at(c, line, length, 0);
+}
+
+char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t length,
+                                 uint64_t line_number) {
     json_error_t jerr;
     json_t *msg = ear__json_read_fast(line, length);
     if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
     json_t *reply = json_object();
     json_t *err = NULL, *result = NULL;
     if (!msg) {
+        /* One request is one line: its line in the input, when known, is the line. */
+        json_int_t at_line = line_number ? (json_int_t)line_number : jerr.line;
         char where[64];
-        snprintf(where, sizeof where, "line %d, column %d", jerr.line, jerr.column);
+        snprintf(where, sizeof where, "line %lld, column %d", (long long)at_line, jerr.column);
         err = ear_command_error("E_BAD_JSON", where, "not valid JSON: %s", jerr.text);
-        json_object_set_new(err, "line", json_integer(jerr.line));
+        json_object_set_new(err, "line", json_integer(at_line));
         json_object_set_new(err, "column", json_integer(jerr.column));
     } else if (!json_is_object(msg)) {
         err =
@@ -507,6 +579,8 @@ char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) 
             result = ear_commands_run(c, json_string_value(name), params, &err);
         }
     }
+    if (err && line_number && !json_object_get(err, "line"))
+        json_object_set_new(err, "line", json_integer((json_int_t)line_number));
     json_object_set_new(reply, "ok", json_boolean(result != NULL));
     if (result)
         json_object_set_new(reply, "result", result);

@@ -68,6 +68,9 @@ struct ear_commands {
     char *notes[EAR__MAX_NOTES];
     size_t note_count;
 
+    char **roots; /* with confine_paths: the allowed folders, realpath'd */
+    size_t root_count;
+
     float *buffer; /* the last render, interleaved stereo */
     uint64_t buffer_frames;
     bool rendering;
@@ -105,6 +108,11 @@ extern const size_t ear__schema_count;
 /* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
  * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
 json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
+/* The error for a sound name that would not play: a bad synth name says what a synth name
+ * is; a file that will not decode gives the decoder's reason ("is a text file", "not a
+ * sound file libsndfile can read: ..."); otherwise as ear__cmd_result_error. */
+json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
+                             const char *name);
 
 /* Params helpers: the number at key, or fallback when absent (the schema has checked
  * types and ranges). */
@@ -116,14 +124,17 @@ bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out);
 /* The bus named by params[key], else fallback. */
 ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 
-/* Resolves a path given to a command: as given, or, with confine_paths, under the working
- * directory (realpath; for a file to write, its folder must exist there). NULL on success
- * with the path in out; else a new E_BAD_PARAM (outside) or E_NOT_FOUND error. */
+/* Resolves a path given to a command: as given, or, with confine_paths, inside the allowed
+ * folders (realpath; for a file to write, its folder must exist there). NULL on success
+ * with the path in out; else a new E_NOT_FOUND error ("no such file" or "no such folder",
+ * the same for a path outside the folders as for a missing one) or E_BAD_PARAM (not a
+ * file name, too long). */
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity);
 
-/* Refuses a synth: name (or a synth part of `seconds`) longer than max_synth_seconds with a
- * new E_BAD_PARAM error at `where`; NULL when it is fine or not a synth name. */
+/* Refuses a synth: name that does not parse, or one (or a synth part of `seconds`) longer
+ * than max_synth_seconds, with a new E_BAD_PARAM error at `where`; NULL when it is fine or
+ * not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
 
@@ -145,6 +156,8 @@ json_t *ear__json_read_fast(const char *text, size_t length);
  * it. NULL when out of memory. */
 char *ear__json_write(const json_t *value);
 
+/* An assets cache for root, confined like the registry's paths. */
+ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_assets **out);
 /* Creates the stage and assets of a (re)set registry; on failure changes nothing. */
 ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
                                ear_assets **out_assets);

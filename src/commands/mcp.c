@@ -50,7 +50,9 @@ static json_t *initialize(const json_t *params) {
                      "Earshot audio stage", "version", "0.1.0", "instructions",
                      "Define sounds (audio_clip_define), place and play them (audio_play), "
                      "render offline and read the measurements (audio_render_offline). State "
-                     "is kept between calls; audio_reset starts again.");
+                     "is kept between calls; audio_reset starts again. Files (paths, sound "
+                     "files) must lie inside the server's working directory or the folders it "
+                     "was given with --allow-root; any other reads as missing.");
 }
 
 static json_t *tools_list(ear_commands *c) {

@@ -11,8 +11,13 @@
  *
  * File I/O goes through POSIX calls (open, write, fsync, rename, link) because the
  * atomic-save guarantee needs fsync on the file and on its folder, which stdio
- * cannot give. Encryption is libsodium's XChaCha20-Poly1305 IETF; the key is
- * derived once at creation and wiped in ear_storage_destroy.
+ * cannot give. The save path is followed through symbolic links to the file they
+ * name (save_target) before every load, save and move aside, so a symlinked save is
+ * written through to its target with the temporary file beside the target; a path
+ * that ends at a FIFO, a device, a socket or a folder is refused and never opened
+ * for writing (a FIFO is opened only with O_NONBLOCK, so nothing waits on it). Encryption is
+ * libsodium's XChaCha20-Poly1305 IETF; the key is derived once at creation and wiped in
+ * ear_storage_destroy.
  */
 #include "earshot/storage.h"
 
@@ -319,10 +324,67 @@ static ear_result parse_text(ear_storage *s, const char *text, size_t size, char
 
 /* ---- Files ---------------------------------------------------------------------- */
 
+/* What a save path that is not a file is, for messages ("a FIFO"); NULL for a
+ * regular file. */
+static const char *kind_of(mode_t mode) {
+    if (S_ISREG(mode)) return NULL;
+    if (S_ISDIR(mode)) return "a folder";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "a device";
+}
+
+/* The file a save path names once symbolic links are followed (at most 40), as a new
+ * string from the store's allocator: the path itself when it is no link, a link's
+ * target (relative targets against the link's folder) otherwise. The target need not
+ * exist (a dangling link is where a new save goes). NULL with errno set on failure;
+ * with *kind set (and errno EINVAL) when the path ends at something that is not a
+ * regular file. */
+static char *save_target(const ear_storage *s, const char **kind) {
+    *kind = NULL;
+    char *path = mem_strndup(s, s->path, strlen(s->path));
+    for (int hops = 0; path; hops++) {
+        struct stat st;
+        if (lstat(path, &st) != 0) {
+            if (errno == ENOENT) return path;
+            break;
+        }
+        if (!S_ISLNK(st.st_mode)) {
+            if (!(*kind = kind_of(st.st_mode))) return path;
+            errno = EINVAL;
+            break;
+        }
+        if (hops == 40) {
+            errno = ELOOP;
+            break;
+        }
+        char link[4096];
+        ssize_t n = readlink(path, link, sizeof link - 1);
+        if (n < 0) break;
+        link[n] = '\0';
+        const char *slash = strrchr(path, '/');
+        size_t dir_len = link[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
+        char *next = mem_alloc(s, dir_len + (size_t)n + 1);
+        if (!next) {
+            errno = ENOMEM;
+            break;
+        }
+        memcpy(next, path, dir_len);
+        memcpy(next + dir_len, link, (size_t)n + 1);
+        mem_free(s, path);
+        path = next;
+    }
+    int e = errno;
+    mem_free(s, path);
+    errno = e;
+    return NULL;
+}
+
 /* Reads a whole file. Returns EAR_E_NOT_FOUND for a missing file, EAR_E_IO with
- * errno set for other failures. */
+ * errno set for other failures. O_NONBLOCK: a FIFO planted at the path opens at once
+ * (and is refused by the fstat below) instead of waiting for a writer. */
 static ear_result read_all(const ear_storage *s, const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
     struct stat st;
     int e = 0;
@@ -406,8 +468,8 @@ static bool path_exists(const char *path) {
 /* Moves the unusable file aside to the first free name of `<path>.broken`,
  * `<path>.broken.1`, ... without ever replacing an existing file. On success the
  * new name is kept in s->broken_path; on failure errno says why. */
-static bool move_aside(ear_storage *s) {
-    size_t len = strlen(s->path) + 32;
+static bool move_aside(ear_storage *s, const char *file) {
+    size_t len = strlen(file) + 32;
     char *target = mem_alloc(s, len);
     if (!target) {
         errno = ENOMEM;
@@ -415,25 +477,25 @@ static bool move_aside(ear_storage *s) {
     }
     for (int n = 0; n < 100; n++) {
         if (n == 0)
-            snprintf(target, len, "%s.broken", s->path);
+            snprintf(target, len, "%s.broken", file);
         else
-            snprintf(target, len, "%s.broken.%d", s->path, n);
+            snprintf(target, len, "%s.broken.%d", file, n);
         /* link() refuses to replace an existing name, so two runs cannot race one
          * broken file over another; where hard links are not supported, check and
          * rename instead. */
-        if (link(s->path, target) == 0) {
+        if (link(file, target) == 0) {
             /* If unlink fails the bytes are still safe under the new name: a later
              * save renames a new file over the old name, it never writes into the
              * shared one. */
-            (void)unlink(s->path);
+            (void)unlink(file);
         } else if (errno == EEXIST) {
             continue;
         } else if (path_exists(target)) {
             continue;
-        } else if (rename(s->path, target) != 0) {
+        } else if (rename(file, target) != 0) {
             break;
         }
-        (void)sync_parent_dir(s->path);
+        (void)sync_parent_dir(file);
         s->broken_path = target;
         return true;
     }
@@ -458,12 +520,31 @@ static void derive_key(unsigned char key[KEY_LEN], const void *secret, size_t se
 
 static void load(ear_storage *s) {
     buffer file = {0};
-    ear_result r = read_all(s, s->path, &file);
+    const char *kind = NULL;
+    char *real = save_target(s, &kind);
+    if (!real) {
+        s->load_result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
+        s->can_save = false;
+        if (kind)
+            set_error(s,
+                      "save '%s' is %s, not a file; it is not read or written (saving is "
+                      "disabled)",
+                      s->path, kind);
+        else
+            set_error(s,
+                      "save '%s': cannot be read (%s); saving is disabled so it is not "
+                      "overwritten",
+                      s->path, strerror(errno));
+        return;
+    }
+    ear_result r = read_all(s, real, &file);
     if (r == EAR_E_NOT_FOUND) {
+        mem_free(s, real);
         buffer_free(s, &file, false);
         return;
     }
     if (r != EAR_OK) {
+        mem_free(s, real);
         s->load_result = r == EAR_E_OUT_OF_MEMORY ? r : EAR_E_IO;
         s->can_save = false;
         set_error(s,
@@ -513,16 +594,20 @@ static void load(ear_storage *s) {
         /* The file matches the store, except that a plain file is rewritten
          * encrypted at the next save when a secret is set. */
         s->dirty = !encrypted && s->encrypt;
+        mem_free(s, real);
         return;
     }
     s->load_result = result;
     s->dirty = false;
     if (result == EAR_E_OUT_OF_MEMORY) {
+        mem_free(s, real);
         s->can_save = false;
         set_error(s, "save '%s': out of memory while loading; saving is disabled", s->path);
         return;
     }
-    if (move_aside(s)) {
+    bool moved = move_aside(s, real);
+    mem_free(s, real);
+    if (moved) {
         set_error(s, "save '%s' %s; moved to '%s' and starting empty", s->path, why,
                   s->broken_path);
     } else {
@@ -621,15 +706,16 @@ static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out
 /* Writes bytes to a temporary file beside the save, fsyncs it, renames it over the
  * save and fsyncs the folder. On failure the temporary file is removed, the save
  * is untouched and errno plus *what say what failed. */
-static bool write_atomically(const ear_storage *s, const buffer *bytes, const char **what) {
-    size_t len = strlen(s->path) + 16;
+static bool write_atomically(const ear_storage *s, const char *file, const buffer *bytes,
+                             const char **what) {
+    size_t len = strlen(file) + 16;
     char *tmp = mem_alloc(s, len);
     if (!tmp) {
         *what = "cannot allocate";
         errno = ENOMEM;
         return false;
     }
-    snprintf(tmp, len, "%s.tmp-XXXXXX", s->path);
+    snprintf(tmp, len, "%s.tmp-XXXXXX", file);
     int fd = mkstemp(tmp); /* mode 0600: saves are the player's own */
     if (fd < 0) {
         *what = "cannot create a temporary file beside it";
@@ -646,7 +732,7 @@ static bool write_atomically(const ear_storage *s, const buffer *bytes, const ch
     if (close(fd) != 0 && ok) ok = false, e = errno, *what = "cannot close the temporary file";
     if (ok) {
         if (ear__storage_before_rename) ear__storage_before_rename(tmp);
-        if (rename(tmp, s->path) != 0) ok = false, e = errno, *what = "cannot rename over it";
+        if (rename(tmp, file) != 0) ok = false, e = errno, *what = "cannot rename over it";
     }
     if (!ok) {
         (void)unlink(tmp);
@@ -655,7 +741,7 @@ static bool write_atomically(const ear_storage *s, const buffer *bytes, const ch
         return false;
     }
     mem_free(s, tmp);
-    int dir_error = sync_parent_dir(s->path);
+    int dir_error = sync_parent_dir(file);
     if (dir_error)
         ear_log(EAR_LOG_WARN, "storage",
                 "save '%s': written, but its folder could not be "
@@ -685,9 +771,18 @@ ear_result ear_storage_save(ear_storage *storage) {
         result = EAR_E_OUT_OF_MEMORY;
     else if (s->encrypt)
         result = encrypt(s, &plain, &sealed);
-    if (result == EAR_OK) {
+    const char *kind = NULL;
+    char *file = result == EAR_OK ? save_target(s, &kind) : NULL;
+    if (result == EAR_OK && !file) {
+        result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
+        if (kind)
+            set_error(s, "save '%s': not written, it is %s, not a file", s->path, kind);
+        else
+            set_error(s, "save '%s': not written, its path cannot be followed (%s)", s->path,
+                      strerror(errno));
+    } else if (result == EAR_OK) {
         const char *what = "";
-        if (!write_atomically(s, s->encrypt ? &sealed : &plain, &what)) {
+        if (!write_atomically(s, file, s->encrypt ? &sealed : &plain, &what)) {
             result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
             set_error(s, "save '%s': %s (%s); the previous save is intact", s->path, what,
                       strerror(errno));
@@ -696,6 +791,7 @@ ear_result ear_storage_save(ear_storage *storage) {
         set_error(s, "save '%s': %s", s->path,
                   result == EAR_E_CRYPTO ? "encryption failed" : "out of memory");
     }
+    mem_free(s, file);
     buffer_free(s, &plain, true);
     buffer_free(s, &sealed, false);
     if (result == EAR_OK) s->dirty = false;

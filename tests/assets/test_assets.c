@@ -4,6 +4,7 @@
  * trim, forgets failures so a later acquire retries; a missing sound warns once and
  * plays nothing. Files are made by sox in the test.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include "earshot/assets.h"
 #include "../decode/sox_util.h"
 #include "test.h"
@@ -16,6 +17,13 @@ static const char *at(const char *name) {
     char *p = paths[next++ % 8];
     snprintf(p, 512, "%s/%s", root, name);
     return p;
+}
+
+static bool write_text_file(const char *path, const char *text) {
+    FILE *f = fopen(path, "w");
+    if (!f) return false;
+    fputs(text, f);
+    return fclose(f) == 0;
 }
 
 static ear_assets *new_assets(void) {
@@ -150,7 +158,7 @@ TEST(a_failed_load_is_not_remembered) {
     ASSERT_EQ(s.entries, 0);
     ASSERT_EQ(s.failed_loads, 2); /* tried each time */
     ASSERT_EQ(log.warnings, 1);   /* said once */
-    ASSERT_TRUE(strstr(log.text, "late.wav: not a sound file") != NULL);
+    ASSERT_TRUE(strstr(log.text, "late.wav: is a text file, not a sound file") != NULL);
     /* The file is fixed: the next acquire loads it. */
     ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.1 sine 700", at("sounds/late.wav")));
     ASSERT_OK(ear_assets_acquire(a, "late", &c));
@@ -265,6 +273,83 @@ TEST(bad_arguments) {
     ear_assets_destroy(a);
 }
 
+/* With allowed folders, a file outside them (reached by a symbolic link, "..", or an
+ * audio.json clip) reads exactly as a missing one: the same result, the same warning
+ * but for the name. Without them the very same links load, so the test would catch a
+ * route that bypasses the check. */
+TEST(confined_files_outside_read_as_missing) {
+    ASSERT_TRUE(run("mkdir -p '%s' '%s' '%s'", at("out"), at("game/sounds"), at("game/music")));
+    ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.1 sine 900", at("out/secret.wav")));
+    ASSERT_TRUE(run("cp '%s' '%s'", at("out/secret.wav"), at("game/sounds/inside.wav")));
+    ASSERT_TRUE(run("ln -s ../../out/secret.wav '%s'", at("game/sounds/leak.wav")));
+    ASSERT_TRUE(run("ln -s ../../out/secret.wav '%s'", at("game/music/tune.wav")));
+    ASSERT_TRUE(write_text_file(at("out/hum.blend.json"),
+                                "{\"name\": \"hum\", \"params\": [{\"name\": \"p\", \"min\": "
+                                "0, \"max\": 1}], \"layers\": [{\"clip\": \"inside\"}]}"));
+    ASSERT_TRUE(run("ln -s ../../out/hum.blend.json '%s'", at("game/sounds/hum.blend.json")));
+    char game[512], real_game[4096];
+    snprintf(game, sizeof game, "%s", at("game"));
+    ASSERT_TRUE(realpath(game, real_game) != NULL);
+    const char *allowed[] = {game};
+    for (int confined = 1; confined >= 0; confined--) {
+        ear_assets_config c = ear_assets_config_default();
+        c.root = game;
+        if (confined) {
+            c.allowed_roots = allowed;
+            c.allowed_root_count = 1;
+        }
+        ear_assets *a = NULL;
+        ASSERT_OK(ear_assets_create(&c, &a));
+        ear_clip *clip = NULL;
+        ASSERT_OK(ear_assets_get(a, "inside", &clip));
+        log_catcher log;
+        start_catching(&log);
+        ear_result leak = ear_assets_get(a, "leak", &clip);
+        ear_result dots = ear_assets_get(a, "../../out/secret", &clip);
+        ear_stream stream;
+        ear_result music = ear_assets_open_music(a, "tune", false, &stream);
+        ear_stage *stage;
+        ASSERT_OK(ear_stage_create(NULL, &stage));
+        ear_io_error err = {{0}};
+        ear_result blend = ear_assets_load_blend_file(a, stage, "hum", &err);
+        stop_catching();
+        if (confined) {
+            ASSERT_EQ(leak, EAR_E_NOT_FOUND);
+            ASSERT_EQ(dots, EAR_E_NOT_FOUND);
+            ASSERT_EQ(music, EAR_E_NOT_FOUND);
+            ASSERT_EQ(blend, EAR_E_NOT_FOUND);
+            /* The words of a missing sound, and no word of the file outside. */
+            ASSERT_TRUE(strstr(log.text, "no sound named \"leak\" (not registered") != NULL);
+            ASSERT_TRUE(strstr(log.text, "no music named \"tune\"") != NULL);
+            ASSERT_TRUE(strstr(log.text, "secret.wav") == NULL); /* nothing about it */
+            ASSERT_TRUE(strstr(err.message, "No such file or directory") != NULL);
+        } else {
+            ASSERT_OK(leak);
+            ASSERT_OK(dots);
+            ASSERT_OK(music);
+            stream.release(stream.user);
+            ASSERT_OK(blend);
+        }
+        ear_stage_destroy(stage);
+        ear_assets_destroy(a);
+    }
+    /* An audio.json clip outside: the same error as a clip file that is missing. */
+    ASSERT_TRUE(write_text_file(at("game/audio.json"),
+                                "{\"clips\": {\"c\": \"../../out/secret.wav\"}}"));
+    ear_assets_config c = ear_assets_config_default();
+    c.root = game;
+    c.allowed_roots = allowed;
+    c.allowed_root_count = 1;
+    ear_assets *a = NULL;
+    ASSERT_OK(ear_assets_create(&c, &a));
+    ear_audio_setup *setup = NULL;
+    ear_io_error err = {{0}};
+    ASSERT_EQ(ear_assets_load_setup(a, &setup, &err), EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "clips.c: no file") != NULL);
+    ear_assets_destroy(a);
+    remove(at("game/audio.json"));
+}
+
 TEST(clean_up) {
     remove_tree(root);
 }
@@ -276,4 +361,5 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
           TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
           TEST_ENTRY(play_by_name_and_trim_while_playing),
           TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(music_opens_as_a_stream),
-          TEST_ENTRY(bad_arguments), TEST_ENTRY(clean_up))
+          TEST_ENTRY(bad_arguments), TEST_ENTRY(confined_files_outside_read_as_missing),
+          TEST_ENTRY(clean_up))

@@ -314,6 +314,8 @@ TEST(render_writes_a_wav_and_state_goes_on) {
                          "\"synth:sine:1000:1\", \"looping\": true}}");
     ASSERT_TRUE(ok(r));
     json_decref(r);
+    /* A WAV left by a build from before WAVs carried Earshot's mark would be kept. */
+    remove(EAR_BUILD_DIR "/commands_test.wav");
     r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5, "
                  "\"path\": \"" EAR_BUILD_DIR "/commands_test.wav\"}}");
     ASSERT_TRUE(ok(r));
@@ -394,6 +396,77 @@ TEST(docs_examples_validate_and_run) {
         ASSERT_TRUE(seen[i]);
     }
     ASSERT_GE(examples, (int)ear_commands_count());
+    ear_commands_destroy(c);
+}
+
+/* Every schema carries examples (what `earshot help <command>` prints); each one is valid
+ * against its own schema and appears in docs/commands.md as a serve line. */
+TEST(schema_examples_validate_and_are_documented) {
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    FILE *f = fopen(EAR_DOCS_COMMANDS, "r");
+    ASSERT_TRUE(f != NULL);
+    static char docs[1 << 17];
+    size_t n = fread(docs, 1, sizeof docs - 1, f);
+    docs[n] = '\0';
+    fclose(f);
+    for (size_t i = 0; i < ear_commands_count(); i++) {
+        const json_t *schema = ear_commands_schema(c, i);
+        const json_t *examples = json_object_get(schema, "examples");
+        ASSERT_TRUE(json_is_array(examples));
+        ASSERT_GE(json_array_size(examples), 1);
+        size_t k;
+        json_t *e;
+        json_array_foreach(examples, k, e) {
+            json_t *err = ear_schema_check(schema, e, "params");
+            ASSERT_TRUE(err == NULL);
+            json_t *line =
+                json_pack("{s:s, s:O}", "command", ear_commands_name(i), "params", e);
+            json_t *found = NULL;
+            /* The docs' line with the same command and params (compared as JSON). */
+            for (char *p = docs; (p = strstr(p, "{\"command\"")) != NULL; p++) {
+                char *end = strchr(p, '\n');
+                json_t *d = json_loadb(p, end ? (size_t)(end - p) : strlen(p), 0, NULL);
+                if (d && !json_object_get(d, "params"))
+                    json_object_set_new(d, "params", json_object());
+                if (d && json_equal(d, line))
+                    found = d;
+                else
+                    json_decref(d);
+                if (found) break;
+            }
+            if (!found)
+                fprintf(stderr, "%s: example %zu is not in docs\n", ear_commands_name(i), k);
+            ASSERT_TRUE(found != NULL);
+            json_decref(found);
+            json_decref(line);
+        }
+    }
+    ear_commands_destroy(c);
+}
+
+/* serve_line_at: every error names the request's line; bad JSON's where too. */
+TEST(serve_errors_name_the_request_line) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    const char *bad = "{\"command\": ";
+    char *text = ear_commands_serve_line_at(c, bad, strlen(bad), 17);
+    json_t *r = json_loads(text, 0, NULL);
+    free(text);
+    json_t *e = json_object_get(r, "error");
+    ASSERT_STR_EQ(json_string_value(json_object_get(e, "code")), "E_BAD_JSON");
+    ASSERT_EQ(json_integer_value(json_object_get(e, "line")), 17);
+    ASSERT_TRUE(
+        strncmp(json_string_value(json_object_get(e, "where")), "line 17, column ", 16) == 0);
+    json_decref(r);
+    const char *ghost = "{\"command\": \"audio.play\", \"params\": {\"sound\": \"ghost\"}}";
+    text = ear_commands_serve_line_at(c, ghost, strlen(ghost), 18);
+    r = json_loads(text, 0, NULL);
+    free(text);
+    e = json_object_get(r, "error");
+    ASSERT_STR_EQ(json_string_value(json_object_get(e, "code")), "E_NOT_FOUND");
+    ASSERT_EQ(json_integer_value(json_object_get(e, "line")), 18);
+    json_decref(r);
     ear_commands_destroy(c);
 }
 
@@ -547,4 +620,6 @@ TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),
           TEST_ENTRY(too_many_voices_is_its_own_error),
           TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
-          TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages))
+          TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages),
+          TEST_ENTRY(schema_examples_validate_and_are_documented),
+          TEST_ENTRY(serve_errors_name_the_request_line))

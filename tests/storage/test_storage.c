@@ -3,7 +3,7 @@
  * crash, encryption (format, fresh nonces, the documented key derivation) and what
  * happens to files that cannot be used (moved to .broken, never overwritten).
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include "earshot/storage.h"
 
 #include "storage_internal.h"
@@ -731,6 +731,86 @@ TEST(write_failure_keeps_store_dirty) {
     ear_storage_destroy(s);
 }
 
+/* A FIFO at the save path is refused at once (opening it for reading would wait for a
+ * writer forever; the test's timeout catches a wait) and never replaced. */
+TEST(fifo_save_is_refused_not_waited_on) {
+    sandbox sb;
+    ASSERT_TRUE(sandbox_open(&sb));
+    ASSERT_EQ(mkfifo(sb.path, 0600), 0);
+    ear_log_set(count_errors, NULL, EAR_LOG_WARN);
+    ear_storage *s = open_store(sb.path, NULL);
+    ASSERT_TRUE(s != NULL);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_E_IO);
+    ASSERT_FALSE(ear_storage_can_save(s));
+    ASSERT_TRUE(strstr(ear_storage_last_error(s), "is a FIFO, not a file") != NULL);
+    ASSERT_OK(ear_storage_set_string(s, "k", "v"));
+    ASSERT_EQ(ear_storage_save(s), EAR_E_STATE);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+    struct stat st;
+    ASSERT_EQ(lstat(sb.path, &st), 0);
+    ASSERT_TRUE(S_ISFIFO(st.st_mode)); /* still the FIFO: nothing renamed over it */
+    ASSERT_EQ(count_files(sb.dir, ".broken"), 0);
+    ear_storage_destroy(s);
+    /* A device likewise (and through a link to it). */
+    char link_path[200];
+    snprintf(link_path, sizeof link_path, "%s/null.txt", sb.dir);
+    ASSERT_EQ(symlink("/dev/null", link_path), 0);
+    ear_log_set(count_errors, NULL, EAR_LOG_WARN);
+    s = open_store(link_path, NULL);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_E_IO);
+    ASSERT_TRUE(strstr(ear_storage_last_error(s), "is a device, not a file") != NULL);
+    ear_storage_destroy(s);
+    unlink(link_path);
+    unlink(sb.path);
+    sandbox_close(&sb);
+}
+
+/* A save that is a symbolic link is read and written through to the file it names; the
+ * link stays a link, the temporary file is made beside the target, and a dangling link
+ * gets its target created. */
+TEST(symlinked_save_is_written_through_to_its_target) {
+    sandbox sb;
+    ASSERT_TRUE(sandbox_open(&sb));
+    char real_dir[200], target[260];
+    snprintf(real_dir, sizeof real_dir, "%s/real", sb.dir);
+    ASSERT_EQ(mkdir(real_dir, 0700), 0);
+    snprintf(target, sizeof target, "%s/slot1.txt", real_dir);
+    ASSERT_TRUE(write_bytes(target, "level = 3\n", 10));
+    ASSERT_EQ(symlink("real/slot1.txt", sb.path), 0); /* relative to the link's folder */
+    ear_storage *s = open_store(sb.path, NULL);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
+    ASSERT_EQ(ear_storage_get_int(s, "level", 0), 3);
+    ASSERT_OK(ear_storage_set_int(s, "level", 4));
+    ASSERT_OK(ear_storage_save(s));
+    ear_storage_destroy(s);
+    struct stat st;
+    ASSERT_EQ(lstat(sb.path, &st), 0);
+    ASSERT_TRUE(S_ISLNK(st.st_mode)); /* the link was not replaced by a file */
+    unsigned char buf[64];
+    long n = read_bytes(target, buf, sizeof buf);
+    ASSERT_EQ(n, 10);
+    ASSERT_EQ(memcmp(buf, "level = 4\n", 10), 0);
+    ASSERT_EQ(count_files(real_dir, ".tmp-"), 0);
+    ASSERT_EQ(count_files(sb.dir, ".tmp-"), 0);
+    /* A dangling link: the save creates the file it names. */
+    ASSERT_EQ(unlink(target), 0);
+    s = open_store(sb.path, NULL);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
+    ASSERT_OK(ear_storage_set_int(s, "level", 5));
+    ASSERT_OK(ear_storage_save(s));
+    ear_storage_destroy(s);
+    ASSERT_EQ(lstat(sb.path, &st), 0);
+    ASSERT_TRUE(S_ISLNK(st.st_mode));
+    n = read_bytes(target, buf, sizeof buf);
+    ASSERT_EQ(n, 10);
+    ASSERT_EQ(memcmp(buf, "level = 5\n", 10), 0);
+    unlink(target);
+    rmdir(real_dir);
+    unlink(sb.path);
+    sandbox_close(&sb);
+}
+
 TEST_MAIN(
     TEST_ENTRY(create_arguments), TEST_ENTRY(in_memory_store),
     TEST_ENTRY(missing_file_is_empty), TEST_ENTRY(round_trip_all_types_plain),
@@ -746,4 +826,6 @@ TEST_MAIN(
     TEST_ENTRY(encrypted_without_secret_is_moved_to_broken),
     TEST_ENTRY(binary_garbage_is_moved_to_broken),
     TEST_ENTRY(line_without_equals_is_moved_to_broken), TEST_ENTRY(failed_move_disables_saving),
-    TEST_ENTRY(unreadable_path_disables_saving), TEST_ENTRY(write_failure_keeps_store_dirty))
+    TEST_ENTRY(unreadable_path_disables_saving), TEST_ENTRY(write_failure_keeps_store_dirty),
+    TEST_ENTRY(fifo_save_is_refused_not_waited_on),
+    TEST_ENTRY(symlinked_save_is_written_through_to_its_target))

@@ -6,15 +6,20 @@
  *   earshot mcp                                  Model Context Protocol server on stdio
  *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
+ *   earshot help [<command>]                     usage, or a command's schema and examples
  *
  * stdout carries results only (for mcp: protocol messages only); warnings and errors go to
- * stderr. Exit status: 0 success, 1 a command failed, 2 bad usage.
+ * stderr. Exit status: 0 success, 1 a command failed or the output could not be written
+ * (a full disk, a closed pipe: said on stderr), 2 bad usage.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* realpath */
 #include "earshot/commands.h"
+#include "earshot/wav.h"
 #include "plot.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,14 +36,54 @@ static void on_log(void *user, ear_log_level level, const char *module, const ch
     if (!g_quiet_log) fprintf(stderr, "earshot: %s\n", note);
 }
 
+#ifndef EAR_VERSION
+#define EAR_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+    "usage: earshot call <command> ['<json params>'] [--json]\n"
+    "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
+    "...}\n"
+    "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
+    "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
+    "                      [--allow-root DIR]... [--unconfined]\n"
+    "       earshot commands [--prefix audio.] [--json]\n"
+    "       earshot help [<command>]              a command's schema and examples\n"
+    "       earshot --help | --version\n"
+    "\n"
+    "Files a request names (mcp; serve with --allow-root) and a scene's files (render) must\n"
+    "lie inside the allowed folders: the working directory (mcp, serve) or the scene's\n"
+    "folder (render), and each --allow-root DIR. Exit status: 0 success, 1 a command failed\n"
+    "or the output could not be written, 2 bad usage. See docs/commands.md.\n";
+
+/* Bad usage: the usage on stderr, status 2. */
 static int usage(void) {
-    fprintf(stderr,
-            "usage: earshot call <command> ['<json params>'] [--json]\n"
-            "       earshot serve            JSON lines: {\"command\": ..., \"params\": ...}\n"
-            "       earshot mcp              MCP server on stdio (protocol 2025-11-25)\n"
-            "       earshot render <scene.json> [-o out.wav] [--plot out.svg]\n"
-            "       earshot commands [--prefix audio.] [--json]\n");
+    fputs(usage_text, stderr);
     return 2;
+}
+
+static bool is_help(const char *arg) {
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+static int g_output_errno; /* why stdout first failed, 0 while it has not */
+
+/* Flushes stdout; false when it failed now or before (the reason kept). */
+static bool flush_output(void) {
+    errno = 0;
+    if (fflush(stdout) != 0 && !g_output_errno) g_output_errno = errno;
+    return !ferror(stdout);
+}
+
+/* Flushes stdout; when something written to it was lost (a full disk, a closed pipe), says
+ * so on stderr and turns status into 1. */
+static int finish_output(int status) {
+    if (!flush_output()) {
+        fprintf(stderr, "earshot: cannot write the output: %s\n",
+                g_output_errno ? strerror(g_output_errno) : "write error");
+        return status ? status : 1;
+    }
+    return status;
 }
 
 static void print_error(const json_t *err) {
@@ -115,6 +160,10 @@ static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
     for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(usage_text, stdout);
+            return finish_output(0);
+        }
         if (strcmp(argv[i], "--json") == 0)
             as_json = true;
         else if (!name)
@@ -162,12 +211,19 @@ static int cmd_call(int argc, char **argv) {
     json_decref(params);
     g_commands = NULL;
     ear_commands_destroy(c);
-    return status;
+    return finish_output(status);
 }
 
 /* ---- serve and mcp: lines in, lines out ------------------------------------------------ */
 
 typedef char *(*line_fn)(ear_commands *c, const char *line, size_t length);
+
+/* The line being answered (from 1), for serve's errors. */
+static uint64_t g_line_number;
+
+static char *serve_line(ear_commands *c, const char *line, size_t length) {
+    return ear_commands_serve_line_at(c, line, length, g_line_number);
+}
 
 /* Reads stdin in large chunks, answers every complete line, and writes the answers of a
  * chunk in one go: a client that sends one line at a time gets its answer at once, and
@@ -199,6 +255,7 @@ static int serve_lines(ear_commands *c, line_fn handle) {
         size_t start = 0;
         for (size_t i = 0; i < len; i++) {
             if (in[i] != '\n' && !(eof && i + 1 == len)) continue;
+            g_line_number++;
             size_t end = in[i] == '\n' ? i : i + 1;
             size_t n = end - start;
             if (n && in[start + n - 1] == '\r') n--;
@@ -217,27 +274,63 @@ static int serve_lines(ear_commands *c, line_fn handle) {
         }
         memmove(in, in + start, len - start);
         len -= start;
-        fflush(stdout);
+        /* Answers that cannot be written (a closed pipe, a full disk) end the session. */
+        if (!flush_output()) {
+            free(in);
+            return 1; /* said by cmd_serve's finish_output */
+        }
         if (eof) break;
     }
     free(in);
     return 0;
 }
 
-static int cmd_serve(bool mcp) {
+static int cmd_serve(bool mcp, int argc, char **argv) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = mcp;
+    const char **roots = calloc((size_t)argc + 2, sizeof *roots);
+    size_t root_count = 0;
+    if (!roots) return 1;
+    for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            free(roots);
+            fputs(usage_text, stdout);
+            return finish_output(0);
+        }
+        if (strcmp(argv[i], "--allow-root") == 0 && i + 1 < argc) {
+            char real[PATH_MAX];
+            if (!realpath(argv[i + 1], real)) {
+                fprintf(stderr, "earshot: --allow-root %s: no such folder\n", argv[i + 1]);
+                free(roots);
+                return 2;
+            }
+            roots[root_count++] = argv[++i];
+        } else {
+            free(roots);
+            return usage();
+        }
+    }
+    if (root_count) {
+        /* The working directory stays allowed; the flag adds folders (and, for serve, turns
+         * confinement on). */
+        roots[root_count++] = ".";
+        config.confine_paths = true;
+        config.allowed_roots = roots;
+        config.allowed_root_count = root_count;
+    }
     ear_commands *c;
-    if (ear_commands_create(&config, &c) != EAR_OK) {
+    int created = ear_commands_create(&config, &c);
+    free(roots);
+    if (created != EAR_OK) {
         fprintf(stderr, "earshot: cannot create the stage\n");
         return 1;
     }
     g_commands = c;
     g_quiet_log = mcp;
-    int status = serve_lines(c, mcp ? ear_mcp_handle_line : ear_commands_serve_line);
+    int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line);
     g_commands = NULL;
     ear_commands_destroy(c);
-    return status;
+    return finish_output(status);
 }
 
 /* ---- commands -------------------------------------------------------------------------- */
@@ -246,6 +339,10 @@ static int cmd_commands(int argc, char **argv) {
     const char *prefix = "";
     bool as_json = false;
     for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(usage_text, stdout);
+            return finish_output(0);
+        }
         if (strcmp(argv[i], "--prefix") == 0 && i + 1 < argc)
             prefix = argv[++i];
         else if (strcmp(argv[i], "--json") == 0)
@@ -276,7 +373,61 @@ static int cmd_commands(int argc, char **argv) {
     if (as_json) print_result(all, true);
     json_decref(all);
     ear_commands_destroy(c);
-    return 0;
+    return finish_output(0);
+}
+
+/* ---- help ------------------------------------------------------------------------------ */
+
+/* `earshot help <command>`: the description, each param's line, the schema and the
+ * examples as call and serve lines. An unknown name is an error naming the nearest. */
+static int cmd_help(int argc, char **argv) {
+    if (argc == 0) {
+        fputs(usage_text, stdout);
+        return finish_output(0);
+    }
+    if (argc > 1) return usage();
+    ear_commands *c;
+    if (ear_commands_create(NULL, &c) != EAR_OK) return 1;
+    long i = ear_commands_find(argv[0]);
+    if (i < 0) {
+        json_t *err = NULL;
+        json_decref(ear_commands_run(c, argv[0], NULL, &err)); /* unknown: runs nothing */
+        print_error(err);
+        json_decref(err);
+        ear_commands_destroy(c);
+        return 1;
+    }
+    const json_t *schema = ear_commands_schema(c, (size_t)i);
+    const char *d = json_string_value(json_object_get(schema, "description"));
+    printf("%s: %s\n\nparams (schemas/commands/%s.json):\n", argv[0], d ? d : "", argv[0]);
+    const char *key;
+    json_t *v;
+    json_object_foreach(json_object_get(schema, "properties"), key, v) {
+        const char *pd = json_string_value(json_object_get(v, "description"));
+        const json_t *type = json_object_get(v, "type");
+        bool required = false;
+        size_t r;
+        json_t *name;
+        json_array_foreach(json_object_get(schema, "required"), r, name) {
+            if (json_is_string(name) && strcmp(json_string_value(name), key) == 0)
+                required = true;
+        }
+        printf("  %-14s %-8s %s%s\n", key, json_is_string(type) ? json_string_value(type) : "",
+               required ? "(required) " : "", pd ? pd : "");
+    }
+    char *text =
+        json_dumps(schema, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+    printf("\nschema:\n%s\n\nexamples:\n", text ? text : "{}");
+    free(text);
+    size_t k;
+    json_array_foreach(json_object_get(schema, "examples"), k, v) {
+        char *p = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+        printf("  earshot call %s '%s'\n", argv[0], p ? p : "{}");
+        printf("  {\"command\": \"%s\", \"params\": %s}\n", argv[0], p ? p : "{}");
+        free(p);
+    }
+    ear_commands_destroy(c);
+    return finish_output(0);
 }
 
 /* ---- render ------------------------------------------------------------------------------ */
@@ -381,24 +532,116 @@ static bool vec3_of(const json_t *v, float out[3]) {
     return true;
 }
 
+/* Reads a whole file as JSON, with errors that name the real cause: a missing file is "no
+ * such file", a folder "is a folder", bad JSON its line and column. NULL after saying why
+ * on stderr. */
+static json_t *load_json_file(const char *file) {
+    FILE *f = fopen(file, "rb");
+    if (!f) {
+        fprintf(stderr, "%s: %s\n", file, errno == ENOENT ? "no such file" : strerror(errno));
+        return NULL;
+    }
+    json_error_t jerr;
+    json_t *v = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
+    bool failed_read = ferror(f) != 0;
+    int e = errno;
+    fclose(f);
+    if (!v) {
+        if (failed_read)
+            fprintf(stderr, "%s: %s\n", file, e == EISDIR ? "is a folder" : strerror(e));
+        else
+            fprintf(stderr, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
+                    jerr.column, jerr.text);
+    }
+    return v;
+}
+
+/* An absolute form of path, against the working directory; false when too long. */
+static bool absolute_path(const char *path, char *out, size_t capacity) {
+    char cwd[PATH_MAX];
+    int n = path[0] == '/'            ? snprintf(out, capacity, "%s", path)
+            : getcwd(cwd, sizeof cwd) ? snprintf(out, capacity, "%s/%s", cwd, path)
+                                      : -1;
+    return n >= 0 && (size_t)n < capacity;
+}
+
+/* The scene's warnings: a timed command past the render's end, a motion for a voice no
+ * command names with "as", an "as" name given twice. They do not stop the render. */
+static void warn_scene(const char *file, const json_t *commands, const json_t *motions,
+                       double seconds) {
+    size_t i, k;
+    json_t *entry, *other;
+    json_array_foreach(commands, i, entry) {
+        double at = json_number_value(json_object_get(entry, "at"));
+        if (at > seconds)
+            fprintf(stderr,
+                    "%s: warning: commands[%zu]: at %g s is past the end of the render "
+                    "(%g s); it never runs\n",
+                    file, i, at, seconds);
+        const char *as = json_string_value(json_object_get(entry, "as"));
+        json_array_foreach(commands, k, other) {
+            if (k >= i) break;
+            const char *before = json_string_value(json_object_get(other, "as"));
+            if (as && before && strcmp(as, before) == 0) {
+                fprintf(stderr,
+                        "%s: warning: commands[%zu]: \"as\": \"%s\" was already given by "
+                        "commands[%zu]; the later voice takes the name\n",
+                        file, i, as, k);
+                break;
+            }
+        }
+    }
+    json_array_foreach(motions, i, entry) {
+        const char *voice = json_string_value(json_object_get(entry, "voice"));
+        bool known = false;
+        json_array_foreach(commands, k, other) {
+            const char *as = json_string_value(json_object_get(other, "as"));
+            if (voice && as && strcmp(voice, as) == 0) known = true;
+        }
+        if (voice && !known)
+            fprintf(stderr,
+                    "%s: warning: motions[%zu]: no command plays a voice \"as\": \"%s\"; the "
+                    "motion moves nothing\n",
+                    file, i, voice);
+    }
+}
+
 static int cmd_render(int argc, char **argv) {
     const char *file = NULL, *wav = NULL, *svg = NULL;
+    bool overwrite = false, unconfined = false;
+    const char **extra = calloc((size_t)argc + 1, sizeof *extra);
+    size_t extra_count = 0;
+    if (!extra) return 1;
     for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            free(extra);
+            fputs(usage_text, stdout);
+            return finish_output(0);
+        }
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
             wav = argv[++i];
         else if (strcmp(argv[i], "--plot") == 0 && i + 1 < argc)
             svg = argv[++i];
+        else if (strcmp(argv[i], "--overwrite") == 0)
+            overwrite = true;
+        else if (strcmp(argv[i], "--unconfined") == 0)
+            unconfined = true;
+        else if (strcmp(argv[i], "--allow-root") == 0 && i + 1 < argc)
+            extra[extra_count++] = argv[++i];
         else if (!file && argv[i][0] != '-')
             file = argv[i];
-        else
+        else {
+            free(extra);
             return usage();
+        }
     }
-    if (!file) return usage();
-    json_error_t jerr;
-    json_t *scene = json_load_file(file, JSON_REJECT_DUPLICATES, &jerr);
+    if (!file) {
+        free(extra);
+        return usage();
+    }
+    json_t *scene = load_json_file(file);
     if (!scene) {
-        fprintf(stderr, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
-                jerr.column, jerr.text);
+        free(extra);
         return 1;
     }
     json_t *commands = json_object_get(scene, "commands");
@@ -414,6 +657,7 @@ static int cmd_render(int argc, char **argv) {
                     "description)\n",
                     file, key);
             json_decref(scene);
+            free(extra);
             return 1;
         }
     }
@@ -424,16 +668,58 @@ static int cmd_render(int argc, char **argv) {
                 "{seconds, window, tones}}\n",
                 file);
         json_decref(scene);
+        free(extra);
         return 1;
     }
+    json_t *secs = json_object_get(render, "seconds");
+    warn_scene(file, commands, motions, json_is_number(secs) ? json_number_value(secs) : 1);
+
+    /* A scene is data from others: its paths are relative to its own folder and confined
+     * to it (and to each --allow-root) unless --unconfined. The outputs the user named on
+     * the command line are theirs, resolved against the working directory first. */
+    char wav_path[PATH_MAX] = "", svg_path[PATH_MAX] = "", scene_dir[PATH_MAX];
+    char **roots = calloc(extra_count + 2, sizeof *roots);
+    size_t root_count = 0;
+    int status = 1;
     scene_run s = {.file = file, .names = json_object(), .last_percent = -1};
+    ear_commands *c = NULL;
+    bool setup_ok = roots != NULL && realpath(file, scene_dir) != NULL;
+    if (setup_ok) {
+        char *slash = strrchr(scene_dir, '/');
+        if (slash == scene_dir)
+            slash[1] = '\0';
+        else if (slash)
+            *slash = '\0';
+        roots[root_count++] = scene_dir;
+    }
+    for (size_t i = 0; i < extra_count && setup_ok; i++) {
+        char real[PATH_MAX];
+        if (!realpath(extra[i], real)) {
+            fprintf(stderr, "earshot: --allow-root %s: no such folder\n", extra[i]);
+            status = 2;
+            setup_ok = false;
+        } else if (!(roots[root_count++] = strdup(real))) {
+            setup_ok = false;
+        }
+    }
+    if (setup_ok && ((wav && !absolute_path(wav, wav_path, sizeof wav_path)) ||
+                     (svg && !absolute_path(svg, svg_path, sizeof svg_path)))) {
+        fprintf(stderr, "earshot: an output path is too long\n");
+        setup_ok = false;
+    }
+    if (setup_ok && chdir(scene_dir) != 0) {
+        fprintf(stderr, "earshot: %s: cannot enter its folder: %s\n", file, strerror(errno));
+        setup_ok = false;
+    }
+    if (!setup_ok) goto done;
     s.timed = calloc(json_array_size(commands) + 1, sizeof *s.timed);
     s.motions = calloc(json_array_size(motions) + 1, sizeof *s.motions);
     ear_commands_config config = ear_commands_config_default();
     config.on_step = on_step;
     config.step_user = &s;
-    ear_commands *c = NULL;
-    int status = 1;
+    config.confine_paths = !unconfined;
+    config.allowed_roots = (const char *const *)roots;
+    config.allowed_root_count = root_count;
     if (!s.timed || !s.motions || ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
 
@@ -485,7 +771,6 @@ static int cmd_render(int argc, char **argv) {
     if (!ok) goto done;
 
     json_t *params = render ? json_deep_copy(render) : json_object();
-    if (wav) json_object_set_new(params, "path", json_string(wav));
     s.progress = isatty(STDERR_FILENO);
     json_t *err = NULL;
     json_t *result = ear_commands_run(c, "audio.render_offline", params, &err);
@@ -501,14 +786,27 @@ static int cmd_render(int argc, char **argv) {
         json_decref(err);
         goto done;
     }
+    uint64_t frames;
+    const float *buf = ear_commands_last_buffer(c, &frames);
+    if (wav) {
+        ear_wav_write_config wc = ear_wav_write_config_default();
+        wc.overwrite = overwrite;
+        ear_io_error io = {{0}};
+        ear_result r = ear_wav_write_with(wav_path, buf, frames, 2, 48000, &wc, &io);
+        if (r != EAR_OK) {
+            fprintf(stderr, "earshot: -o %s: %s%s\n", wav, io.message,
+                    r == EAR_E_STATE ? " (use --overwrite)" : "");
+            json_decref(result);
+            goto done;
+        }
+        json_object_set_new(result, "path", json_string(wav));
+    }
     json_object_set_new(result, "scene", json_string(file));
     print_human(result, 0);
     json_decref(result);
     status = 0;
     if (svg) {
-        uint64_t frames;
-        const float *buf = ear_commands_last_buffer(c, &frames);
-        if (ear_plot_svg(svg, buf, frames, 48000, file) != 0) {
+        if (ear_plot_svg(svg_path, buf, frames, 48000, file) != 0) {
             fprintf(stderr, "earshot: cannot write %s: %s\n", svg, strerror(errno));
             status = 1;
         } else {
@@ -522,16 +820,30 @@ done:
     free(s.timed);
     free(s.motions);
     json_decref(scene);
-    return status;
+    for (size_t r = 1; roots && r < root_count; r++) free(roots[r]);
+    free(roots);
+    free(extra);
+    return finish_output(status);
 }
 
 int main(int argc, char **argv) {
     if (argc < 2) return usage();
+    /* A closed pipe is an error to report (EPIPE), not a silent death by SIGPIPE. */
+    signal(SIGPIPE, SIG_IGN);
     ear_log_set(on_log, NULL, EAR_LOG_WARN);
     const char *verb = argv[1];
+    if (is_help(verb)) {
+        fputs(usage_text, stdout);
+        return finish_output(0);
+    }
+    if (strcmp(verb, "--version") == 0 || strcmp(verb, "-V") == 0) {
+        printf("earshot %s\n", EAR_VERSION);
+        return finish_output(0);
+    }
+    if (strcmp(verb, "help") == 0) return cmd_help(argc - 2, argv + 2);
     if (strcmp(verb, "call") == 0) return cmd_call(argc - 2, argv + 2);
-    if (strcmp(verb, "serve") == 0 && argc == 2) return cmd_serve(false);
-    if (strcmp(verb, "mcp") == 0 && argc == 2) return cmd_serve(true);
+    if (strcmp(verb, "serve") == 0) return cmd_serve(false, argc - 2, argv + 2);
+    if (strcmp(verb, "mcp") == 0) return cmd_serve(true, argc - 2, argv + 2);
     if (strcmp(verb, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(verb, "commands") == 0) return cmd_commands(argc - 2, argv + 2);
     return usage();

@@ -41,7 +41,14 @@ struct ear_assets {
     uint32_t warned_count, warned_cap;
     ear_assets_stats stats;
     bool setup_applied;
+    bool confined; /* files must lie inside one of roots (ear_assets_config) */
+    char **roots;  /* realpath'd allowed folders */
+    uint32_t root_count;
 };
+
+/* Whether path may be opened: always when not confined; else when it exists and its
+ * realpath lies inside one of the allowed folders. */
+bool ear__assets_allowed(const ear_assets *a, const char *path);
 
 void *ear__assets_alloc(const ear_assets *a, size_t size);
 void ear__assets_free(const ear_assets *a, void *p);
@@ -64,9 +71,10 @@ void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, 
 ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *path);
 
 /* Reads a whole file into a NUL-terminated buffer (free with free()). EAR_E_NOT_FOUND when
- * it does not exist, EAR_E_IO otherwise; the reason goes into err. */
-ear_result ear__assets_read_file(const char *path, char **out_text, size_t *out_len,
-                                 ear_io_error *err);
+ * it does not exist or is outside the allowed folders (the same message), EAR_E_IO
+ * otherwise; the reason goes into err. */
+ear_result ear__assets_read_file(const ear_assets *a, const char *path, char **out_text,
+                                 size_t *out_len, ear_io_error *err);
 
 /* Resolves every clip name of a blend or pool source through the assets (holding a
  * reference to each clip); on failure nothing is held and err names `label` and `path`

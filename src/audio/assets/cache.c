@@ -8,12 +8,13 @@
  * stored for a load that failed, so the next acquire reads the file again. The tables are
  * small arrays searched in order: a game names tens to hundreds of sounds.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* realpath */
 
 #include "assets_internal.h"
 #include "earshot/synth.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,8 +103,41 @@ ear_result ear_assets_create(const ear_assets_config *config, ear_assets **out_a
     }
     memcpy(a->root, c.root, len);
     a->root[len] = '\0';
+    if (c.allowed_roots) {
+        a->confined = true;
+        a->roots = ear__assets_alloc(a, (c.allowed_root_count + 1) * sizeof *a->roots);
+        for (size_t i = 0; a->roots && i < c.allowed_root_count; i++) {
+            char real[PATH_MAX];
+            /* A folder that does not exist admits nothing. */
+            if (!c.allowed_roots[i] || !realpath(c.allowed_roots[i], real)) continue;
+            char *copy = ear__assets_strdup(a, real);
+            if (!copy) {
+                ear_assets_destroy(a);
+                return EAR_E_OUT_OF_MEMORY;
+            }
+            a->roots[a->root_count++] = copy;
+        }
+        if (!a->roots) {
+            ear_assets_destroy(a);
+            return EAR_E_OUT_OF_MEMORY;
+        }
+    }
     *out_assets = a;
     return EAR_OK;
+}
+
+bool ear__assets_allowed(const ear_assets *a, const char *path) {
+    if (!a->confined) return true;
+    char real[PATH_MAX];
+    if (!realpath(path, real)) return false;
+    for (uint32_t i = 0; i < a->root_count; i++) {
+        const char *root = a->roots[i];
+        size_t n = strlen(root);
+        if (strcmp(root, "/") == 0 ||
+            (strncmp(real, root, n) == 0 && (real[n] == '\0' || real[n] == '/')))
+            return true;
+    }
+    return false;
 }
 
 void ear_assets_destroy(ear_assets *a) {
@@ -116,6 +150,8 @@ void ear_assets_destroy(ear_assets *a) {
         ear_clip_release(a->registered[i].clip);
         ear__assets_free(a, a->registered[i].name);
     }
+    for (uint32_t i = 0; i < a->root_count; i++) ear__assets_free(a, a->roots[i]);
+    ear__assets_free(a, a->roots);
     for (uint32_t i = 0; i < a->alias_count; i++) {
         ear__assets_free(a, a->aliases[i].name);
         ear__assets_free(a, a->aliases[i].path);
@@ -190,9 +226,10 @@ ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *pa
     return EAR_OK;
 }
 
-static bool is_file(const char *path) {
+/* A regular file the cache may open (inside the allowed folders when confined). */
+static bool is_file(const ear_assets *a, const char *path) {
     struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && ear__assets_allowed(a, path);
 }
 
 static bool is_synth_name(const char *name) {
@@ -209,14 +246,15 @@ static ear_result resolve_key(ear_assets *a, const char *name, char *out, size_t
     for (uint32_t i = 0; i < a->alias_count; i++)
         if (strcmp(a->aliases[i].name, name) == 0) {
             snprintf(out, cap, "%s", a->aliases[i].path);
-            return EAR_OK;
+            /* Checked when audio.json was read; a link changed since is checked again. */
+            return ear__assets_allowed(a, out) ? EAR_OK : EAR_E_NOT_FOUND;
         }
     int n = snprintf(out, cap, "%s/sounds/%s", a->root, name);
     if (n < 0 || (size_t)n >= cap) return EAR_E_NOT_FOUND;
-    if (is_file(out)) return EAR_OK;
+    if (is_file(a, out)) return EAR_OK;
     for (size_t e = 0; e < sizeof extensions / sizeof extensions[0]; e++) {
         n = snprintf(out, cap, "%s/sounds/%s%s", a->root, name, extensions[e]);
-        if (n >= 0 && (size_t)n < cap && is_file(out)) return EAR_OK;
+        if (n >= 0 && (size_t)n < cap && is_file(a, out)) return EAR_OK;
     }
     return EAR_E_NOT_FOUND;
 }
@@ -370,9 +408,10 @@ ear_assets_stats ear_assets_get_stats(const ear_assets *a) {
     return s;
 }
 
-ear_result ear__assets_read_file(const char *path, char **out_text, size_t *out_len,
-                                 ear_io_error *err) {
-    FILE *f = fopen(path, "rb");
+ear_result ear__assets_read_file(const ear_assets *a, const char *path, char **out_text,
+                                 size_t *out_len, ear_io_error *err) {
+    /* Outside the allowed folders reads exactly as a missing file. */
+    FILE *f = ear__assets_allowed(a, path) ? fopen(path, "rb") : (errno = ENOENT, NULL);
     if (!f) {
         ear_result r = errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
         if (err) snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
@@ -417,7 +456,7 @@ static bool find_music_in(ear_assets *a, const char *folder, const char *name, c
                           size_t cap) {
     for (size_t e = 0; e < sizeof music_extensions / sizeof music_extensions[0]; e++) {
         int n = snprintf(out, cap, "%s/%s/%s%s", a->root, folder, name, music_extensions[e]);
-        if (n >= 0 && (size_t)n < cap && is_file(out)) return true;
+        if (n >= 0 && (size_t)n < cap && is_file(a, out)) return true;
     }
     return false;
 }
@@ -430,7 +469,7 @@ ear_result ear_assets_open_music(ear_assets *a, const char *name, bool loop,
     for (uint32_t i = 0; i < a->alias_count && !found; i++)
         if (strcmp(a->aliases[i].name, name) == 0) {
             snprintf(path, sizeof path, "%s", a->aliases[i].path);
-            found = true;
+            found = ear__assets_allowed(a, path);
         }
     if (!found) found = find_music_in(a, "music", name, path, sizeof path);
     if (!found) found = find_music_in(a, "sounds", name, path, sizeof path);

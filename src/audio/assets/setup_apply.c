@@ -75,7 +75,7 @@ ear_result ear_assets_load_blend_file(ear_assets *a, ear_stage *stage, const cha
     snprintf(path, sizeof path, "%s/sounds/%s.blend.json", a->root, name);
     char *text;
     size_t len;
-    ear_result r = ear__assets_read_file(path, &text, &len, err);
+    ear_result r = ear__assets_read_file(a, path, &text, &len, err);
     if (r != EAR_OK) return r;
     ear_blend_source *b = malloc(sizeof *b);
     if (!b) {

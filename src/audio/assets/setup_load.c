@@ -81,7 +81,7 @@ ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
     snprintf(path, sizeof path, "%s/audio.json", a->root);
     char *text;
     size_t len;
-    ear_result r = ear__assets_read_file(path, &text, &len, err);
+    ear_result r = ear__assets_read_file(a, path, &text, &len, err);
     if (r == EAR_E_NOT_FOUND && err) err->message[0] = '\0';
     if (r != EAR_OK) return r;
     ear_audio_setup *s = NULL;
@@ -96,7 +96,8 @@ ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
             snprintf(file, sizeof file, "%s", s->clips[i].file);
         else
             snprintf(file, sizeof file, "%s/sounds/%s", a->root, s->clips[i].file);
-        FILE *f = fopen(file, "rb");
+        /* Outside the allowed folders reads exactly as a missing file. */
+        FILE *f = ear__assets_allowed(a, file) ? fopen(file, "rb") : NULL;
         if (!f) {
             if (err)
                 snprintf(err->message, sizeof err->message,

@@ -114,6 +114,8 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
         if (code == SF_ERR_MALFORMED_FILE)
             return ear__io_fail(err, EAR_E_FORMAT, path, "malformed or truncated: %s",
                                 sf_strerror(NULL));
+        if (ear__io_is_text(path))
+            return ear__io_fail(err, EAR_E_FORMAT, path, "is a text file, not a sound file");
         return ear__io_fail(err, EAR_E_FORMAT, path, "not a sound file libsndfile can read: %s",
                             sf_strerror(NULL));
     }

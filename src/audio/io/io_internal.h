@@ -31,4 +31,9 @@ bool ear__io_frames_exact(const SF_INFO *info);
  * says (its log then holds "(should be N)"). */
 bool ear__io_header_overstates(SNDFILE *file);
 
+/* True when the file's first 512 bytes look like text (no NUL or other control bytes but
+ * tab, newlines, form feed; UTF-8 allowed): a file that will not decode because it is
+ * text, not audio (sniff.c). */
+bool ear__io_is_text(const char *path);
+
 #endif

@@ -1,0 +1,36 @@
+/*
+ * Telling a text file from audio, so that a decoding error names the real cause ("is a
+ * text file") rather than libsndfile's "Format not recognised" for both. Every audio
+ * container Earshot reads has binary bytes (NULs, lengths) in its first few hundred
+ * bytes; a text file has none.
+ */
+#include "io_internal.h"
+
+#include <stdio.h>
+
+bool ear__io_is_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    unsigned char head[512];
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    if (n == 0) return false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char b = head[i];
+        /* Tab, newlines, form feed and carriage return are text; other controls are not. */
+        if (b < 0x20 && b != '\t' && b != '\n' && b != '\r' && b != '\f') return false;
+        if (b == 0x7f) return false;
+        if (b < 0x80) continue;
+        /* UTF-8: a lead byte and its continuation bytes (a sequence cut by the end of
+         * the 512 bytes still counts). */
+        size_t more = b >= 0xc2 && b <= 0xdf   ? 1
+                      : b >= 0xe0 && b <= 0xef ? 2
+                      : b >= 0xf0 && b <= 0xf4 ? 3
+                                               : 0;
+        if (!more) return false;
+        for (size_t k = 1; k <= more && i + k < n; k++)
+            if ((head[i + k] & 0xc0) != 0x80) return false;
+        i += more;
+    }
+    return true;
+}
