@@ -312,6 +312,27 @@ ear_voice_id ear_play_sound_with(ear_ctx *ctx, const char *name, const ear_play 
 ear_result ear_say(ear_ctx *ctx, const char *text);
 ear_result ear_say_queued(ear_ctx *ctx, const char *text);
 ear_result ear_say_repeat_last(ear_ctx *ctx);
+/* The game's own speech settings, for its settings menu: each applies to the engine's
+ * speech at once and is kept in the save (keys speech.rate, speech.volume, speech.voice,
+ * speech.punctuation), so it holds at the next start; a setting never made leaves the
+ * player's own (speech-dispatcher's defaults, which Orca users set) alone. Rate and
+ * volume -100 .. 100 (EAR_E_INVALID_ARG outside); a voice must be one of
+ * ear_speech_voice_name's (EAR_E_NOT_FOUND, nothing saved); punctuation none .. all.
+ * Errors of the store (EAR_E_OUT_OF_MEMORY) leave speech unchanged. Thread: game. */
+ear_result ear_ctx_set_speech_rate(ear_ctx *ctx, int rate);
+ear_result ear_ctx_set_speech_volume(ear_ctx *ctx, int volume);
+ear_result ear_ctx_set_speech_voice(ear_ctx *ctx, const char *name);
+ear_result ear_ctx_set_speech_punctuation(ear_ctx *ctx, ear_speech_punctuation punctuation);
+/* Forgets the game's speech settings (removes the keys): from the next start the
+ * player's own apply again (speech-dispatcher has no "back to the default" for a
+ * running connection). Thread: game. */
+void ear_ctx_use_player_speech_settings(ear_ctx *ctx);
+/* Reads those keys from storage into config (the runner does this before speech
+ * starts): each key present and valid sets its field (voice borrowed from the store,
+ * valid until the key changes); a missing key leaves the field; a bad value is ignored
+ * with a warning naming the key. NULL arguments do nothing. Thread: game. */
+void ear_speech_settings_load(const ear_storage *storage, ear_speech_config *config);
+
 /* A translated text (ear_lang_get on the engine's translations). */
 const char *ear_tr(ear_ctx *ctx, const char *key);
 

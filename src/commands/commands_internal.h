@@ -71,9 +71,17 @@ struct ear_commands {
     char **roots; /* with confine_paths: the allowed folders, realpath'd */
     size_t root_count;
 
-    float *buffer; /* the last render, interleaved stereo */
+    float *buffer; /* the last render, interleaved stereo (through `alloc`) */
     uint64_t buffer_frames;
     bool rendering;
+
+    /* The session's memory budget (commands.c). Clips (defined, decoded and cached),
+     * synth results, render buffers and analysis transforms are allocated through `alloc`,
+     * which counts their live bytes and refuses an allocation that would take them past
+     * config.max_memory_bytes (recording its size in mem_refused). */
+    ear_allocator alloc;
+    size_t mem_used, mem_peak, mem_refused;
+    bool changed; /* a handler that failed after changing state (a render): no retry */
 };
 
 typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
@@ -106,7 +114,8 @@ extern const char *const ear__schema_texts[];
 extern const size_t ear__schema_count;
 
 /* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
- * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
+ * E_STATE (a stale voice), E_BAD_PARAM, E_IO, E_OUT_OF_MEMORY or E_INTERNAL, naming
+ * `where`. */
 json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
 /* The error for a sound name that would not play: a bad synth name says what a synth name
  * is; a file that will not decode gives the decoder's reason ("is a text file", "not a
@@ -137,6 +146,16 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
  * not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
+/* Makes room for `need` more bytes in the budget, trimming idle cache entries (sounds that
+ * no voice plays and nobody holds, loaded again when next asked for) if that helps; false
+ * when even then the budget has no room. */
+bool ear__cmd_room(ear_commands *c, size_t need);
+/* A new E_TOO_BIG error at `where`: `need` bytes do not fit in the budget. */
+json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need);
+/* The error for a failed allocation of `need` bytes through c->alloc: E_TOO_BIG when the
+ * budget refused it, else E_OUT_OF_MEMORY. */
+json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t need);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);

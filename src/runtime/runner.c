@@ -207,6 +207,7 @@ ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *f
  * device or not, which decides whether espeak-ng can be heard. */
 static void start_speech(ear_runner *r) {
     ear_speech_config sc = r->cfg.speech;
+    ear_speech_settings_load(r->storage, &sc); /* the settings menu's, when saved */
     if (r->cfg.backend == EAR_BACKEND_HEADLESS) sc.log_only = true;
     sc.stage = r->device ? r->stage : NULL;
     if (ear_speech_create(&sc, &r->speech) != EAR_OK)

@@ -41,12 +41,14 @@ static void on_log(void *user, ear_log_level level, const char *module, const ch
 #endif
 
 static const char usage_text[] =
-    "usage: earshot call <command> ['<json params>'] [--json]\n"
+    "usage: earshot call <command> ['<json params>'] [--json] [--memory-mb N]\n"
     "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
     "...}\n"
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
     "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
     "                      [--allow-root DIR]... [--unconfined]\n"
+    "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
+    "         (default 67108864)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -156,9 +158,12 @@ static void print_result(const json_t *result, bool as_json) {
 
 /* ---- call ---------------------------------------------------------------------------- */
 
+static bool size_arg(const char *text, size_t scale, size_t *out);
+
 static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
+    size_t memory = 0;
     for (int i = 0; i < argc; i++) {
         if (is_help(argv[i])) {
             fputs(usage_text, stdout);
@@ -166,7 +171,14 @@ static int cmd_call(int argc, char **argv) {
         }
         if (strcmp(argv[i], "--json") == 0)
             as_json = true;
-        else if (!name)
+        else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
+                fprintf(stderr,
+                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!name)
             name = argv[i];
         else if (!text)
             text = argv[i];
@@ -185,8 +197,10 @@ static int cmd_call(int argc, char **argv) {
             return 1;
         }
     }
+    ear_commands_config config = ear_commands_config_default();
+    if (memory) config.max_memory_bytes = memory;
     ear_commands *c;
-    if (ear_commands_create(NULL, &c) != EAR_OK) {
+    if (ear_commands_create(&config, &c) != EAR_OK) {
         fprintf(stderr, "earshot: cannot create the stage\n");
         json_decref(params);
         return 1;
@@ -217,9 +231,38 @@ static int cmd_call(int argc, char **argv) {
 /* ---- serve and mcp: lines in, lines out ------------------------------------------------ */
 
 typedef char *(*line_fn)(ear_commands *c, const char *line, size_t length);
+typedef char *(*overlong_fn)(size_t line_number, size_t limit_bytes);
+
+/* The longest line serve and mcp read (--max-line-bytes); a longer one gets one error. */
+#define DEFAULT_MAX_LINE_BYTES ((size_t)64 << 20)
+
+static void put_reply(char *reply) {
+    if (reply) {
+        fputs(reply, stdout);
+        fputc('\n', stdout);
+    }
+    free(reply);
+}
 
 /* The line being answered (from 1), for serve's errors. */
 static uint64_t g_line_number;
+
+/* Answers one line (without its newline): overlong()'s error when it is longer than
+ * max_line (a CR before the newline not counted), nothing when it is blank. */
+static void answer_line(ear_commands *c, line_fn handle, overlong_fn overlong, size_t max_line,
+                        const char *line, size_t n, size_t line_number) {
+    if (n && line[n - 1] == '\r') n--;
+    if (n > max_line) {
+        put_reply(overlong(line_number, max_line));
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (line[k] != ' ' && line[k] != '\t') {
+            g_line_number = line_number;
+            put_reply(handle(c, line, n));
+            return;
+        }
+}
 
 static char *serve_line(ear_commands *c, const char *line, size_t length) {
     return ear_commands_serve_line_at(c, line, length, g_line_number);
@@ -227,53 +270,64 @@ static char *serve_line(ear_commands *c, const char *line, size_t length) {
 
 /* Reads stdin in large chunks, answers every complete line, and writes the answers of a
  * chunk in one go: a client that sends one line at a time gets its answer at once, and
- * one that streams many lines pays one write per chunk, not per line. */
-static int serve_lines(ear_commands *c, line_fn handle) {
-    size_t cap = 1 << 16, len = 0;
+ * one that streams many lines pays one write per chunk, not per line.
+ *
+ * A line longer than max_line bytes (its newline and a CR before it not counted) gets one
+ * answer, overlong()'s, and is skipped up to its newline without being kept or read:
+ * nothing in it runs. Each byte is looked at once (`scanned`), so a long line costs time
+ * in proportion to its length, and the buffer never holds more than max_line + 2 bytes of
+ * one line. */
+static int serve_lines(ear_commands *c, line_fn handle, overlong_fn overlong, size_t max_line) {
+    size_t cap = (size_t)1 << 16, len = 0, scanned = 0, line_number = 0;
+    bool skipping = false; /* inside a line that was too long, until its newline */
     char *in = malloc(cap);
     if (!in) return 1;
+    int status = 0;
     for (;;) {
         if (len == cap) {
-            if (cap >= (size_t)64 << 20) {
-                /* A line longer than 64 MiB: answer it as bad JSON and drop it. */
-                char *reply = handle(c, "", 0);
-                if (reply) printf("%s\n", reply);
-                free(reply);
-                fflush(stdout);
-                len = 0;
-                continue;
+            /* Only a line that may still be short enough fills the buffer (a longer one
+             * is being skipped): max_line bytes, a CR and the newline at most. */
+            size_t want = cap < (max_line + 2) / 2 ? cap * 2 : max_line + 2;
+            char *grown = want > cap ? realloc(in, want) : NULL;
+            if (!grown) {
+                fprintf(stderr, "earshot: out of memory reading a line\n");
+                status = 1;
+                break;
             }
-            char *grown = realloc(in, cap * 2);
-            if (!grown) break;
             in = grown;
-            cap *= 2;
+            cap = want;
         }
         ssize_t got = read(STDIN_FILENO, in + len, cap - len);
         if (got < 0 && errno == EINTR) continue;
         bool eof = got <= 0;
         if (!eof) len += (size_t)got;
         size_t start = 0;
-        for (size_t i = 0; i < len; i++) {
-            if (in[i] != '\n' && !(eof && i + 1 == len)) continue;
-            g_line_number++;
-            size_t end = in[i] == '\n' ? i : i + 1;
-            size_t n = end - start;
-            if (n && in[start + n - 1] == '\r') n--;
-            bool blank = true;
-            for (size_t k = start; k < start + n; k++)
-                if (in[k] != ' ' && in[k] != '\t') blank = false;
-            if (!blank) {
-                char *reply = handle(c, in + start, n);
-                if (reply) {
-                    fputs(reply, stdout);
-                    fputc('\n', stdout);
-                }
-                free(reply);
-            }
+        if (skipping) {
+            char *nl = memchr(in, '\n', len);
+            start = nl ? (size_t)(nl - in) + 1 : len;
+            skipping = nl == NULL;
+            scanned = start;
+        }
+        for (size_t i = scanned; i < len; i++) {
+            if (in[i] != '\n') continue;
+            answer_line(c, handle, overlong, max_line, in + start, i - start, ++line_number);
             start = i + 1;
         }
-        memmove(in, in + start, len - start);
+        if (eof && !skipping && start < len) {
+            /* The last line, without a newline. */
+            answer_line(c, handle, overlong, max_line, in + start, len - start, ++line_number);
+            start = len;
+        }
+        if (start > 0) memmove(in, in + start, len - start);
         len -= start;
+        scanned = len;
+        if (!skipping && (len > max_line + 1 || (len == max_line + 1 && in[len - 1] != '\r'))) {
+            /* The line so far is already too long (only a CR may still come before its
+             * newline): answer now, skip the rest. */
+            put_reply(overlong(++line_number, max_line));
+            skipping = true;
+            len = scanned = 0;
+        }
         /* Answers that cannot be written (a closed pipe, a full disk) end the session. */
         if (!flush_output()) {
             free(in);
@@ -282,12 +336,25 @@ static int serve_lines(ear_commands *c, line_fn handle) {
         if (eof) break;
     }
     free(in);
-    return 0;
+    return status;
+}
+
+/* Reads a size option's value: a whole number of at least 1 (with `scale`, times that). */
+static bool size_arg(const char *text, size_t scale, size_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
+        v > (unsigned long long)(SIZE_MAX / 2) / scale)
+        return false;
+    *out = (size_t)v * scale;
+    return true;
 }
 
 static int cmd_serve(bool mcp, int argc, char **argv) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = mcp;
+    size_t max_line = DEFAULT_MAX_LINE_BYTES, memory = 0;
     const char **roots = calloc((size_t)argc + 2, sizeof *roots);
     size_t root_count = 0;
     if (!roots) return 1;
@@ -305,11 +372,29 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
                 return 2;
             }
             roots[root_count++] = argv[++i];
+        } else if (strcmp(argv[i], "--max-line-bytes") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], 1, &max_line)) {
+                fprintf(stderr,
+                        "earshot: --max-line-bytes: expected a whole number >= 1, "
+                        "not \"%s\"\n",
+                        argv[i]);
+                free(roots);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
+                fprintf(stderr,
+                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
+                        argv[i]);
+                free(roots);
+                return 2;
+            }
         } else {
             free(roots);
             return usage();
         }
     }
+    if (memory) config.max_memory_bytes = memory;
     if (root_count) {
         /* The working directory stays allowed; the flag adds folders (and, for serve, turns
          * confinement on). */
@@ -327,7 +412,8 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
     }
     g_commands = c;
     g_quiet_log = mcp;
-    int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line);
+    int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line,
+                             mcp ? ear_mcp_overlong : ear_commands_serve_overlong, max_line);
     g_commands = NULL;
     ear_commands_destroy(c);
     return finish_output(status);
