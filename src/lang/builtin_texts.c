@@ -87,7 +87,6 @@ static const builtin_text english[] = {
     {"ui.unit.db", "decibels"},
     {"ui.unit.seconds", "seconds"},
     {"ui.star", "star"},
-    {"ui.char.space", "space"},
     {"ui.char.newline", "new line"},
 };
 
@@ -166,7 +165,6 @@ static const builtin_text german[] = {
     {"ui.unit.db", "Dezibel"},
     {"ui.unit.seconds", "Sekunden"},
     {"ui.star", "Stern"},
-    {"ui.char.space", "Leerzeichen"},
     {"ui.char.newline", "neue Zeile"},
 };
 

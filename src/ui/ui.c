@@ -411,16 +411,22 @@ void ear__ui_say_char(ear_ui_context *uc, const char *ch, size_t len, bool passw
     char b[16];
     if (password) {
         ear_ui_say(uc, ear_ui_tr(uc, "ui.star"));
-    } else if (len == 1 && ch[0] == ' ') {
-        ear_ui_say(uc, ear_ui_tr(uc, "ui.char.space"));
-    } else if (len == 1 && ch[0] == '\n') {
-        ear_ui_say(uc, ear_ui_tr(uc, "ui.char.newline"));
-    } else {
-        if (len >= sizeof b) len = sizeof b - 1;
-        memcpy(b, ch, len);
-        b[len] = '\0';
-        ear_ui_say(uc, b);
+        return;
     }
+    if (len == 1 && ch[0] == '\n') {
+        ear_ui_say(uc, ear_ui_tr(uc, "ui.char.newline"));
+        return;
+    }
+    if (len >= sizeof b) len = sizeof b - 1;
+    memcpy(b, ch, len);
+    b[len] = '\0';
+    /* The screen reader spells a character its own way ("space", "capital A", in the
+     * player's settings): an echo, so it does not enter the history. */
+    if (uc && uc->speech && ear_speech_say_char(uc->speech, b) == EAR_OK) {
+        duck_for(uc, b);
+        return;
+    }
+    ear_ui_say(uc, b);
 }
 
 /* ---- Keys ------------------------------------------------------------------------------- */

@@ -124,6 +124,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fuzz_game g = {data, size, 0, -1, 0};
     ear_engine_config cfg = ear_engine_config_default("fuzz");
     cfg.backend = EAR_BACKEND_HEADLESS;
+    /* A small, slow stage: the UI's logic is what is fuzzed, and every frame renders. */
+    ear_stage_config sc = ear_stage_config_default();
+    sc.sample_rate = 8000;
+    sc.max_total_voices = 64;
+    sc.command_capacity = 1024;
+    cfg.stage = &sc;
     ear_ui_attach(ui, &cfg);
     ear_scene scene = {.name = "fuzz", .update = fuzz_update, .user = &g};
     ear_runner *r;

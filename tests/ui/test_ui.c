@@ -464,8 +464,12 @@ TEST(a_text_item_child_returns_its_text_and_changed_is_posted) {
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_EQ(ear_ui_depth(h.ui), 2);
     ASSERT_STR_EQ(h_said(&h, 0), "Name, edit, blank");
+    size_t history = ear_speech_history_count(ear_ctx_speech(h.ctx));
     h_type(&h, "B");
     ASSERT_STR_EQ(h_said(&h, 0), "B");
+    /* An echoed character goes to the screen reader as a character (SSIP CHAR), not
+     * into the history that F1 repeats. */
+    ASSERT_EQ(ear_speech_history_count(ear_ctx_speech(h.ctx)), history);
     h_type(&h, "ob");
     ASSERT_STR_EQ(h_said(&h, 1), "o");
     ASSERT_STR_EQ(h_said(&h, 0), "b");
@@ -573,11 +577,16 @@ TEST(password_mode_says_star) {
     ASSERT_STR_EQ(h_said(&h, 0), "star");
     h_press(&h, EAR_KEY_UP);
     ASSERT_STR_EQ(h_said(&h, 0), "star star");
-    /* No history entry ever holds the secret. */
+    /* Nothing said, and no history entry, ever holds the secret. */
     ear_speech *sp = ear_ctx_speech(h.ctx);
     for (size_t i = 0; i < ear_speech_history_count(sp); i++) {
         ASSERT_TRUE(strstr(ear_speech_history_at(sp, i), "se") == NULL);
         ASSERT_TRUE(strcmp(ear_speech_history_at(sp, i), "c") != 0);
+    }
+    for (size_t i = 0; i < h.line_count; i++) {
+        ASSERT_TRUE(strcmp(h_said(&h, i), "s") != 0);
+        ASSERT_TRUE(strcmp(h_said(&h, i), "e") != 0);
+        ASSERT_TRUE(strcmp(h_said(&h, i), "c") != 0);
     }
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "pw", NULL)->value, "se");
