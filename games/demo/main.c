@@ -37,7 +37,8 @@ static const char usage_text[] =
     "  --level N           start straight in level N (1..3)\n"
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
-    "  --save PATH         the save file (settings and progress, encrypted)\n"
+    "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
+    "                      defaults to $XDG_DATA_HOME/earshot/three-errands.save)\n"
     "  --seconds S         headless: stop after S seconds of game frames\n"
     "  --wav FILE          headless: write what was heard\n"
     "  --plot FILE         headless: an SVG picture of it\n"
@@ -232,6 +233,26 @@ int main(int argc, char **argv) {
         }
     }
 
+    /* A window run keeps its save in the user's data folder unless --save says where;
+     * headless runs keep none unless asked (tests, smoke runs). */
+    char default_save[1024];
+    if (!save && !headless) {
+        const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+        char dir[900];
+        if (data && *data)
+            snprintf(dir, sizeof dir, "%s/earshot", data);
+        else
+            snprintf(dir, sizeof dir, "%s/.local/share/earshot", home ? home : ".");
+        for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+            *slash = '\0'; /* the parents first, as mkdir -p */
+            mkdir(dir, 0700);
+            *slash = '/';
+        }
+        if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
+            snprintf(default_save, sizeof default_save, "%s/three-errands.save", dir);
+            save = default_save;
+        }
+    }
     demo_options o = {0};
     o.save_path = save;
     o.language = lang;
