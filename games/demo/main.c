@@ -28,6 +28,7 @@
 static const char usage_text[] =
     "usage: earshot-demo [options]\n"
     "  Three Errands, Earshot's demo game, played by ear.\n"
+    "  --window            a window (SDL2) even without a sound card or display check\n"
     "  --headless          no window: frames run as fast as they can (keys from --script)\n"
     "  --autoplay          headless, played by the bot that only hears\n"
     "  --script FILE       headless keys (\"<frame> press|down|up KEY\", \"<frame> quit\")\n"
@@ -146,6 +147,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(a, "--autoplay")) {
             headless = autoplay = true;
             choose_mode = false;
+        } else if (!strcmp(a, "--window")) {
+            choose_mode = false; /* a window whatever the machine has */
         } else if (!strcmp(a, "--all")) {
             all = true;
         } else if (!strcmp(a, "--script") && v) {
