@@ -161,7 +161,7 @@ static bands window_sum(const bot *b, size_t last) {
 
 /* Where the bell is, in degrees (positive: to the right; beyond +-90: behind), from the
  * two ears' levels (the stage's equal-power pan) and the bright partial's dullness. */
-static bool bell_angle(const bot *b, float *out_deg) {
+bool bot_bell_direction(const bot *b, float *out_deg) {
     bands s = window_sum(b, WINDOW);
     float total = s.bell_l + s.bell_r;
     if (total < 1e-7f) return false;
@@ -223,7 +223,7 @@ static void walk(bot *b, bot_keys *k) {
         break;
     }
     float ang;
-    if (!bell_angle(b, &ang)) {
+    if (!bot_bell_direction(b, &ang)) {
         b->act = ACT_LISTEN;
         b->frames_left = WINDOW;
         return;
@@ -245,7 +245,7 @@ static void walk(bot *b, bot_keys *k) {
 
 static void drive(bot *b, bot_keys *k) {
     float ang;
-    if (!bell_angle(b, &ang)) return;
+    if (!bot_bell_direction(b, &ang)) return;
     if (fabsf(ang) > 100.0f) {
         /* behind: turn round slowly */
         k->held[ang > 0 ? EAR_KEY_RIGHT : EAR_KEY_LEFT] = true;

@@ -37,4 +37,8 @@ typedef struct bot_keys {
 } bot_keys;
 void bot_decide(bot *b, bot_keys *out);
 
+/* Where the bot hears the guide bell over its last 30 frames, in degrees: 0 ahead,
+ * positive to the right, beyond +-90 behind. False when it hears no bell. */
+bool bot_bell_direction(const bot *b, float *out_deg);
+
 #endif
