@@ -1071,11 +1071,12 @@ static void play_step(ear_ctx *ctx, demo *d) {
             say_fmt(ctx, "hurt", a, 1);
         }
     }
-    /* crates scrape while they slide */
+    /* crates scrape while they move (shoved by the player or sliding on) */
     for (size_t i = 0; i < d->crate_count; i++) {
-        ear_vec3 v;
-        ear_body_velocity(ph, d->crates[i], &v);
-        float speed = sqrtf(v.x * v.x + v.z * v.z);
+        ear_body_info ci;
+        if (ear_body_get(ph, d->crates[i], &ci) != EAR_OK) continue;
+        ear_vec3 m = ci.displacement_m;
+        float speed = sqrtf(m.x * m.x + m.z * m.z) / (float)ear_ctx_dt(ctx);
         ear_source s;
         if (ear_world_get_source(ear_ctx_world(ctx), d->crates[i], &s) == EAR_OK) {
             float vol = speed > 0.05f ? fminf(1.0f, speed / 1.5f) * 0.6f : 0.0f;
