@@ -82,6 +82,7 @@ void ear__flush_overflow(ear_stage *s) {
 }
 
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd) {
+    s->commands_sent++;
     ear__flush_overflow(s);
     if (s->overflow_count == 0 && ear__ring_push(&s->commands, cmd)) return EAR_OK;
     if (s->overflow_count == s->overflow_cap) {
@@ -260,6 +261,7 @@ static EAR__ALWAYS_INLINE ear_result voice_cmd(ear_stage *s, ear_voice_id id,
         c->id = id;
         memcpy(&c->u, payload, bytes);
         ear__ring_commit(&s->commands);
+        s->commands_sent++;
         return EAR_OK;
     }
     ear__cmd cmd = {.type = (uint32_t)type, .id = id};
@@ -355,10 +357,13 @@ ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play
     p.looping = false;
     if (p.placed && ear_vec3_is_finite(p.position)) {
         ear_attenuation a = p.attenuation;
+        float ref = a.ref_distance_m > 0.0f ? a.ref_distance_m : 1.0f;
         float max = a.max_distance_m > 0.0f ? a.max_distance_m : 100.0f;
         float rolloff = a.rolloff > 0.0f ? a.rolloff : 1.0f;
-        bool silent_at_max =
-            a.model == EAR_MODEL_FADE || (a.model == EAR_MODEL_LINEAR && rolloff >= 1.0f);
+        /* A linear range at or below the reference distance does not attenuate at all
+         * (ear__distance_gain gives 1), so such a request is audible everywhere. */
+        bool silent_at_max = a.model == EAR_MODEL_FADE ||
+                             (a.model == EAR_MODEL_LINEAR && rolloff >= 1.0f && max > ref);
         float d = ear_vec3_length(ear_vec3_sub(p.position, stage->listener_game.position));
         if (silent_at_max && d >= max) {
             stage->dropped_far++;
@@ -402,6 +407,7 @@ ear_stage_stats ear_stage_get_stats(const ear_stage *stage) {
     st.refused = stage->refused;
     st.stolen = stage->stolen_count;
     st.dropped_far = stage->dropped_far;
+    st.commands = stage->commands_sent;
     return st;
 }
 
