@@ -10,6 +10,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
 .PHONY: all deps build run test test-tsan bench fuzz fuzz-build format format-check clean
+.PHONY: web web-serve
 
 all: build
 
@@ -69,6 +70,15 @@ fuzz: fuzz-build
 	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
 	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
 
+# The web build (docs/web.md): the games as pages in $(WEB_BUILD), served on 127.0.0.1.
+WEB_BUILD ?= build-web
+WEB_PORT  ?= 8000
+web: deps
+	@JOBS=$(JOBS) scripts/build-web $(WEB_BUILD)
+
+web-serve: web
+	@node tests/web/serve.mjs $(WEB_BUILD) $(WEB_PORT)
+
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i
 
@@ -76,4 +86,4 @@ format-check:
 	@scripts/check-format
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)
