@@ -24,13 +24,20 @@ function fatal(why) {
 }
 if (!dir || !nativeScene) fatal("usage: node web_test.mjs BUILD_WEB_DIR NATIVE_STAGE_SCENE");
 if (!existsSync(CHROMIUM)) fatal(`${CHROMIUM} is missing: scripts/install-deps installs Debian's chromium`);
-for (const f of ["beacon.html", "beacon.js", "beacon.wasm", "stage_scene.js", "bench.html"])
+for (const f of ["beacon.html", "beacon.js", "beacon.wasm", "stage_scene.js", "bench.html", "save_probe.html"])
   if (!existsSync(join(dir, f))) fatal(`${join(dir, f)} is missing: the web build did not run (make web)`);
 
 // 1. The fixed scene's hash: native scalar kernel, the wasm in node, the wasm in the page.
-const nativeOut = execFileSync(nativeScene, ["hash"], { encoding: "utf8" }).trim();
-const nodeOut = execFileSync(process.execPath, ["--no-experimental-fetch", join(dir, "stage_scene.js"), "hash"],
-                             { encoding: "utf8", cwd: dir }).trim();
+function run(file, args, opts = {}) {
+  try {
+    return execFileSync(file, args, { encoding: "utf8", ...opts }).trim();
+  } catch (e) {
+    fatal(`${file} ${args.join(" ")} failed: ${String(e.stderr || e.message).slice(0, 600)}`);
+  }
+}
+const nativeOut = run(nativeScene, ["hash"]);
+// Node.js 18+ has fetch, which emscripten 3.1.6's loader would use for a file path.
+const nodeOut = run(process.execPath, ["--no-experimental-fetch", join(dir, "stage_scene.js"), "hash"], { cwd: dir });
 const nativeHash = (/^hash ([0-9a-f]{16}) /.exec(nativeOut) || [])[1];
 check(!!nativeHash, "native stage_scene prints a hash", nativeOut);
 check(nodeOut === nativeOut, "wasm stage (node) = native scalar kernel", `${nodeOut} vs ${nativeOut}`);
@@ -126,6 +133,17 @@ try {
   said = await page.evaluate(() => earshotWeb.announcements.slice(3).map((a) => a.text));
   check(JSON.stringify(said) === JSON.stringify(["The game has ended. Reload the page to play again."]),
         "Escape ends the game, and the page says so", JSON.stringify(said));
+
+  // Saves outlive the page: browser storage (IndexedDB) through the same storage module.
+  for (const expected of ["Count 1.", "Count 2."]) {
+    await page.goto(base + "save_probe.html");
+    await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 15000 });
+    await page.click("#earshot-start");
+    await page.waitForFunction(() => earshotWeb.savedAtEnd, null, { timeout: 10000 }).catch(() => {});
+    const probe = await page.evaluate(() => earshotWeb.announcements.filter((a) => a.assertive).map((a) => a.text));
+    check(JSON.stringify(probe) === JSON.stringify([expected]), `save probe: ${expected} (the save outlived the page)`,
+          JSON.stringify(probe));
+  }
   check(errors.length === 0, "no console errors", JSON.stringify(errors));
 } finally {
   await browser.close();

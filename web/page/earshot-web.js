@@ -24,7 +24,7 @@
   var polite = document.getElementById("earshot-polite");
 
   var web = (window.earshotWeb = {
-    ready: false, started: false, ended: false, paused: false, steps: 0,
+    ready: false, started: false, ended: false, paused: false, steps: 0, savedAtEnd: false,
     announcements: [],
     audio: { callbacks: 0, frames: 0, peak: 0, rms: 0, maxPeak: 0, maxRms: 0, sampleRate: 0 },
   });
@@ -99,8 +99,55 @@
     audio.node = audio.context = null;
   }
 
+  // Saves: the program's working folder /earshot is IndexedDB (emscripten's IDBFS),
+  // read before main runs and written back every 2 s, when the game ends and when the
+  // page is left, so a save made with a relative path outlives the page.
+  var saves = { syncing: false, waiting: null, timer: null };
+  function syncSaves(done) {
+    if (!Module.FS || !web.savesReady) { if (done) done(); return; }
+    if (saves.syncing) {
+      // One more write after this one, for everybody who asked meanwhile.
+      saves.waiting = saves.waiting || [];
+      if (done) saves.waiting.push(done);
+      return;
+    }
+    saves.syncing = true;
+    Module.FS.syncfs(false, function (err) {
+      saves.syncing = false;
+      if (err) console.warn("earshot: the saves could not be written to browser storage: " + err);
+      else web.savesWritten++;
+      if (done) done();
+      if (saves.waiting) {
+        var next = saves.waiting;
+        saves.waiting = null;
+        syncSaves(function () { next.forEach(function (f) { f(); }); });
+      }
+    });
+  }
+  web.savesReady = false;
+  web.savesWritten = 0;
+  web.syncSaves = syncSaves;
+  window.addEventListener("pagehide", function () { syncSaves(); });
+
   window.Module = {
     noInitialRun: true,
+    preRun: [function () {
+      var FS = Module.FS;
+      try {
+        FS.mkdir("/earshot");
+        FS.mount(FS.filesystems.IDBFS, {}, "/earshot");
+        FS.chdir("/earshot");
+      } catch (e) {
+        console.warn("earshot: no browser storage for saves: " + e);
+        return;
+      }
+      Module.addRunDependency("earshot-saves");
+      FS.syncfs(true, function (err) {
+        if (err) console.warn("earshot: the saves could not be read from browser storage: " + err);
+        else web.savesReady = true;
+        Module.removeRunDependency("earshot-saves");
+      });
+    }],
     print: function (text) { console.log(text); },
     printErr: function (text) { console.warn(text); },
     earAnnounce: announce,
@@ -121,6 +168,8 @@
     },
     earEnded: function (failed) {
       web.ended = true;
+      if (saves.timer) clearInterval(saves.timer);
+      syncSaves(function () { web.savedAtEnd = true; });
       var text = failed ? "The game could not start." : "The game has ended. Reload the page to play again.";
       status.textContent = text;
       announce(text, false);
@@ -141,6 +190,7 @@
     status.textContent = "Playing.";
     area.focus();
     // Inside the click: the browser lets the game's sound start now.
+    saves.timer = setInterval(syncSaves, 2000);
     Module.callMain([]);
   });
 
