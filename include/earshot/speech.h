@@ -43,7 +43,8 @@ typedef enum ear_speech_output {
     EAR_SPEECH_OUTPUT_ESPEAK,     /* espeak-ng into the stage */
     EAR_SPEECH_OUTPUT_CONSOLE,    /* printed lines */
     EAR_SPEECH_OUTPUT_LOG,        /* history only, no thread */
-    EAR_SPEECH_OUTPUT_LIVE_REGION, /* the web build: the page's ARIA live regions */
+    /* The web build: the page's ARIA live regions (src/speech/speech_web.c). */
+    EAR_SPEECH_OUTPUT_LIVE_REGION,
 } ear_speech_output;
 
 /* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region".
