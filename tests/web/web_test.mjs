@@ -24,7 +24,7 @@ function fatal(why) {
 }
 if (!dir || !nativeScene) fatal("usage: node web_test.mjs BUILD_WEB_DIR NATIVE_STAGE_SCENE");
 if (!existsSync(CHROMIUM)) fatal(`${CHROMIUM} is missing: scripts/install-deps installs Debian's chromium`);
-for (const f of ["beacon.html", "beacon.js", "beacon.wasm", "stage_scene.js", "bench.html", "save_probe.html"])
+for (const f of ["beacon.html", "beacon.js", "beacon.wasm", "stage_scene.js", "bench.html", "save_probe.html", "key_probe.html"])
   if (!existsSync(join(dir, f))) fatal(`${join(dir, f)} is missing: the web build did not run (make web)`);
 
 // 1. The fixed scene's hash: native scalar kernel, the wasm in node, the wasm in the page.
@@ -133,6 +133,39 @@ try {
   said = await page.evaluate(() => earshotWeb.announcements.slice(3).map((a) => a.text));
   check(JSON.stringify(said) === JSON.stringify(["The game has ended. Reload the page to play again."]),
         "Escape ends the game, and the page says so", JSON.stringify(said));
+
+  // Keys: the layout's letters and digits, the physical key otherwise, a release mapped
+  // to its press's key, text. Events as a German (Z on the Y key), a French (1 is Shift
+  // on the & key), a Russian (ф on the A key) keyboard would send them.
+  await page.goto(base + "key_probe.html");
+  await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 15000 });
+  await page.click("#earshot-start");
+  await page.waitForFunction(() => earshotWeb.steps >= 2, null, { timeout: 10000 });
+  const keyEvents = [
+    ["keydown", "z", "KeyY"], ["keyup", "z", "KeyY"],          // German: Z
+    ["keydown", "&", "Digit1"], ["keyup", "&", "Digit1"],      // French unshifted: the physical 1
+    ["keydown", "ф", "KeyA"], ["keyup", "ф", "KeyA"],          // Russian: the physical A
+    ["keydown", "a", "KeyQ"], ["keyup", "A", "KeyQ"],          // release as its press (A), not Q
+    ["keydown", "ArrowLeft", "ArrowLeft"], ["keyup", "ArrowLeft", "ArrowLeft"],
+    ["keydown", "é", "Digit2"], ["keyup", "é", "Digit2"],      // French: é typed, the physical 2
+  ];
+  const expectedKeys = ["pressed Z", "typed z", "released Z", "pressed 1", "typed &", "released 1",
+                        "pressed A", "typed ф", "released A", "pressed A", "typed a", "released A",
+                        "pressed LEFT", "released LEFT", "pressed 2", "typed é", "released 2"];
+  for (const [type, key, code] of keyEvents) {
+    await page.evaluate(([t, k, c]) => {
+      const area = document.getElementById("earshot-game");
+      area.dispatchEvent(new KeyboardEvent(t, { key: k, code: c, bubbles: true, cancelable: true }));
+    }, [type, key, code]);
+    // One frame between events, so each edge is seen on its own frame.
+    const at = await page.evaluate(() => earshotWeb.frames);
+    await page.waitForFunction((n) => earshotWeb.frames >= n + 2, at, { timeout: 5000 });
+  }
+  const heard = await page.evaluate(() => earshotWeb.announcements.filter((a) => !a.assertive).slice(1).map((a) => a.text));
+  check(JSON.stringify(heard) === JSON.stringify(expectedKeys), "keys: layout letters, physical keys, releases, text",
+        JSON.stringify(heard));
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => earshotWeb.ended, null, { timeout: 5000 }).catch(() => {});
 
   // Saves outlive the page: browser storage (IndexedDB) through the same storage module.
   for (const expected of ["Count 1.", "Count 2."]) {

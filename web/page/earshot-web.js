@@ -24,7 +24,7 @@
   var polite = document.getElementById("earshot-polite");
 
   var web = (window.earshotWeb = {
-    ready: false, started: false, ended: false, paused: false, steps: 0, savedAtEnd: false,
+    ready: false, started: false, ended: false, paused: false, steps: 0, frames: 0, savedAtEnd: false,
     announcements: [],
     audio: { callbacks: 0, frames: 0, peak: 0, rms: 0, maxPeak: 0, maxRms: 0, sampleRate: 0 },
   });
@@ -159,7 +159,7 @@
     },
     earAudioOpen: audioOpen,
     earAudioClose: audioClose,
-    earFrame: function (steps) { web.steps = steps; },
+    earFrame: function (steps) { web.steps = steps; web.frames++; },
     earPaused: function (paused) {
       web.paused = paused;
       status.textContent = paused
