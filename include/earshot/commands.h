@@ -38,6 +38,7 @@ typedef struct ear_commands_config {
     double max_render_seconds;  /* the longest render; 0 means 600 */
     double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
                                    synth: name); 0 means 3600, the synth's own limit */
+    uint32_t max_world_steps;   /* the most steps one world.step may take; 0 means 100000 */
     uint64_t max_memory_bytes;  /* the session's memory budget: the live bytes of clips
                                    (defined, decoded, cached), synth results, the last render
                                    and analysis transforms; a command that would pass it

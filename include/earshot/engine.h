@@ -11,10 +11,12 @@
  *   2. input: the queued events become pressed / released / held;
  *   3. ui: the optional UI hook updates the top widget (and may block input);
  *   4. ui events: each event it posted goes to the top scene's on_ui;
- *   5. fixed steps: as many steps of 1 / step_hz as the accumulator holds (game time;
- *      at most 8 a frame, the excess dropped), fixed_update after each;
+ *   5. fixed steps: the physics world's events of the last frame are cleared, then as
+ *      many steps of 1 / step_hz as the accumulator holds (game time; at most 8 a frame,
+ *      the excess dropped): the physics world steps, then fixed_update;
  *   6. update: the top scene's update;
- *   7. world sync: the optional hook, then the stage's and speech's housekeeping;
+ *   7. world sync: the audio world (ear_ctx_world) is synced, then the optional hook,
+ *      then the stage's and speech's housekeeping;
  *   8. scene changes: push / pop / switch, looping while start asks for more;
  *   9. quit and save: on quit every scene ends and the save is written if dirty.
  *
@@ -33,10 +35,12 @@
 #include "earshot/core.h"
 #include "earshot/input.h"
 #include "earshot/lang.h"
+#include "earshot/physics.h"
 #include "earshot/speech.h"
 #include "earshot/stage.h"
 #include "earshot/storage.h"
 #include "earshot/time.h"
+#include "earshot/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -155,8 +159,10 @@ typedef struct ear_engine_config {
     bool pause_on_focus_loss;      /* default true (EAR_PAUSE_FOCUS) */
     ear_backend backend;           /* default EAR_BACKEND_SDL2 */
     const ear_stage_config *stage; /* default NULL: the stage's defaults */
-    ear_speech_config speech;      /* default ear_speech_config_default(); headless runs
-                                      force log_only */
+    /* The game's physics world (ear_ctx_physics); default NULL: its defaults. */
+    const ear_physics_config *physics;
+    ear_speech_config speech; /* default ear_speech_config_default(); headless runs
+                                 force log_only */
     /* Headless: the script, and how many frames to run (0: until quit). */
     const ear_script *script;
     uint64_t frames;
@@ -230,8 +236,9 @@ ear_ctx *ear_runner_ctx(ear_runner *runner);
 /* Frames run and fixed steps taken. */
 uint64_t ear_runner_frames(const ear_runner *runner);
 uint64_t ear_runner_steps(const ear_runner *runner);
-/* The hash of the last fixed step (scene state and, when recording or replaying headless,
- * the stage's output during that step); 0 before the first step. */
+/* The hash of the last fixed step (scene state, the physics world's state and, when
+ * recording or replaying headless, the stage's output during that step); 0 before the
+ * first step. */
 uint64_t ear_runner_step_hash(const ear_runner *runner);
 /* A replay's first diverging step, or UINT64_MAX when none diverged (or no replay). */
 uint64_t ear_runner_replay_mismatch(const ear_runner *runner);
@@ -275,6 +282,15 @@ ear_assets *ear_ctx_assets(ear_ctx *ctx);
 ear_lang *ear_ctx_lang(ear_ctx *ctx);
 ear_storage *ear_ctx_storage(ear_ctx *ctx);
 ear_speech *ear_ctx_speech(ear_ctx *ctx);
+/* The game's physics world: stepped once per fixed step before fixed_update, its events
+ * cleared once a frame before the steps, so update sees the events of every step of the
+ * frame. Owned by the runner. */
+ear_physics *ear_ctx_physics(ear_ctx *ctx);
+/* The audio world over the engine's stage, assets and physics (world.h): sources,
+ * listeners, impact sounds and vehicles' sounds on the physics bodies. The runner syncs it
+ * at the start of the world-sync phase, before the world_sync hook, and notes its drawing
+ * poses after each fixed step. Owned by the runner. */
+ear_world *ear_ctx_world(ear_ctx *ctx);
 
 /* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta. */
 double ear_ctx_dt(const ear_ctx *ctx);

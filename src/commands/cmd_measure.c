@@ -101,6 +101,12 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         ((size_t)frames / window + 1) * (1 + json_array_size(json_object_get(params, "tones")));
     size_t need =
         bytes + ear_spectrum_scratch_bytes((size_t)frames) + values * RESULT_BYTES_PER_VALUE;
+    bool scene = ear__bool(params, "scene", false);
+    if (scene && !c->world.world) {
+        *err = ear_command_error("E_STATE", "params.scene",
+                                 "params.scene: there is no world to step (world.load first)");
+        return NULL;
+    }
     if (!ear__cmd_room(c, need)) {
         *err = ear__cmd_too_big(c, "params.seconds", need);
         return NULL;
@@ -111,10 +117,26 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     }
     c->rendering = true;
+    /* In a scene the world steps in lockstep: one fixed step, the sound brought in step
+     * with it, then that step's frames rendered (steps of 1 / step_hz, placed on whole
+     * frames: step k ends at frame round(k * rate / step_hz) of this render). */
+    double step_hz = scene ? (double)c->world.step_hz : 0;
+    uint64_t steps_done = 0, step_end = 0;
     c->changed = true; /* from here on the stage moves: a failure is not run again */
     for (uint64_t done = 0; done < frames;) {
         if (c->config.on_step) c->config.on_step(c->config.step_user, c, done, frames);
-        uint32_t n = frames - done < STEP_FRAMES ? (uint32_t)(frames - done) : STEP_FRAMES;
+        uint64_t limit = STEP_FRAMES;
+        if (scene) {
+            if (done >= step_end) {
+                ear_physics_clear_events(c->world.world);
+                (void)ear_physics_step(c->world.world, (float)(1.0 / step_hz));
+                ear__cmd_audio_world_sync(c, 1.0 / step_hz);
+                steps_done++;
+                step_end = (uint64_t)llround((double)steps_done * EAR__RATE / step_hz);
+            }
+            limit = step_end - done;
+        }
+        uint32_t n = frames - done < limit ? (uint32_t)(frames - done) : (uint32_t)limit;
         ear_stage_render(c->stage, buf + 2 * done, n);
         done += n;
     }
@@ -160,6 +182,10 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         hash, "max_delta", number((double)ear_max_delta(buf, frames, 2, EAR_ALL_CHANNELS)),
         "dominant_hz", number(dominant), "window", (double)window / EAR__RATE, "envelope",
         rms_env, "tone_envelopes", tones);
+    if (result && scene)
+        json_object_set_new(result, "world",
+                            json_pack("{s:I, s:f}", "steps", (json_int_t)steps_done, "time_s",
+                                      ear_physics_time_s(c->world.world)));
     if (result && *path) {
         ear_wav_write_config wc = ear_wav_write_config_default();
         wc.overwrite = ear__bool(params, "overwrite", false);

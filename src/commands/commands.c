@@ -44,6 +44,15 @@ static const command table[] = {
     {"audio.stop", ear__cmd_stop},
     {"audio.voice.set", ear__cmd_voice_set},
     {"audio.voices", ear__cmd_voices},
+    {"world.describe", ear__cmd_world_describe},
+    {"world.get", ear__cmd_world_get},
+    {"world.load", ear__cmd_world_load},
+    {"world.move", ear__cmd_world_move},
+    {"world.path", ear__cmd_world_path},
+    {"world.ray", ear__cmd_world_ray},
+    {"world.set", ear__cmd_world_set},
+    {"world.status", ear__cmd_world_status},
+    {"world.step", ear__cmd_world_step},
 };
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
@@ -502,6 +511,7 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
 }
 
 void ear__cmd_forget(ear_commands *c) {
+    ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = 0;
     c->voice_count = 0;
@@ -520,6 +530,7 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
     c->config = config ? *config : ear_commands_config_default();
     if (c->config.max_render_seconds <= 0) c->config.max_render_seconds = 600;
     if (c->config.max_synth_seconds <= 0) c->config.max_synth_seconds = 3600;
+    if (c->config.max_world_steps == 0) c->config.max_world_steps = 100000;
     if (c->config.max_memory_bytes == 0)
         c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
     if (c->config.max_memory_bytes > SIZE_MAX / 2) c->config.max_memory_bytes = SIZE_MAX / 2;
@@ -573,6 +584,7 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
 void ear_commands_destroy(ear_commands *c) {
     if (!c) return;
     ear__cmd_forget(c);
+    ear__cmd_world_forget(c);
     ear_stage_destroy(c->stage);
     ear_assets_destroy(c->assets);
     if (c->compiled)

@@ -9,6 +9,8 @@
 #include "earshot/assets.h"
 #include "earshot/commands.h"
 #include "earshot/mixer.h"
+#include "earshot/physics.h"
+#include "earshot/world.h"
 #include "earshot/stage.h"
 
 #define EAR__RATE      48000u
@@ -75,6 +77,12 @@ struct ear_commands {
     uint64_t buffer_frames;
     bool rendering;
 
+    /* The physics world of the world.* commands (cmd_world.c): empty (world NULL) until
+     * first used; world.load replaces it whole. */
+    ear_world_doc world;
+    /* The audio world over it (cmd_audio_world.c): the document's per-body source, impact
+     * and listener objects; NULL before a world.load. */
+    ear_world *audio_world;
     /* The session's memory budget (commands.c). Clips (defined, decoded and cached),
      * synth results, render buffers and analysis transforms are allocated through `alloc`,
      * which counts their live bytes and refuses an allocation that would take them past
@@ -106,6 +114,27 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_music_stop(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_describe(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_get(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_move(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_ray(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_status(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err);
+/* The audio world of a world document (cmd_audio_world.c): builds a new ear_world over the
+ * registry's stage and assets and `physics` from the document's per-body "source",
+ * "impact" and "listener" objects. NULL on success (*out set); else a new E_BAD_PARAM
+ * error whose where starts with `prefix`, and nothing is built. */
+json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physics *physics,
+                                   const char *prefix, ear_world **out);
+/* Stops the audio world's voices and frees it (reset, a new world.load, destroy). */
+void ear__cmd_audio_world_forget(ear_commands *c);
+/* Notes the step's poses and syncs the audio world (nothing without one). */
+void ear__cmd_audio_world_sync(ear_commands *c, double dt_s);
+/* Frees the world of the world.* commands (the registry's destroy). */
+void ear__cmd_world_forget(ear_commands *c);
 
 /* The embedded schema texts (generated from schemas/commands/ at build time), in the
  * table's alphabetical order. */

@@ -4,6 +4,9 @@
  * frame's phases (engine.h lists them; tests/runtime checks the sequence through
  * ear__runner_phase_hook).
  *
+ * Each fixed step steps the physics world (ear_ctx_physics) by 1 / step_hz, then calls
+ * fixed_update; the world's events are cleared once a frame, before its steps.
+ *
  * Fixed steps come from an accumulator of game time: each frame adds its game delta,
  * whole steps are taken (at most max_steps; the excess is dropped, so a slow machine
  * slows the game down instead of spiralling) and the remainder is the drawing blend
@@ -60,6 +63,8 @@ struct ear_runner {
     ear_assets *assets;
     ear_storage *storage;
     ear_speech *speech;
+    ear_physics *physics;
+    ear_world *world; /* the audio world over stage, assets and physics */
     ear_scene scenes[MAX_SCENES];
     size_t depth;
     change changes[MAX_CHANGES];
@@ -140,9 +145,17 @@ static ear_result make_parts(ear_runner *r) {
 
     res = ear_stage_create(cfg->stage, &r->stage);
     if (res != EAR_OK) return res;
+    res = ear_physics_create(cfg->physics, &r->physics);
+    if (res != EAR_OK) return res;
     ear_assets_config ac = ear_assets_config_default();
     ac.root = cfg->assets_dir;
     res = ear_assets_create(&ac, &r->assets);
+    if (res != EAR_OK) return res;
+    ear_world_config wc = ear_world_config_default();
+    wc.stage = r->stage;
+    wc.assets = r->assets;
+    wc.physics = r->physics;
+    res = ear_world_create(&wc, &r->world);
     if (res != EAR_OK) return res;
     ear_stage_config stc = ear_stage_get_config(r->stage);
     r->sample_rate = stc.sample_rate;
@@ -237,7 +250,9 @@ void ear_runner_destroy(ear_runner *r) {
     if (r->recording) ear__replay_writer_close(&r->writer);
     ear_speech_destroy(r->speech);
     if (r->device && r->cfg.audio_detach) r->cfg.audio_detach(r->device, r->cfg.hook_user);
+    ear_world_destroy(r->world);
     ear_stage_destroy(r->stage);
+    ear_physics_destroy(r->physics);
     ear_assets_destroy(r->assets);
     ear_storage_destroy(r->storage);
     ear_lang_destroy(r->lang);
@@ -351,7 +366,8 @@ static void note_processed_events(ear_runner *r) {
 
 static void fixed_step(ear_runner *r) {
     phase_mark("fixed_step");
-    /* Physics arrives with its own module; its step goes here. */
+    ear_physics_step(r->physics, (float)r->step_s);
+    ear_world_note_step(r->world); /* drawing's previous / current poses */
     phase_mark("fixed_update");
     ear_scene *t = top(r);
     r->phase = PHASE_FIXED;
@@ -366,7 +382,8 @@ static void fixed_step(ear_runner *r) {
     if (!r->device && r->one_step) {
         r->last_stage_hash = render_offline(r, step_frames(r, r->stage_steps_rendered++));
     }
-    r->last_hash = ear__mix64(r->last_scene_hash ^ ear__mix64(r->last_stage_hash));
+    r->last_hash = ear__mix64(r->last_scene_hash ^ ear__mix64(r->last_stage_hash) ^
+                              ear__mix64(ear__mix64(ear_physics_hash(r->physics))));
 
     if (r->recording)
         ear__replay_writer_step(&r->writer, r->last_scene_hash, r->last_stage_hash,
@@ -432,7 +449,9 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         if (t && t->on_ui) t->on_ui(ctx, &r->ui_events[i], t->user);
     }
 
-    /* 5. Fixed steps from the accumulator of game time. */
+    /* 5. Fixed steps from the accumulator of game time. Physics events are cleared once
+     * a frame, here, so update sees those of every step of this frame. */
+    ear_physics_clear_events(r->physics);
     {
         bool paused = ear_time_paused(&r->time);
         uint32_t n = 0;
@@ -461,9 +480,11 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         if (t && t->update) t->update(ctx, t->user);
     }
 
-    /* 7. World sync: the world module's hook (listener, attached sounds), then the
-     * stage's game-side housekeeping and speech clips. */
+    /* 7. World sync: the audio world (the ear, impacts, sources, engines, attached
+     * sounds, events) in step with the physics, the hook, then the stage's game-side
+     * housekeeping and speech clips. */
     phase_mark("world_sync");
+    ear_world_sync(r->world, r->time.game_dt_s);
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
     if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);
     if (!r->device && !r->one_step) {
@@ -607,6 +628,14 @@ ear_storage *ear_ctx_storage(ear_ctx *ctx) {
 
 ear_speech *ear_ctx_speech(ear_ctx *ctx) {
     return ctx->r->speech;
+}
+
+ear_physics *ear_ctx_physics(ear_ctx *ctx) {
+    return ctx->r->physics;
+}
+
+ear_world *ear_ctx_world(ear_ctx *ctx) {
+    return ctx->r->world;
 }
 
 double ear_ctx_dt(const ear_ctx *ctx) {

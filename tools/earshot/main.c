@@ -4,7 +4,7 @@
  *   earshot call <command> ['<json>'] [--json]   one command per process
  *   earshot serve                                JSON lines on stdin/stdout, state kept
  *   earshot mcp                                  Model Context Protocol server on stdio
- *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
+ *   earshot render <scene.json | world.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
  *   earshot help [<command>]                     usage, or a command's schema and examples
  *
@@ -16,6 +16,7 @@
 #include "earshot/commands.h"
 #include "earshot/wav.h"
 #include "plot.h"
+#include "scene.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -45,7 +46,8 @@ static const char usage_text[] =
     "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
     "...}\n"
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
-    "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
+    "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
+    "                      [--plot out.svg]\n"
     "                      [--allow-root DIR]... [--unconfined]\n"
     "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
     "         (default 67108864)\n"
@@ -518,130 +520,6 @@ static int cmd_help(int argc, char **argv) {
 
 /* ---- render ------------------------------------------------------------------------------ */
 
-typedef struct timed {
-    double at_s;
-    json_t *entry; /* {command, params, as} borrowed from the scene */
-    size_t index;
-} timed;
-
-typedef struct motion {
-    char voice[64];
-    float from[3], velocity[3];
-    double start_s, end_s;
-} motion;
-
-typedef struct scene_run {
-    const char *file;
-    json_t *names; /* "as" name -> voice id */
-    timed *timed;
-    size_t timed_count, next;
-    motion *motions;
-    size_t motion_count;
-    bool progress;
-    int last_percent;
-    bool failed;
-} scene_run;
-
-/* Runs one scene command: "voice": "<as name>" becomes that voice's id. */
-static bool run_entry(ear_commands *c, scene_run *s, json_t *entry, size_t index) {
-    const char *name = json_string_value(json_object_get(entry, "command"));
-    json_t *params = json_object_get(entry, "params");
-    json_t *copy = params ? json_deep_copy(params) : json_object();
-    const char *voice = json_string_value(json_object_get(copy, "voice"));
-    if (voice) {
-        json_t *id = json_object_get(s->names, voice);
-        if (!id) {
-            fprintf(stderr, "%s: commands[%zu]: no voice was played \"as\": \"%s\"\n", s->file,
-                    index, voice);
-            json_decref(copy);
-            return false;
-        }
-        json_object_set(copy, "voice", id);
-    }
-    json_t *err = NULL;
-    json_t *result = ear_commands_run(c, name ? name : "", copy, &err);
-    json_decref(copy);
-    if (!result) {
-        fprintf(stderr, "%s: commands[%zu] (%s): %s: %s\n", s->file, index, name ? name : "?",
-                json_string_value(json_object_get(err, "code")),
-                json_string_value(json_object_get(err, "message")));
-        json_decref(err);
-        return false;
-    }
-    const char *as = json_string_value(json_object_get(entry, "as"));
-    if (as && json_object_get(result, "voice"))
-        json_object_set(s->names, as, json_object_get(result, "voice"));
-    json_decref(result);
-    return true;
-}
-
-static void on_step(void *user, ear_commands *c, uint64_t done, uint64_t total) {
-    scene_run *s = user;
-    double t = (double)done / 48000.0;
-    while (!s->failed && s->next < s->timed_count && s->timed[s->next].at_s <= t + 1e-9) {
-        timed *e = &s->timed[s->next++];
-        if (!run_entry(c, s, e->entry, e->index)) s->failed = true;
-    }
-    for (size_t i = 0; i < s->motion_count && !s->failed; i++) {
-        motion *m = &s->motions[i];
-        if (t < m->start_s || t > m->end_s) continue;
-        json_t *id = json_object_get(s->names, m->voice);
-        if (!id) continue;
-        double dt = t - m->start_s;
-        json_t *p =
-            json_pack("{s:O, s:[f, f, f], s:[f, f, f]}", "voice", id, "position",
-                      m->from[0] + m->velocity[0] * dt, m->from[1] + m->velocity[1] * dt,
-                      m->from[2] + m->velocity[2] * dt, "velocity", (double)m->velocity[0],
-                      (double)m->velocity[1], (double)m->velocity[2]);
-        json_t *r = ear_commands_run(c, "audio.voice.set", p, NULL);
-        json_decref(r); /* a voice that has ended simply stops moving */
-        json_decref(p);
-    }
-    if (s->progress && total > 0) {
-        int percent = (int)(100 * done / total);
-        if (percent != s->last_percent) {
-            s->last_percent = percent;
-            int bar = percent * 40 / 100;
-            fprintf(stderr, "\rrendering [%.*s%*s] %3d%%", bar,
-                    "########################################", 40 - bar, "", percent);
-            if (done == total) fprintf(stderr, "\n");
-        }
-    }
-}
-
-static bool vec3_of(const json_t *v, float out[3]) {
-    if (!json_is_array(v) || json_array_size(v) != 3) return false;
-    for (size_t i = 0; i < 3; i++) {
-        if (!json_is_number(json_array_get(v, i))) return false;
-        out[i] = (float)json_number_value(json_array_get(v, i));
-    }
-    return true;
-}
-
-/* Reads a whole file as JSON, with errors that name the real cause: a missing file is "no
- * such file", a folder "is a folder", bad JSON its line and column. NULL after saying why
- * on stderr. */
-static json_t *load_json_file(const char *file) {
-    FILE *f = fopen(file, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: %s\n", file, errno == ENOENT ? "no such file" : strerror(errno));
-        return NULL;
-    }
-    json_error_t jerr;
-    json_t *v = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    bool failed_read = ferror(f) != 0;
-    int e = errno;
-    fclose(f);
-    if (!v) {
-        if (failed_read)
-            fprintf(stderr, "%s: %s\n", file, e == EISDIR ? "is a folder" : strerror(e));
-        else
-            fprintf(stderr, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
-                    jerr.column, jerr.text);
-    }
-    return v;
-}
-
 /* An absolute form of path, against the working directory; false when too long. */
 static bool absolute_path(const char *path, char *out, size_t capacity) {
     char cwd[PATH_MAX];
@@ -649,47 +527,6 @@ static bool absolute_path(const char *path, char *out, size_t capacity) {
             : getcwd(cwd, sizeof cwd) ? snprintf(out, capacity, "%s/%s", cwd, path)
                                       : -1;
     return n >= 0 && (size_t)n < capacity;
-}
-
-/* The scene's warnings: a timed command past the render's end, a motion for a voice no
- * command names with "as", an "as" name given twice. They do not stop the render. */
-static void warn_scene(const char *file, const json_t *commands, const json_t *motions,
-                       double seconds) {
-    size_t i, k;
-    json_t *entry, *other;
-    json_array_foreach(commands, i, entry) {
-        double at = json_number_value(json_object_get(entry, "at"));
-        if (at > seconds)
-            fprintf(stderr,
-                    "%s: warning: commands[%zu]: at %g s is past the end of the render "
-                    "(%g s); it never runs\n",
-                    file, i, at, seconds);
-        const char *as = json_string_value(json_object_get(entry, "as"));
-        json_array_foreach(commands, k, other) {
-            if (k >= i) break;
-            const char *before = json_string_value(json_object_get(other, "as"));
-            if (as && before && strcmp(as, before) == 0) {
-                fprintf(stderr,
-                        "%s: warning: commands[%zu]: \"as\": \"%s\" was already given by "
-                        "commands[%zu]; the later voice takes the name\n",
-                        file, i, as, k);
-                break;
-            }
-        }
-    }
-    json_array_foreach(motions, i, entry) {
-        const char *voice = json_string_value(json_object_get(entry, "voice"));
-        bool known = false;
-        json_array_foreach(commands, k, other) {
-            const char *as = json_string_value(json_object_get(other, "as"));
-            if (voice && as && strcmp(voice, as) == 0) known = true;
-        }
-        if (voice && !known)
-            fprintf(stderr,
-                    "%s: warning: motions[%zu]: no command plays a voice \"as\": \"%s\"; the "
-                    "motion moves nothing\n",
-                    file, i, voice);
-    }
 }
 
 static int cmd_render(int argc, char **argv) {
@@ -725,40 +562,14 @@ static int cmd_render(int argc, char **argv) {
         free(extra);
         return usage();
     }
-    json_t *scene = load_json_file(file);
-    if (!scene) {
+    scene sc;
+    /* A world document (bodies or a level) renders as a scene that loads it and renders
+     * in lockstep with the world (render's "scene" is true). */
+    if (!scene_parse(&sc, scene_from_world(scene_load_file(file, stderr)), file, stderr)) {
+        scene_free(&sc);
         free(extra);
         return 1;
     }
-    json_t *commands = json_object_get(scene, "commands");
-    json_t *render = json_object_get(scene, "render");
-    json_t *motions = json_object_get(scene, "motions");
-    const char *key;
-    json_t *v;
-    json_object_foreach(scene, key, v) {
-        if (strcmp(key, "commands") && strcmp(key, "render") && strcmp(key, "motions") &&
-            strcmp(key, "description")) {
-            fprintf(stderr,
-                    "%s: %s: unknown key (expected commands, motions, render, "
-                    "description)\n",
-                    file, key);
-            json_decref(scene);
-            free(extra);
-            return 1;
-        }
-    }
-    if (!json_is_array(commands) || (render && !json_is_object(render)) ||
-        (motions && !json_is_array(motions))) {
-        fprintf(stderr,
-                "%s: expected {\"commands\": [...], \"motions\": [...], \"render\": "
-                "{seconds, window, tones}}\n",
-                file);
-        json_decref(scene);
-        free(extra);
-        return 1;
-    }
-    json_t *secs = json_object_get(render, "seconds");
-    warn_scene(file, commands, motions, json_is_number(secs) ? json_number_value(secs) : 1);
 
     /* A scene is data from others: its paths are relative to its own folder and confined
      * to it (and to each --allow-root) unless --unconfined. The outputs the user named on
@@ -767,7 +578,6 @@ static int cmd_render(int argc, char **argv) {
     char **roots = calloc(extra_count + 2, sizeof *roots);
     size_t root_count = 0;
     int status = 1;
-    scene_run s = {.file = file, .names = json_object(), .last_percent = -1};
     ear_commands *c = NULL;
     bool setup_ok = roots != NULL && realpath(file, scene_dir) != NULL;
     if (setup_ok) {
@@ -798,78 +608,22 @@ static int cmd_render(int argc, char **argv) {
         setup_ok = false;
     }
     if (!setup_ok) goto done;
-    s.timed = calloc(json_array_size(commands) + 1, sizeof *s.timed);
-    s.motions = calloc(json_array_size(motions) + 1, sizeof *s.motions);
     ear_commands_config config = ear_commands_config_default();
-    config.on_step = on_step;
-    config.step_user = &s;
+    scene_hook(&sc, &config, isatty(STDERR_FILENO));
     config.confine_paths = !unconfined;
     config.allowed_roots = (const char *const *)roots;
     config.allowed_root_count = root_count;
-    if (!s.timed || !s.motions || ear_commands_create(&config, &c) != EAR_OK) goto done;
+    if (ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
 
-    size_t i;
-    json_t *entry;
-    bool ok = true;
-    json_array_foreach(commands, i, entry) {
-        json_t *at = json_object_get(entry, "at");
-        if (!json_is_object(entry) || !json_is_string(json_object_get(entry, "command")) ||
-            (at && !json_is_number(at))) {
-            fprintf(stderr,
-                    "%s: commands[%zu]: expected {\"command\", \"params\", \"at\", "
-                    "\"as\"}\n",
-                    file, i);
-            ok = false;
-            break;
-        }
-        if (at && json_number_value(at) > 0) {
-            /* Stable insertion by time: commands at the same time keep their order. */
-            size_t k = s.timed_count++;
-            while (k > 0 && s.timed[k - 1].at_s > json_number_value(at)) {
-                s.timed[k] = s.timed[k - 1];
-                k--;
-            }
-            s.timed[k] = (timed){json_number_value(at), entry, i};
-        } else if (!run_entry(c, &s, entry, i)) {
-            ok = false;
-            break;
-        }
-    }
-    json_array_foreach(motions, i, entry) {
-        motion *m = &s.motions[s.motion_count];
-        const char *voice = json_string_value(json_object_get(entry, "voice"));
-        if (!voice || !vec3_of(json_object_get(entry, "from"), m->from) ||
-            !vec3_of(json_object_get(entry, "velocity"), m->velocity)) {
-            fprintf(stderr,
-                    "%s: motions[%zu]: expected {\"voice\": <as name>, \"from\": "
-                    "[x, y, z], \"velocity\": [x, y, z], \"start\", \"end\"}\n",
-                    file, i);
-            ok = false;
-            break;
-        }
-        snprintf(m->voice, sizeof m->voice, "%s", voice);
-        m->start_s = json_number_value(json_object_get(entry, "start"));
-        json_t *end = json_object_get(entry, "end");
-        m->end_s = json_is_number(end) ? json_number_value(end) : 1e300;
-        s.motion_count++;
-    }
-    if (!ok) goto done;
-
-    json_t *params = render ? json_deep_copy(render) : json_object();
-    s.progress = isatty(STDERR_FILENO);
     json_t *err = NULL;
-    json_t *result = ear_commands_run(c, "audio.render_offline", params, &err);
-    json_decref(params);
-    if (s.failed) {
-        json_decref(result);
-        json_decref(err);
-        goto done;
-    }
+    json_t *result = scene_play(&sc, c, &err);
     if (!result) {
-        fprintf(stderr, "%s: render: ", file);
-        print_error(err);
-        json_decref(err);
+        if (err) {
+            fprintf(stderr, "%s: render: ", file);
+            print_error(err);
+            json_decref(err);
+        }
         goto done;
     }
     uint64_t frames;
@@ -902,10 +656,7 @@ static int cmd_render(int argc, char **argv) {
 done:
     g_commands = NULL;
     ear_commands_destroy(c);
-    json_decref(s.names);
-    free(s.timed);
-    free(s.motions);
-    json_decref(scene);
+    scene_free(&sc);
     for (size_t r = 1; roots && r < root_count; r++) free(roots[r]);
     free(roots);
     free(extra);
