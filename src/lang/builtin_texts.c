@@ -1,8 +1,8 @@
 /*
  * The engine's own texts, built in for English and German so that menus, speech
  * and saves have something to say before a game ships a single .lang file. Each
- * language is a constant array of key/text pairs searched linearly (there are
- * fifteen); a game's own files override any of them because ear_lang_get asks the
+ * language is a constant array of key/text pairs searched linearly (a few
+ * dozen); a game's own files override any of them because ear_lang_get asks the
  * loaded tables first. Placeholders use ear_lang_format's {name} syntax.
  */
 #include "lang_internal.h"
@@ -68,6 +68,26 @@ static const builtin_text english[] = {
     {"speed.mps", "{n} meters per second"},
     {"speed.mps.one", "{n} meter per second"},
     {"speed.reversing", "{speed}, reversing"},
+    {"ui.role.menu", "menu"},
+    {"ui.role.dialog", "dialog"},
+    {"ui.role.button", "button"},
+    {"ui.role.checkbox", "check box"},
+    {"ui.role.slider", "slider"},
+    {"ui.role.choice", "combo box"},
+    {"ui.role.edit", "edit"},
+    {"ui.role.password", "password edit"},
+    {"ui.role.submenu", "submenu"},
+    {"ui.checked", "checked"},
+    {"ui.not_checked", "not checked"},
+    {"ui.unavailable", "unavailable"},
+    {"ui.separator", ", "},
+    {"ui.value_unit", "{value} {unit}"},
+    {"ui.decimal_point", "."},
+    {"ui.unit.percent", "percent"},
+    {"ui.unit.db", "decibels"},
+    {"ui.unit.seconds", "seconds"},
+    {"ui.star", "star"},
+    {"ui.char.newline", "new line"},
 };
 
 static const builtin_text german[] = {
@@ -126,6 +146,26 @@ static const builtin_text german[] = {
     {"speed.mps", "{n} Meter pro Sekunde"},
     {"speed.mps.one", "{n} Meter pro Sekunde"},
     {"speed.reversing", "{speed}, rückwärts"},
+    {"ui.role.menu", "Menü"},
+    {"ui.role.dialog", "Dialog"},
+    {"ui.role.button", "Schalter"},
+    {"ui.role.checkbox", "Kontrollkästchen"},
+    {"ui.role.slider", "Schieberegler"},
+    {"ui.role.choice", "Kombinationsfeld"},
+    {"ui.role.edit", "Eingabefeld"},
+    {"ui.role.password", "Passwortfeld"},
+    {"ui.role.submenu", "Untermenü"},
+    {"ui.checked", "aktiviert"},
+    {"ui.not_checked", "nicht aktiviert"},
+    {"ui.unavailable", "nicht verfügbar"},
+    {"ui.separator", ", "},
+    {"ui.value_unit", "{value} {unit}"},
+    {"ui.decimal_point", ","},
+    {"ui.unit.percent", "Prozent"},
+    {"ui.unit.db", "Dezibel"},
+    {"ui.unit.seconds", "Sekunden"},
+    {"ui.star", "Stern"},
+    {"ui.char.newline", "neue Zeile"},
 };
 
 static const builtin_text *find_language(const char *code, size_t *out_count) {
