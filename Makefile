@@ -6,10 +6,11 @@ TSAN_BUILD ?= build-tsan
 BENCH_BUILD ?= build-bench
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 300
+FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench fuzz fuzz-build format format-check clean
+.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean
 
 all: build
 
@@ -20,11 +21,11 @@ build: deps
 	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
-# The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
-# its measurements.
+# The main job: the demo game. A window and the sound card when there are both; otherwise
+# the bot that only hears plays level 1 headless (a WAV and an SVG of it in $(BUILD)).
 run: build
-	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav --overwrite \
-	  --plot $(BUILD)/demo.svg
+	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
+	@cd $(BUILD) && ./games/demo/earshot-demo
 
 # Every test through CTest, in the ASan+UBSan build.
 test: deps
@@ -34,7 +35,7 @@ test: deps
 	@cd $(TEST_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+	@$(MAKE) --no-print-directory fuzz FUZZ_EACH=$(FUZZ_TEST_SECONDS)
 
 # The tests that cross threads, under ThreadSanitizer.
 test-tsan: deps
@@ -55,20 +56,35 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
 	@$(BENCH_BUILD)/bench/bench_physics
 
-# The command parser under libFuzzer (clang, ASan+UBSan), seeded with docs/commands.md's
-# examples, in a scratch folder (a fuzzed render may write a WAV where it runs).
-# `make fuzz` runs 5 minutes; `make test` runs it for 10 s.
+# Every parser under libFuzzer (clang, ASan+UBSan), one target after the other, each in a
+# scratch folder with its seeds (tests/fuzz/run-fuzz, docs/fuzzing.md). `make fuzz` shares
+# FUZZ_SECONDS (5 minutes) among FUZZ_TARGETS; `make test` gives each FUZZ_TEST_SECONDS.
+# A module that adds a parser appends its target here.
+FUZZ_TARGETS := fuzz_commands fuzz_decode fuzz_audio_json fuzz_blend_json fuzz_storage \
+  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc fuzz_ui
+FUZZ_TEST_SECONDS ?= 4
+FUZZ_EACH = $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) ))
 fuzz-build: deps
 	@$(CMAKE) -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug \
 	  -DEARSHOT_SANITIZE=ON -DEARSHOT_FUZZ=ON -DEARSHOT_TESTS=OFF -DEARSHOT_WERROR=OFF >/dev/null
-	@$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target fuzz_commands -- --no-print-directory >/dev/null
+	@$(CMAKE) --build $(FUZZ_BUILD) -j $(JOBS) --target $(FUZZ_TARGETS) -- --no-print-directory >/dev/null
 
 fuzz: fuzz-build
-	@dir=$$(mktemp -d) && mkdir $$dir/corpus && cp tests/fuzz/corpus/* $$dir/corpus/ && \
-	  cd $$dir && $(abspath $(FUZZ_BUILD))/tests/fuzz/fuzz_commands -max_total_time=$(FUZZ_SECONDS) \
-	  -max_len=4096 -timeout=10 -print_final_stats=1 corpus 2>fuzz.log; status=$$?; \
-	  grep -E "^(Done|stat::number_of_executed_units)" fuzz.log; \
-	  if [ $$status -ne 0 ]; then tail -50 fuzz.log; fi; cd / && rm -rf $$dir; exit $$status
+	@tests/fuzz/run-fuzz $(FUZZ_BUILD) $(FUZZ_EACH) $(FUZZ_TARGETS)
+
+# Headers, libearshot-audio and libearshot (shared and static), the earshot tool, pkg-config
+# files and the CMake package under PREFIX (DESTDIR is honoured); see docs/install.md.
+PREFIX ?= /usr/local
+.PHONY: install
+install: deps
+	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF \
+	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
+	@$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
+
+# The UI's fuzzer alone (it is also one of FUZZ_TARGETS): FUZZ_UI_SECONDS, 5 minutes.
+fuzz-ui: deps
+	@$(MAKE) --no-print-directory fuzz FUZZ_TARGETS=fuzz_ui FUZZ_SECONDS=$(FUZZ_UI_SECONDS)
 
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i

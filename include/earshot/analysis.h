@@ -43,7 +43,9 @@ double ear_zero_crossing_hz(const float *buf, size_t frames, uint32_t channels,
                             uint32_t channel, uint32_t sample_rate);
 /* Frequency of the strongest spectral peak (Hann window, FFT zero-padded to a power
  * of two at least twice the length, parabolic interpolation of the log magnitude);
- * 0 for silence. A 1 s tone at 48 kHz measures to about 1e-5 of its frequency. */
+ * 0 for silence. A 1 s tone at 48 kHz measures to about 1e-5 of its frequency. Views
+ * longer than EAR_SPECTRUM_MAX_FRAMES are measured in half-overlapping segments of that
+ * length whose power spectra are summed (Welch), so memory stays bounded. */
 double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint32_t channel,
                        uint32_t sample_rate);
 /* Amplitude of a sinusoid at hz (Goertzel over the whole buffer, Hann-windowed and
@@ -67,9 +69,31 @@ ear_result ear_tone_envelope(const float *buf, size_t frames, uint32_t channels,
                              size_t window_frames, double *out, size_t capacity,
                              size_t *out_count);
 /* Power-weighted mean frequency of the magnitude spectrum (Hann, FFT zero-padded to a
- * power of two): sum f_k |X_k|^2 / sum |X_k|^2 over 0..rate/2; 0 for silence. */
+ * power of two): sum f_k |X_k|^2 / sum |X_k|^2 over 0..rate/2; 0 for silence. Long
+ * views in segments, as ear_dominant_hz. */
 double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
                              uint32_t channel, uint32_t sample_rate);
+
+/* The longest view one transform covers (2^20 frames, 21.8 s at 48 kHz); longer views
+ * are measured in segments of this many frames. */
+#define EAR_SPECTRUM_MAX_FRAMES ((size_t)1 << 20)
+
+/* The most memory ear_measure_dominant_hz or ear_measure_spectral_centroid asks of its
+ * allocator for a view of `frames` frames, in bytes (at most about 24 MiB, whatever the
+ * length; FFTW's own plan memory aside). Thread: any. */
+size_t ear_spectrum_scratch_bytes(size_t frames);
+
+/* ear_dominant_hz and ear_spectral_centroid that say when they cannot measure: the
+ * frequency goes to *out_hz (NaN when a sample is not finite, 0 for silence) and the
+ * result is EAR_OK; EAR_E_INVALID_ARG for bad arguments (those above, or out_hz NULL);
+ * EAR_E_OUT_OF_MEMORY when the transform's memory cannot be had from `alloc` (NULL: the
+ * default allocator). On failure *out_hz is untouched and nothing is held. */
+ear_result ear_measure_dominant_hz(const float *buf, size_t frames, uint32_t channels,
+                                   uint32_t channel, uint32_t sample_rate,
+                                   const ear_allocator *alloc, double *out_hz);
+ear_result ear_measure_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
+                                         uint32_t channel, uint32_t sample_rate,
+                                         const ear_allocator *alloc, double *out_hz);
 /* The lag, in frames, at which channel b best matches channel a (normalised
  * cross-correlation over -max_lag..max_lag, each lag normalised by the energies of its
  * own overlap, then parabolic interpolation); positive when b is later than a. a and b

@@ -106,6 +106,11 @@ typedef struct ear_asset_state {
 } ear_asset_state;
 ear_asset_state ear_assets_state(ear_assets *assets, const char *name);
 
+/* Why the last acquire, get or play that had to load a file could not: the decoder's
+ * "<path>: <reason>" ("" when that load succeeded or none was needed). Borrowed, valid until
+ * the next call on the assets. */
+const char *ear_assets_last_load_error(const ear_assets *assets);
+
 typedef struct ear_assets_stats {
     uint32_t entries;      /* cached entries (files and synth names) */
     uint32_t idle;         /* of which with no holders */

@@ -27,6 +27,10 @@ typedef struct ear_commands ear_commands;
 typedef void (*ear_render_step_fn)(void *user, ear_commands *commands, uint64_t done,
                                    uint64_t total);
 
+/* The session's memory budget when none is given: 1 GiB (a 600 s render is 220 MiB, an
+ * hour-long synth clip 660 MiB). */
+#define EAR_COMMANDS_DEFAULT_MEMORY_BYTES ((uint64_t)1 << 30)
+
 typedef struct ear_commands_config {
     uint64_t seed;              /* the stage's seed; 0 means 1 */
     const char *assets_root;    /* the assets folder for sound names; NULL: "assets" */
@@ -34,6 +38,12 @@ typedef struct ear_commands_config {
     double max_render_seconds;  /* the longest render; 0 means 600 */
     double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
                                    synth: name); 0 means 3600, the synth's own limit */
+    uint32_t max_world_steps;   /* the most steps one world.step may take; 0 means 100000 */
+    uint64_t max_memory_bytes;  /* the session's memory budget: the live bytes of clips
+                                   (defined, decoded, cached), synth results, the last render
+                                   and analysis transforms; a command that would pass it
+                                   fails with E_TOO_BIG after idle cached sounds have been
+                                   trimmed. 0 means EAR_COMMANDS_DEFAULT_MEMORY_BYTES */
     ear_render_step_fn on_step; /* NULL: none */
     void *step_user;
     /* With confine_paths, the folders every file a command names must resolve inside,
@@ -68,7 +78,8 @@ long ear_commands_find(const char *name);
  * NULL) receives a new {code, message, where, ...} object. Codes: E_UNKNOWN_COMMAND (with
  * "nearest"), E_BAD_PARAM (where: the JSON path, e.g. "params.position[1]", with
  * "expected"), E_NOT_FOUND (with "name"), E_AUDIO_TOO_MANY_VOICES, E_STATE, E_IO,
- * E_INTERNAL. */
+ * E_TOO_BIG (past the memory budget, with "needed_bytes", "used_bytes", "budget_bytes"),
+ * E_OUT_OF_MEMORY (the system's memory, not the budget, ran out), E_INTERNAL. */
 json_t *ear_commands_run(ear_commands *commands, const char *name, json_t *params,
                          json_t **out_error);
 
@@ -96,10 +107,25 @@ char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t l
 char *ear_commands_serve_line_at(ear_commands *commands, const char *line, size_t length,
                                  uint64_t line_number);
 
+/* The one answer `earshot serve` gives a line longer than limit_bytes (the line itself is
+ * never read): {"ok": false, "error": {"code": "E_TOO_BIG", "where": "line N", "line": N,
+ * "limit_bytes": limit, "message": ...}}, one line (no newline; free() it). Thread: any. */
+char *ear_commands_serve_overlong(size_t line_number, size_t limit_bytes);
+
+/* The memory the registry's budget counts now, at most so far, and its limit, in bytes. */
+typedef struct ear_commands_memory {
+    uint64_t used_bytes, peak_bytes, budget_bytes;
+} ear_commands_memory;
+ear_commands_memory ear_commands_get_memory(const ear_commands *commands);
+
 /* One message of `earshot mcp` (JSON-RPC 2.0, protocol 2025-11-25): initialize, ping,
  * tools/list, tools/call; notifications get no answer (NULL). The answer is one line (no
  * newline; free() it). */
 char *ear_mcp_handle_line(ear_commands *commands, const char *line, size_t length);
+
+/* The same for `earshot mcp`: a JSON-RPC error response with id null, code -32600 and
+ * data {"code": "E_TOO_BIG", "line": N, "limit_bytes": limit}. Thread: any. */
+char *ear_mcp_overlong(size_t line_number, size_t limit_bytes);
 
 /* The MCP tool name of a command ("audio.bus.set" -> "audio_bus_set"), written into out. */
 void ear_mcp_tool_name(const char *command, char *out, size_t capacity);

@@ -46,8 +46,9 @@ typedef struct ear_audio_info {
 /* "wav", "flac", "vorbis", "opus", "mp3" or "other". Thread: any. */
 const char *ear_audio_format_name(ear_audio_format format);
 
-/* Reads a file's header into *out. Errors as ear_decode_file's, except that a
- * truncated body is found only by decoding. Thread: any. */
+/* Reads a file's header into *out. Errors as ear_decode_file's (a claim no file of its
+ * size can hold included), except that a truncated body is found only by decoding.
+ * Thread: any. */
 ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *err);
 
 /* Decodes a whole file into a new clip (one reference, owned by the caller; alloc NULL:
@@ -55,12 +56,17 @@ ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *
  * channel count. Fails, with *out_clip untouched and the reason in err:
  *   EAR_E_INVALID_ARG  NULL path or out_clip;
  *   EAR_E_NOT_FOUND    no file at path;
- *   EAR_E_FORMAT       not audio, malformed, or truncated (a WAV or FLAC body shorter
- *                      than its header promises, an Ogg file without its end), or no
- *                      frames at all;
+ *   EAR_E_FORMAT       not audio, malformed, or truncated (a WAV, FLAC, Vorbis or Opus
+ *                      body shorter than its header promises, an Ogg file without its
+ *                      end), a header claiming more frames than a file of its size can
+ *                      hold, or no frames at all;
  *   EAR_E_UNSUPPORTED  more than two channels, or a rate outside 1000..384000 Hz;
  *   EAR_E_IO           the file cannot be read;
- *   EAR_E_OUT_OF_MEMORY.
+ *   EAR_E_OUT_OF_MEMORY alloc refused.
+ * Memory follows the frames the file really holds, never its header's claim: every byte
+ * comes from alloc, starting at most at 8 frames a byte of the file (plus 65536) and at
+ * most doubling as decoded frames fill it; nothing is zeroed or copied (the clip adopts
+ * the buffer). See docs/modules/decode.md.
  * Thread: any (it reads a file: never the audio thread). */
 ear_result ear_decode_file(const char *path, const ear_allocator *alloc, ear_clip **out_clip,
                            ear_io_error *err);

@@ -15,7 +15,8 @@
  *      many steps of 1 / step_hz as the accumulator holds (game time; at most 8 a frame,
  *      the excess dropped): the physics world steps, then fixed_update;
  *   6. update: the top scene's update;
- *   7. world sync: the optional hook, then the stage's and speech's housekeeping;
+ *   7. world sync: the audio world (ear_ctx_world) is synced, then the optional hook,
+ *      then the stage's and speech's housekeeping;
  *   8. scene changes: push / pop / switch, looping while start asks for more;
  *   9. quit and save: on quit every scene ends and the save is written if dirty.
  *
@@ -39,6 +40,7 @@
 #include "earshot/stage.h"
 #include "earshot/storage.h"
 #include "earshot/time.h"
+#include "earshot/world.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,14 +48,16 @@ extern "C" {
 
 typedef struct ear_ctx ear_ctx;
 
-/* One event from the UI module (arriving with its own issue): which widget, what
- * happened ("clicked", "changed", "closed" ...), a value and an index. The strings are
- * copied when posted and live until the end of the frame. */
+/* One event from the UI module (include/earshot/ui.h): which widget, what happened
+ * ("clicked", "changed", "confirmed", "cancelled", "closed"), a value, an index and the
+ * item it concerns ("" when none). The strings are copied when posted and live until
+ * the end of the frame. */
 typedef struct ear_ui_event {
     const char *widget;
     const char *kind;
     const char *value;
     int index;
+    const char *item;
 } ear_ui_event;
 
 /* A scene: callbacks with user data, every one optional. The runner copies the struct.
@@ -171,6 +175,9 @@ typedef struct ear_engine_config {
     ear_engine_audio_update_fn audio_update;
     ear_engine_audio_detach_fn audio_detach;
     void *hook_user;
+    /* The UI module's object (ear_ui_attach sets it): the ui hook gets it instead of
+     * hook_user when set, and ear_ctx_ui_user returns it. Default NULL. */
+    void *ui_user;
 } ear_engine_config;
 
 /* The defaults above with that title (borrowed). Thread: any. */
@@ -278,6 +285,11 @@ ear_speech *ear_ctx_speech(ear_ctx *ctx);
  * cleared once a frame before the steps, so update sees the events of every step of the
  * frame. Owned by the runner. */
 ear_physics *ear_ctx_physics(ear_ctx *ctx);
+/* The audio world over the engine's stage, assets and physics (world.h): sources,
+ * listeners, impact sounds and vehicles' sounds on the physics bodies. The runner syncs it
+ * at the start of the world-sync phase, before the world_sync hook, and notes its drawing
+ * poses after each fixed step. Owned by the runner. */
+ear_world *ear_ctx_world(ear_ctx *ctx);
 
 /* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta. */
 double ear_ctx_dt(const ear_ctx *ctx);
@@ -291,6 +303,8 @@ uint64_t ear_ctx_step(const ear_ctx *ctx);
 bool ear_ctx_headless(const ear_ctx *ctx);
 /* The runner's hook user pointer. */
 void *ear_ctx_hook_user(const ear_ctx *ctx);
+/* The config's ui_user (the UI module's object), or NULL. */
+void *ear_ctx_ui_user(const ear_ctx *ctx);
 
 /* Keys. In fixed_update pressed / released are the step's edges (each press is seen by
  * exactly one step); elsewhere the frame's. */
@@ -314,6 +328,27 @@ ear_voice_id ear_play_sound_with(ear_ctx *ctx, const char *name, const ear_play 
 ear_result ear_say(ear_ctx *ctx, const char *text);
 ear_result ear_say_queued(ear_ctx *ctx, const char *text);
 ear_result ear_say_repeat_last(ear_ctx *ctx);
+/* The game's own speech settings, for its settings menu: each applies to the engine's
+ * speech at once and is kept in the save (keys speech.rate, speech.volume, speech.voice,
+ * speech.punctuation), so it holds at the next start; a setting never made leaves the
+ * player's own (speech-dispatcher's defaults, which Orca users set) alone. Rate and
+ * volume -100 .. 100 (EAR_E_INVALID_ARG outside); a voice must be one of
+ * ear_speech_voice_name's (EAR_E_NOT_FOUND, nothing saved); punctuation none .. all.
+ * Errors of the store (EAR_E_OUT_OF_MEMORY) leave speech unchanged. Thread: game. */
+ear_result ear_ctx_set_speech_rate(ear_ctx *ctx, int rate);
+ear_result ear_ctx_set_speech_volume(ear_ctx *ctx, int volume);
+ear_result ear_ctx_set_speech_voice(ear_ctx *ctx, const char *name);
+ear_result ear_ctx_set_speech_punctuation(ear_ctx *ctx, ear_speech_punctuation punctuation);
+/* Forgets the game's speech settings (removes the keys): from the next start the
+ * player's own apply again (speech-dispatcher has no "back to the default" for a
+ * running connection). Thread: game. */
+void ear_ctx_use_player_speech_settings(ear_ctx *ctx);
+/* Reads those keys from storage into config (the runner does this before speech
+ * starts): each key present and valid sets its field (voice borrowed from the store,
+ * valid until the key changes); a missing key leaves the field; a bad value is ignored
+ * with a warning naming the key. NULL arguments do nothing. Thread: game. */
+void ear_speech_settings_load(const ear_storage *storage, ear_speech_config *config);
+
 /* A translated text (ear_lang_get on the engine's translations). */
 const char *ear_tr(ear_ctx *ctx, const char *key);
 

@@ -201,8 +201,9 @@ const char *ear_stage_music_name(const ear_stage *stage);
 
 /* Plays a one-shot nobody will stop or move (a footstep, a coin): no id comes back.
  * A placed request farther from the listener than its own max distance, where its model
- * reaches silence (EAR_MODEL_FADE, or EAR_MODEL_LINEAR with rolloff >= 1), is dropped
- * before it takes a voice: EAR_OK, and *out_dropped (if given) says so. Looping is
+ * reaches silence (EAR_MODEL_FADE, or EAR_MODEL_LINEAR with rolloff >= 1 and max above
+ * ref), is dropped before it takes a voice: EAR_OK, and *out_dropped (if given) says so.
+ * A linear range at or below ref does not attenuate, so it always plays. Looping is
  * ignored. Thread: game. */
 ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play *params,
                                 bool *out_dropped);
@@ -216,6 +217,8 @@ typedef struct ear_stage_stats {
     uint64_t refused;        /* plays refused with EAR_E_TOO_MANY_VOICES */
     uint64_t stolen;         /* voices faded out to make room */
     uint64_t dropped_far;    /* fire-and-forget requests dropped as out of range */
+    uint64_t commands;       /* commands the game side has sent since creation (plays,
+                                moves, volumes, listener ...): what a caller costs */
 } ear_stage_stats;
 
 /* Counts as of the last rendered block (voices: now). Thread: game. */

@@ -10,7 +10,16 @@
  *   3. the console (each message printed as a line).
  * Messages sent while the thread is still starting wait in the queue and are not lost.
  * ear_speech_speak interrupts what is being said; ear_speech_speak_queued waits its
- * turn. History (the last 100 messages), mute and echo live on the game thread.
+ * turn; ear_speech_say takes any of the screen readers' priorities (SSIP's, see
+ * ear_speech_priority). ear_speech_say_char and ear_speech_say_key echo typing the way
+ * the player's screen reader does. History (the last 100 messages, with a review cursor
+ * that steps back and forth), mute and echo live on the game thread.
+ *
+ * When speech-dispatcher goes away while the game runs, the thread notices (at the next
+ * message, or within a quarter of a second when idle), says the last message again on
+ * the next output of the chain and stays there; a new speech object tries the daemon
+ * again. Each message is also written to the braille display when BrlAPI (brltty) is
+ * reachable; the display's panning keys move through a message longer than it.
  *
  * With outputs set to EAR_SPEECH_OUTPUT_LOG no thread is started: messages only go to
  * the history (headless runs and tests read it).
@@ -39,6 +48,48 @@ typedef enum ear_speech_output {
 /* "none", "speech-dispatcher", "espeak-ng", "console", "log". Thread: any. */
 const char *ear_speech_output_name(ear_speech_output output);
 
+/* How a message meets what is already being said. Each is one of SSIP's priorities (the
+ * speech-dispatcher protocol screen readers use), so the game's speech and the screen
+ * reader's own arbitrate the way the player knows; espeak-ng follows the same rules on
+ * the stage; the console prints every message. */
+typedef enum ear_speech_priority {
+    /* Menu navigation, answers to a key: cancels everything this game has said or
+     * queued, then SSIP "important" (said at once, not cut by other clients' speech). */
+    EAR_SPEECH_INTERRUPT = 0,
+    /* Messages in play: SSIP "message", said after what is queued, in order; cancels
+     * waiting text, notifications and progress. */
+    EAR_SPEECH_MESSAGE,
+    /* Text the player reads: SSIP "text", waits for messages; a newer text replaces an
+     * older one that is still waiting or being said. */
+    EAR_SPEECH_TEXT,
+    /* Repeated, unimportant news: SSIP "notification", said only when nothing else is
+     * waiting or being said, and a newer one replaces it: they never pile up. */
+    EAR_SPEECH_NOTIFICATION,
+    /* Progress ("loading 40 %"): SSIP "progress", dropped while something else is being
+     * said, except the last of a series, which is always said. */
+    EAR_SPEECH_PROGRESS,
+} ear_speech_priority;
+
+/* "important", "message", "text", "notification", "progress" (the SSIP names), or
+ * "unknown". Thread: any. */
+const char *ear_speech_priority_name(ear_speech_priority priority);
+
+/* Which punctuation the voice says. EAR_SPEECH_PUNCT_PLAYER keeps the player's own
+ * setting (speech-dispatcher's DefaultPunctuationMode; espeak-ng's default, none). */
+typedef enum ear_speech_punctuation {
+    EAR_SPEECH_PUNCT_PLAYER = 0,
+    EAR_SPEECH_PUNCT_NONE,
+    EAR_SPEECH_PUNCT_SOME,
+    EAR_SPEECH_PUNCT_MOST,
+    EAR_SPEECH_PUNCT_ALL,
+} ear_speech_punctuation;
+
+/* "player", "none", "some", "most", "all"; "unknown" otherwise. Thread: any. */
+const char *ear_speech_punctuation_name(ear_speech_punctuation punctuation);
+/* The value of a name above (EAR_E_NOT_FOUND for any other; *out untouched then).
+ * Thread: any. */
+ear_result ear_speech_punctuation_parse(const char *name, ear_speech_punctuation *out);
+
 /* Receives each line the console output (and echo) writes: the message without a
  * newline. Called on the speech thread (console output) or the game thread (echo). */
 typedef void (*ear_speech_line_fn)(void *user, const char *text);
@@ -58,8 +109,19 @@ typedef struct ear_speech_config {
     float espeak_volume; /* linear volume of espeak-ng's voice; 0 means 1 */
     bool mute;           /* default false */
     bool echo;           /* default false: also write each message as a line */
-    const char *voice;   /* default NULL: the output's default voice */
-    int rate;            /* -100 (slowest) .. 100 (fastest); default 0 */
+    /* The game's own voice settings (its settings menu). Each applies only when set;
+     * unset, the player's speech-dispatcher defaults are left alone (nothing is sent). */
+    const char *voice; /* default NULL: the player's voice */
+    bool use_rate;     /* default false: the player's rate */
+    int rate;          /* -100 (slowest) .. 100 (fastest), when use_rate; default 0 */
+    bool use_volume;   /* default false: the player's volume */
+    int volume;        /* -100 .. 100 (SSIP's scale), when use_volume; default 0 */
+    ear_speech_punctuation punctuation; /* default EAR_SPEECH_PUNCT_PLAYER */
+    /* Braille: each message is also written to the display brltty drives (BrlAPI).
+     * braille_host default NULL: BrlAPI's default (BRLAPI_HOST, else the local
+     * ":0"); skip_braille default false. An unreachable brltty is not an error. */
+    bool skip_braille;
+    const char *braille_host;
     /* Where console lines and echo go; default NULL: stdout. */
     ear_speech_line_fn line_fn;
     void *line_user;
@@ -85,8 +147,24 @@ void ear_speech_destroy(ear_speech *speech);
  * being said, and adds it to the history. While muted the message goes to the history
  * only. EAR_E_INVALID_ARG for NULL. Thread: game. */
 ear_result ear_speech_speak(ear_speech *speech, const char *text);
-/* Says text after everything already queued. */
+/* Says text after everything already queued (EAR_SPEECH_MESSAGE). */
 ear_result ear_speech_speak_queued(ear_speech *speech, const char *text);
+/* Says text with a priority (see ear_speech_priority; speak is EAR_SPEECH_INTERRUPT,
+ * speak_queued EAR_SPEECH_MESSAGE). Progress messages do not enter the history; the
+ * others do. EAR_E_INVALID_ARG for NULL or an unknown priority. Thread: game. */
+ear_result ear_speech_say(ear_speech *speech, const char *text, ear_speech_priority priority);
+/* Says one character the way the player's screen reader spells it (SSIP CHAR: the
+ * player's voice says "space", "exclamation", "capital A" as its settings say), for
+ * text-input echo and single letters. utf8_char: one UTF-8 character (copied; " " is
+ * sent as "space"). Interrupts like ear_speech_speak; not added to the history.
+ * EAR_E_INVALID_ARG for NULL or anything but exactly one valid character.
+ * Thread: game. */
+ear_result ear_speech_say_char(ear_speech *speech, const char *utf8_char);
+/* Says a key the way the player's screen reader names it (SSIP KEY): an SSIP key name
+ * such as "a", "space", "enter", "shift_a", "control_x" (copied). Interrupts; not added
+ * to the history. EAR_E_INVALID_ARG for NULL, "", or a name with spaces, quotes or
+ * control characters. Thread: game. */
+ear_result ear_speech_say_key(ear_speech *speech, const char *key_name);
 /* Stops speaking and drops what is queued. */
 void ear_speech_stop(ear_speech *speech);
 /* Says the newest history entry again (interrupting), without adding to the history.
@@ -112,17 +190,40 @@ size_t ear_speech_voice_count(ear_speech *speech);
 const char *ear_speech_voice_name(ear_speech *speech, size_t index);
 /* Chooses a voice by name (EAR_E_NOT_FOUND when the output has no such voice). */
 ear_result ear_speech_set_voice(ear_speech *speech, const char *name);
-/* -100 (slowest) .. 100 (fastest), clamped; 0 is the output's normal rate. */
+/* -100 (slowest) .. 100 (fastest), clamped; 0 is the output's normal rate. From now on
+ * the game's rate applies instead of the player's. */
 void ear_speech_set_rate(ear_speech *speech, int rate);
+/* -100 .. 100 (SSIP's volume), clamped; the game's volume applies from now on. */
+void ear_speech_set_volume(ear_speech *speech, int volume);
+/* The punctuation the voice says. EAR_SPEECH_PUNCT_PLAYER asks speech-dispatcher for
+ * the player's default again only at the next start (SSIP has no "reset"). */
+void ear_speech_set_punctuation(ear_speech *speech, ear_speech_punctuation punctuation);
 
 /* History, oldest first: the count (at most EAR_SPEECH_HISTORY) and the message at
  * index (NULL out of range), owned by the object, valid until the next speak. */
 size_t ear_speech_history_count(const ear_speech *speech);
 const char *ear_speech_history_at(const ear_speech *speech, size_t index);
+/* Reading the history: a review cursor that starts on the newest message and goes
+ * back there whenever a message enters the history. history_back moves it one message
+ * older and says that one (interrupting, not added to the history); history_forward
+ * one newer. At either end the cursor stays and the message there is said again, so
+ * the player hears where they are: EAR_E_NOT_FOUND then (and for an empty history,
+ * which says nothing). Thread: game. */
+ear_result ear_speech_history_back(ear_speech *speech);
+ear_result ear_speech_history_forward(ear_speech *speech);
+/* The cursor's index (oldest first, as ear_speech_history_at), or
+ * ear_speech_history_count when the history is empty. Thread: game. */
+size_t ear_speech_history_cursor(const ear_speech *speech);
+
 /* Messages given to speak / speak_queued since creation (repeats not counted). */
 uint64_t ear_speech_total(const ear_speech *speech);
 /* Messages the thread has handed to its output so far (for tests). Thread: any. */
 uint64_t ear_speech_delivered(const ear_speech *speech);
+
+/* Whether a braille display is connected through BrlAPI (waits for the thread to have
+ * tried, after choosing its speech output, at most 3 seconds; false with log_only).
+ * Thread: game. */
+bool ear_speech_braille_connected(ear_speech *speech);
 
 /* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */
 ear_voice_id ear_speech_stage_voice(const ear_speech *speech);

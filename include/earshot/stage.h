@@ -39,6 +39,16 @@ ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t chann
                            uint32_t sample_rate, const ear_allocator *alloc,
                            ear_clip **out_clip);
 
+/* Creates a clip that takes `samples` (frames * channels interleaved floats) instead of
+ * copying them: they must have come from `alloc`'s alloc_fn or realloc_fn (NULL: the
+ * default allocator), and the clip frees them with its free_fn when the last reference
+ * goes. For decoders that fill a buffer as they go: nothing is copied and nothing is
+ * zeroed. Non-finite samples are set to 0 in place. On failure (the errors of
+ * ear_clip_create) the samples stay the caller's, untouched. Thread: any. */
+ear_result ear_clip_adopt(float *samples, uint64_t frames, uint32_t channels,
+                          uint32_t sample_rate, const ear_allocator *alloc,
+                          ear_clip **out_clip);
+
 /* Adds a reference. Thread: any (atomic). NULL does nothing. */
 void ear_clip_retain(ear_clip *clip);
 /* Drops a reference; the last one frees the clip through its allocator. Never

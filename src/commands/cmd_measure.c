@@ -17,30 +17,59 @@
 
 /* A game frame at 60 Hz: how often a render's step hook runs. */
 #define STEP_FRAMES 800u
+/* What one envelope value costs in a result, counted against the memory budget before a
+ * render: a jansson real (32 bytes with malloc's own), its array slot (8) and its text
+ * (about 12), rounded up. */
+#define RESULT_BYTES_PER_VALUE 64u
 
 /* A JSON number for a measurement; NaN and infinity (a broken render) become null. */
 static json_t *number(double v) {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *envelope(const float *buf, size_t frames, uint32_t channel, size_t window,
-                        double hz) {
+/* The RMS envelope (hz 0) or a tone's, as a JSON array; NULL with *err set when the
+ * memory for its values cannot be had. */
+static json_t *envelope(ear_commands *c, const float *buf, size_t frames, uint32_t channel,
+                        size_t window, double hz, json_t **err) {
     size_t count = 0;
     ear_result r = hz > 0 ? ear_tone_envelope(buf, frames, 2, channel, EAR__RATE, hz, window,
                                               NULL, 0, &count)
                           : ear_rms_envelope(buf, frames, 2, channel, window, NULL, 0, &count);
     json_t *a = json_array();
+    if (!a) {
+        *err = ear__cmd_alloc_error(c, "params.window", sizeof(json_t *));
+        return NULL;
+    }
     if (r != EAR_OK || count == 0) return a;
-    double *values = malloc(count * sizeof *values);
-    if (!values) return a;
+    double *values = c->alloc.alloc_fn(count * sizeof *values, c->alloc.user);
+    if (!values) {
+        json_decref(a);
+        *err = ear__cmd_alloc_error(c, "params.window", count * sizeof *values);
+        return NULL;
+    }
     if (hz > 0)
         ear_tone_envelope(buf, frames, 2, channel, EAR__RATE, hz, window, values, count,
                           &count);
     else
         ear_rms_envelope(buf, frames, 2, channel, window, values, count, &count);
     for (size_t i = 0; i < count; i++) json_array_append_new(a, number(values[i]));
-    free(values);
+    c->alloc.free_fn(values, c->alloc.user);
     return a;
+}
+
+/* A spectral measure through the budget; false with *err set when it cannot allocate. */
+static bool spectral(ear_commands *c, bool centroid, const float *buf, size_t frames,
+                     uint32_t channel, const char *where, double *out, json_t **err) {
+    ear_result r =
+        centroid
+            ? ear_measure_spectral_centroid(buf, frames, 2, channel, EAR__RATE, &c->alloc, out)
+            : ear_measure_dominant_hz(buf, frames, 2, channel, EAR__RATE, &c->alloc, out);
+    if (r == EAR_OK) return true;
+    if (r == EAR_E_OUT_OF_MEMORY)
+        *err = ear__cmd_alloc_error(c, where, ear_spectrum_scratch_bytes(frames));
+    else
+        *err = ear__cmd_result_error(r, where, NULL);
+    return false;
 }
 
 json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
@@ -61,15 +90,53 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     uint64_t frames = (uint64_t)llround(seconds * EAR__RATE);
     if (frames == 0) frames = 1;
-    float *buf = malloc((size_t)frames * 2 * sizeof *buf);
+    size_t window = (size_t)llround(window_s * EAR__RATE);
+    if (window == 0) window = 1;
+    /* What the render will hold at once, beside what is already there (the last buffer
+     * stays until this one is made): its buffer, one spectrum's transform, and its
+     * envelopes as JSON (RESULT_BYTES_PER_VALUE each: jansson's value, its array slot and
+     * its text). Checked, and made room for, before anything changes. */
+    size_t bytes = (size_t)frames * 2 * sizeof(float);
+    size_t values =
+        ((size_t)frames / window + 1) * (1 + json_array_size(json_object_get(params, "tones")));
+    size_t need =
+        bytes + ear_spectrum_scratch_bytes((size_t)frames) + values * RESULT_BYTES_PER_VALUE;
+    bool scene = ear__bool(params, "scene", false);
+    if (scene && !c->world.world) {
+        *err = ear_command_error("E_STATE", "params.scene",
+                                 "params.scene: there is no world to step (world.load first)");
+        return NULL;
+    }
+    if (!ear__cmd_room(c, need)) {
+        *err = ear__cmd_too_big(c, "params.seconds", need);
+        return NULL;
+    }
+    float *buf = c->alloc.alloc_fn(bytes, c->alloc.user);
     if (!buf) {
-        *err = ear__cmd_result_error(EAR_E_OUT_OF_MEMORY, "params.seconds", NULL);
+        *err = ear__cmd_alloc_error(c, "params.seconds", bytes);
         return NULL;
     }
     c->rendering = true;
+    /* In a scene the world steps in lockstep: one fixed step, the sound brought in step
+     * with it, then that step's frames rendered (steps of 1 / step_hz, placed on whole
+     * frames: step k ends at frame round(k * rate / step_hz) of this render). */
+    double step_hz = scene ? (double)c->world.step_hz : 0;
+    uint64_t steps_done = 0, step_end = 0;
+    c->changed = true; /* from here on the stage moves: a failure is not run again */
     for (uint64_t done = 0; done < frames;) {
         if (c->config.on_step) c->config.on_step(c->config.step_user, c, done, frames);
-        uint32_t n = frames - done < STEP_FRAMES ? (uint32_t)(frames - done) : STEP_FRAMES;
+        uint64_t limit = STEP_FRAMES;
+        if (scene) {
+            if (done >= step_end) {
+                ear_physics_clear_events(c->world.world);
+                (void)ear_physics_step(c->world.world, (float)(1.0 / step_hz));
+                ear__cmd_audio_world_sync(c, 1.0 / step_hz);
+                steps_done++;
+                step_end = (uint64_t)llround((double)steps_done * EAR__RATE / step_hz);
+            }
+            limit = step_end - done;
+        }
+        uint32_t n = frames - done < limit ? (uint32_t)(frames - done) : (uint32_t)limit;
         ear_stage_render(c->stage, buf + 2 * done, n);
         done += n;
     }
@@ -77,22 +144,35 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     c->rendering = false;
     ear_stage_update(c->stage);
 
-    free(c->buffer);
+    if (c->buffer) c->alloc.free_fn(c->buffer, c->alloc.user);
     c->buffer = buf;
     c->buffer_frames = frames;
 
-    size_t window = (size_t)llround(window_s * EAR__RATE);
-    if (window == 0) window = 1;
+    /* The render has happened (the stage moved on, the buffer is kept for audio.analyze);
+     * a measurement that cannot get its memory now is reported as the error, never as
+     * 0 Hz with ok. */
     char hash[20];
     snprintf(hash, sizeof hash, "%016" PRIx64, ear_hash_samples(buf, (size_t)frames * 2));
+    double dominant = 0;
+    if (!spectral(c, false, buf, (size_t)frames, EAR_ALL_CHANNELS, "params.seconds", &dominant,
+                  err))
+        return NULL;
     json_t *tones = json_array();
     size_t i;
     json_t *t;
     json_array_foreach(json_object_get(params, "tones"), i, t) {
         double hz = json_number_value(t);
-        json_array_append_new(tones,
-                              json_pack("{s:f, s:o}", "hz", hz, "envelope",
-                                        envelope(buf, frames, EAR_ALL_CHANNELS, window, hz)));
+        json_t *env = envelope(c, buf, frames, EAR_ALL_CHANNELS, window, hz, err);
+        if (!env) {
+            json_decref(tones);
+            return NULL;
+        }
+        json_array_append_new(tones, json_pack("{s:f, s:o}", "hz", hz, "envelope", env));
+    }
+    json_t *rms_env = envelope(c, buf, frames, EAR_ALL_CHANNELS, window, 0, err);
+    if (!rms_env) {
+        json_decref(tones);
+        return NULL;
     }
     json_t *result = json_pack(
         "{s:f, s:I, s:o, s:{s:o, s:o}, s:s, s:o, s:o, s:f, s:o, s:o}", "seconds",
@@ -100,9 +180,12 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         number((double)ear_peak(buf, frames, 2, EAR_ALL_CHANNELS)), "rms", "left",
         number(ear_rms(buf, frames, 2, 0)), "right", number(ear_rms(buf, frames, 2, 1)), "hash",
         hash, "max_delta", number((double)ear_max_delta(buf, frames, 2, EAR_ALL_CHANNELS)),
-        "dominant_hz", number(ear_dominant_hz(buf, frames, 2, EAR_ALL_CHANNELS, EAR__RATE)),
-        "window", (double)window / EAR__RATE, "envelope",
-        envelope(buf, frames, EAR_ALL_CHANNELS, window, 0), "tone_envelopes", tones);
+        "dominant_hz", number(dominant), "window", (double)window / EAR__RATE, "envelope",
+        rms_env, "tone_envelopes", tones);
+    if (result && scene)
+        json_object_set_new(result, "world",
+                            json_pack("{s:I, s:f}", "steps", (json_int_t)steps_done, "time_s",
+                                      ear_physics_time_s(c->world.world)));
     if (result && *path) {
         ear_wav_write_config wc = ear_wav_write_config_default();
         wc.overwrite = ear__bool(params, "overwrite", false);
@@ -166,14 +249,17 @@ json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err) {
     } else {
         rms = ear_rms(buf, n, 2, channel);
     }
+    double dominant = 0, centroid = 0;
+    if (!spectral(c, false, buf, n, channel, "command", &dominant, err) ||
+        !spectral(c, true, buf, n, channel, "command", &centroid, err))
+        return NULL;
     json_t *result = json_pack(
         "{s:f, s:f, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "start", (double)a / EAR__RATE, "end",
         (double)b / EAR__RATE, "channel", ch ? ch : "mix", "peak",
         number((double)ear_peak(buf, n, 2, channel)), "rms", number(rms), "max_delta",
-        number((double)ear_max_delta(buf, n, 2, channel)), "dominant_hz",
-        number(ear_dominant_hz(buf, n, 2, channel, EAR__RATE)), "zero_crossing_hz",
-        number(ear_zero_crossing_hz(buf, n, 2, channel, EAR__RATE)), "centroid_hz",
-        number(ear_spectral_centroid(buf, n, 2, channel, EAR__RATE)));
+        number((double)ear_max_delta(buf, n, 2, channel)), "dominant_hz", number(dominant),
+        "zero_crossing_hz", number(ear_zero_crossing_hz(buf, n, 2, channel, EAR__RATE)),
+        "centroid_hz", number(centroid));
     json_t *tone = json_object_get(params, "tone");
     if (result && tone)
         json_object_set_new(result, "tone",

@@ -36,9 +36,13 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
         if ((*err = ear__cmd_check_seconds(c, s.seconds > 0 ? s.seconds : 1.0,
                                            "params.synth.seconds")))
             return NULL;
-        r = ear_synth_clip(&s, NULL, &clip);
+        r = ear_synth_clip(&s, &c->alloc, &clip);
         if (r != EAR_OK) {
-            *err = ear__cmd_result_error(r, "params.synth", "the synth refused the part");
+            *err = r == EAR_E_OUT_OF_MEMORY
+                       ? ear__cmd_alloc_error(c, "params.synth",
+                                              (size_t)(s.seconds > 0 ? s.seconds : 1.0) *
+                                                  EAR__RATE * sizeof(float))
+                       : ear__cmd_result_error(r, "params.synth", "the synth refused the part");
             return NULL;
         }
     } else {
@@ -47,7 +51,11 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
                                   sizeof path)))
             return NULL;
         ear_io_error io;
-        r = ear_decode_file(path, NULL, &clip, &io);
+        r = ear_decode_file(path, &c->alloc, &clip, &io);
+        if (r == EAR_E_OUT_OF_MEMORY) {
+            *err = ear__cmd_alloc_error(c, "params.path", 0);
+            return NULL;
+        }
         if (r != EAR_OK) {
             const char *code = r == EAR_E_NOT_FOUND ? "E_NOT_FOUND" : "E_BAD_PARAM";
             *err = ear_command_error(code, "params.path", "params.path: %s", io.message);

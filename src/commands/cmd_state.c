@@ -65,7 +65,12 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
         json_array_append_new(notes, json_string(c->notes[i]));
     uint64_t frames = ear_stage_frames_rendered(c->stage);
     const char *music = ear_stage_music_name(c->stage);
-    return json_pack(
+    ear_assets_stats as = ear_assets_get_stats(c->assets);
+    json_t *memory = json_pack("{s:I, s:I, s:I, s:i, s:i}", "used_bytes",
+                               (json_int_t)c->mem_used, "peak_bytes", (json_int_t)c->mem_peak,
+                               "budget_bytes", (json_int_t)c->config.max_memory_bytes,
+                               "cached_sounds", (int)as.entries, "idle_sounds", (int)as.idle);
+    json_t *status = json_pack(
         "{s:i, s:i, s:I, s:f, s:I, s:o, s:{s:i, s:i, s:i, s:I, s:I, s:o}, s:o, s:{s:s?}, "
         "s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o}, s:s, s:o}",
         "sample_rate", (int)EAR__RATE, "channels", 2, "frames_rendered", (json_int_t)frames,
@@ -77,6 +82,11 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
         vec(l.velocity), "forward", vec(l.forward), "up", vec(l.up), "names", "clips", clips,
         "blends", names(c->blends, c->blend_count), "pools", names(c->pools, c->pool_count),
         "assets", c->assets_root, "notes", notes);
+    if (status)
+        json_object_set_new(status, "memory", memory);
+    else
+        json_decref(memory);
+    return status;
 }
 
 json_t *ear__cmd_voices(ear_commands *c, json_t *params, json_t **err) {

@@ -44,6 +44,15 @@ static const command table[] = {
     {"audio.stop", ear__cmd_stop},
     {"audio.voice.set", ear__cmd_voice_set},
     {"audio.voices", ear__cmd_voices},
+    {"world.describe", ear__cmd_world_describe},
+    {"world.get", ear__cmd_world_get},
+    {"world.load", ear__cmd_world_load},
+    {"world.move", ear__cmd_world_move},
+    {"world.path", ear__cmd_world_path},
+    {"world.ray", ear__cmd_world_ray},
+    {"world.set", ear__cmd_world_set},
+    {"world.status", ear__cmd_world_status},
+    {"world.step", ear__cmd_world_step},
 };
 #define TABLE_SIZE (sizeof table / sizeof table[0])
 
@@ -70,7 +79,117 @@ ear_commands_config ear_commands_config_default(void) {
     ear_commands_config config = {0};
     config.seed = 1;
     config.max_render_seconds = 600;
+    config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
     return config;
+}
+
+/* ---- The memory budget ---------------------------------------------------------------- */
+
+/* Each block carries its size in a 16-byte header (which keeps the 16-byte alignment the
+ * allocator hooks promise), so frees and reallocs can be counted. */
+#define BUDGET_HEADER 16u
+
+static bool budget_admits(ear_commands *c, size_t old_size, size_t size) {
+    size_t limit = (size_t)c->config.max_memory_bytes;
+    size_t after = c->mem_used - old_size;
+    if (size > limit || after > limit - size) {
+        c->mem_refused = size;
+        return false;
+    }
+    return true;
+}
+
+static void budget_count(ear_commands *c, size_t old_size, size_t size) {
+    c->mem_used = c->mem_used - old_size + size;
+    if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
+}
+
+static void *budget_alloc(size_t size, void *user) {
+    ear_commands *c = user;
+    if (size > SIZE_MAX - BUDGET_HEADER || !budget_admits(c, 0, size)) return NULL;
+    unsigned char *p = malloc(size + BUDGET_HEADER);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    budget_count(c, 0, size);
+    return p + BUDGET_HEADER;
+}
+
+static void *budget_realloc(void *ptr, size_t size, void *user) {
+    if (!ptr) return budget_alloc(size, user);
+    ear_commands *c = user;
+    unsigned char *p = (unsigned char *)ptr - BUDGET_HEADER;
+    size_t old;
+    memcpy(&old, p, sizeof old);
+    if (size > SIZE_MAX - BUDGET_HEADER || !budget_admits(c, old, size)) return NULL;
+    unsigned char *q = realloc(p, size + BUDGET_HEADER);
+    if (!q) return NULL;
+    memcpy(q, &size, sizeof size);
+    budget_count(c, old, size);
+    return q + BUDGET_HEADER;
+}
+
+static void budget_free(void *ptr, void *user) {
+    if (!ptr) return;
+    ear_commands *c = user;
+    unsigned char *p = (unsigned char *)ptr - BUDGET_HEADER;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    budget_count(c, size, 0);
+    free(p);
+}
+
+bool ear__cmd_room(ear_commands *c, size_t need) {
+    size_t limit = (size_t)c->config.max_memory_bytes;
+    if (need <= limit && c->mem_used <= limit - need) return true;
+    ear_assets_trim(c->assets);
+    if (need <= limit && c->mem_used <= limit - need) return true;
+    c->mem_refused = need;
+    return false;
+}
+
+static double mib(size_t bytes) {
+    return (double)bytes / (1024.0 * 1024.0);
+}
+
+json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need) {
+    json_t *e = ear_command_error(
+        "E_TOO_BIG", where,
+        "%s: over the session's memory budget: %.1f MiB more would pass %.1f MiB (%.1f MiB "
+        "in use by clips, cached sounds and the last render; nothing was changed; the "
+        "budget is set with --memory-mb)",
+        where, mib(need), mib((size_t)c->config.max_memory_bytes), mib(c->mem_used));
+    if (e) {
+        json_object_set_new(e, "needed_bytes", json_integer((json_int_t)need));
+        json_object_set_new(e, "used_bytes", json_integer((json_int_t)c->mem_used));
+        json_object_set_new(e, "budget_bytes",
+                            json_integer((json_int_t)c->config.max_memory_bytes));
+    }
+    return e;
+}
+
+json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t need) {
+    if (c->mem_refused) return ear__cmd_too_big(c, where, c->mem_refused);
+    return ear_command_error("E_OUT_OF_MEMORY", where,
+                             "%s: out of memory: %.1f MiB could not be allocated", where,
+                             mib(need));
+}
+
+char *ear_commands_serve_overlong(size_t line_number, size_t limit_bytes) {
+    char where[48];
+    snprintf(where, sizeof where, "line %zu", line_number);
+    json_t *e = ear_command_error("E_TOO_BIG", where,
+                                  "line %zu is longer than the limit of %zu bytes "
+                                  "(--max-line-bytes); it was skipped up to its newline and "
+                                  "nothing in it ran",
+                                  line_number, limit_bytes);
+    if (e) {
+        json_object_set_new(e, "line", json_integer((json_int_t)line_number));
+        json_object_set_new(e, "limit_bytes", json_integer((json_int_t)limit_bytes));
+    }
+    json_t *reply = json_pack("{s:b, s:o}", "ok", 0, "error", e);
+    char *text = reply ? ear__json_write(reply) : NULL;
+    json_decref(reply);
+    return text;
 }
 
 json_t *ear_command_error(const char *code, const char *where, const char *format, ...) {
@@ -104,6 +223,9 @@ json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what)
                                  ear_result_string(r), what ? ": " : "", what ? what : "");
     case EAR_E_IO:
         return ear_command_error("E_IO", where, "%s: %s", where, ear_result_string(r));
+    case EAR_E_OUT_OF_MEMORY:
+        /* ear_commands_run makes this E_TOO_BIG when the session's budget refused it. */
+        return ear_command_error("E_OUT_OF_MEMORY", where, "%s: out of memory", where);
     default:
         return ear_command_error("E_INTERNAL", where, "%s: %s", where, ear_result_string(r));
     }
@@ -128,7 +250,17 @@ json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
     if (r == EAR_E_NOT_FOUND || r == EAR_E_TOO_MANY_VOICES || r == EAR_E_STALE_ID || !name)
         return ear__cmd_result_error(r, where, name);
     if (strncmp(name, "synth:", 6) == 0) return synth_name_error(where, name);
-    /* The file the name resolves to says why it will not load. */
+    /* The file the name resolves to says why it will not load: the decoder's own reason
+     * when the cache just tried (a body that ends early is found only by decoding), else
+     * its header's. */
+    const char *reason = ear_assets_last_load_error(c->assets);
+    if ((r == EAR_E_FORMAT || r == EAR_E_IO || r == EAR_E_UNSUPPORTED) && *reason) {
+        json_t *e =
+            ear_command_error(r == EAR_E_IO ? "E_IO" : "E_BAD_PARAM", where,
+                              "%s: sound \"%.200s\" will not load: %s", where, name, reason);
+        if (e) json_object_set_new(e, "name", json_string(name));
+        return e;
+    }
     char file[4096];
     ear_io_error io = {{0}};
     ear_audio_info info;
@@ -330,6 +462,16 @@ void ear_commands_add_note(ear_commands *c, const char *text) {
     c->notes[c->note_count++] = copy;
 }
 
+ear_commands_memory ear_commands_get_memory(const ear_commands *c) {
+    ear_commands_memory m = {0, 0, 0};
+    if (c) {
+        m.used_bytes = c->mem_used;
+        m.peak_bytes = c->mem_peak;
+        m.budget_bytes = c->config.max_memory_bytes;
+    }
+    return m;
+}
+
 const float *ear_commands_last_buffer(const ear_commands *c, uint64_t *out_frames) {
     if (out_frames) *out_frames = c ? c->buffer_frames : 0;
     return c ? c->buffer : NULL;
@@ -340,6 +482,7 @@ const float *ear_commands_last_buffer(const ear_commands *c, uint64_t *out_frame
 ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_assets **out) {
     ear_assets_config ac = ear_assets_config_default();
     ac.root = root;
+    ac.allocator = &c->alloc; /* the session's memory budget */
     if (c->config.confine_paths) {
         /* An empty list still confines: it admits nothing. */
         static const char *const none[1] = {NULL};
@@ -368,13 +511,14 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
 }
 
 void ear__cmd_forget(ear_commands *c) {
+    ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = 0;
     c->voice_count = 0;
     c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
     for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
     c->note_count = 0;
-    free(c->buffer);
+    if (c->buffer) c->alloc.free_fn(c->buffer, c->alloc.user);
     c->buffer = NULL;
     c->buffer_frames = 0;
 }
@@ -386,6 +530,11 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
     c->config = config ? *config : ear_commands_config_default();
     if (c->config.max_render_seconds <= 0) c->config.max_render_seconds = 600;
     if (c->config.max_synth_seconds <= 0) c->config.max_synth_seconds = 3600;
+    if (c->config.max_world_steps == 0) c->config.max_world_steps = 100000;
+    if (c->config.max_memory_bytes == 0)
+        c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
+    if (c->config.max_memory_bytes > SIZE_MAX / 2) c->config.max_memory_bytes = SIZE_MAX / 2;
+    c->alloc = (ear_allocator){budget_alloc, budget_realloc, budget_free, c};
     c->seed = c->config.seed ? c->config.seed : 1;
     snprintf(c->assets_root, sizeof c->assets_root, "%s",
              c->config.assets_root && *c->config.assets_root ? c->config.assets_root
@@ -435,6 +584,7 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
 void ear_commands_destroy(ear_commands *c) {
     if (!c) return;
     ear__cmd_forget(c);
+    ear__cmd_world_forget(c);
     ear_stage_destroy(c->stage);
     ear_assets_destroy(c->assets);
     if (c->compiled)
@@ -518,8 +668,37 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
                 err = ear_command_error("E_INTERNAL", "params", "the schema checks disagree");
         }
         if (!err) {
+            /* A command a render's step hook runs keeps the render's own budget state. */
+            size_t outer_refused = c->mem_refused;
+            bool outer_changed = c->changed, nested = c->rendering;
+            c->mem_refused = 0;
+            c->changed = false;
             result = table[i].fn(c, p, &err);
+            /* Refused by the budget: idle cached sounds go (they load again when asked
+             * for), and the command, which changed nothing, runs once more. */
+            if (!result && c->mem_refused && !c->changed && ear_assets_trim(c->assets) > 0) {
+                json_decref(err);
+                err = NULL;
+                c->mem_refused = 0;
+                result = table[i].fn(c, p, &err);
+            }
+            if (!result && c->mem_refused) {
+                const char *where = json_string_value(json_object_get(err, "where"));
+                bool already =
+                    json_is_string(json_object_get(err, "code")) &&
+                    strcmp(json_string_value(json_object_get(err, "code")), "E_TOO_BIG") == 0;
+                if (!already) {
+                    json_t *big =
+                        ear__cmd_too_big(c, where && *where ? where : "params", c->mem_refused);
+                    json_decref(err);
+                    err = big;
+                }
+            }
             if (!result && !err) err = ear_command_error("E_INTERNAL", "", "out of memory");
+            if (nested) {
+                c->mem_refused = outer_refused;
+                c->changed = outer_changed;
+            }
         }
         json_decref(empty);
     }

@@ -9,6 +9,8 @@
 #include "earshot/assets.h"
 #include "earshot/commands.h"
 #include "earshot/mixer.h"
+#include "earshot/physics.h"
+#include "earshot/world.h"
 #include "earshot/stage.h"
 
 #define EAR__RATE      48000u
@@ -71,9 +73,23 @@ struct ear_commands {
     char **roots; /* with confine_paths: the allowed folders, realpath'd */
     size_t root_count;
 
-    float *buffer; /* the last render, interleaved stereo */
+    float *buffer; /* the last render, interleaved stereo (through `alloc`) */
     uint64_t buffer_frames;
     bool rendering;
+
+    /* The physics world of the world.* commands (cmd_world.c): empty (world NULL) until
+     * first used; world.load replaces it whole. */
+    ear_world_doc world;
+    /* The audio world over it (cmd_audio_world.c): the document's per-body source, impact
+     * and listener objects; NULL before a world.load. */
+    ear_world *audio_world;
+    /* The session's memory budget (commands.c). Clips (defined, decoded and cached),
+     * synth results, render buffers and analysis transforms are allocated through `alloc`,
+     * which counts their live bytes and refuses an allocation that would take them past
+     * config.max_memory_bytes (recording its size in mem_refused). */
+    ear_allocator alloc;
+    size_t mem_used, mem_peak, mem_refused;
+    bool changed; /* a handler that failed after changing state (a render): no retry */
 };
 
 typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
@@ -98,6 +114,27 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_music_stop(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_analyze(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_describe(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_get(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_move(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_ray(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_status(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err);
+/* The audio world of a world document (cmd_audio_world.c): builds a new ear_world over the
+ * registry's stage and assets and `physics` from the document's per-body "source",
+ * "impact" and "listener" objects. NULL on success (*out set); else a new E_BAD_PARAM
+ * error whose where starts with `prefix`, and nothing is built. */
+json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physics *physics,
+                                   const char *prefix, ear_world **out);
+/* Stops the audio world's voices and frees it (reset, a new world.load, destroy). */
+void ear__cmd_audio_world_forget(ear_commands *c);
+/* Notes the step's poses and syncs the audio world (nothing without one). */
+void ear__cmd_audio_world_sync(ear_commands *c, double dt_s);
+/* Frees the world of the world.* commands (the registry's destroy). */
+void ear__cmd_world_forget(ear_commands *c);
 
 /* The embedded schema texts (generated from schemas/commands/ at build time), in the
  * table's alphabetical order. */
@@ -106,7 +143,8 @@ extern const char *const ear__schema_texts[];
 extern const size_t ear__schema_count;
 
 /* The error for a failed stage or assets call: E_NOT_FOUND, E_AUDIO_TOO_MANY_VOICES,
- * E_STATE (a stale voice), E_BAD_PARAM, E_IO or E_INTERNAL, naming `where`. */
+ * E_STATE (a stale voice), E_BAD_PARAM, E_IO, E_OUT_OF_MEMORY or E_INTERNAL, naming
+ * `where`. */
 json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what);
 /* The error for a sound name that would not play: a bad synth name says what a synth name
  * is; a file that will not decode gives the decoder's reason ("is a text file", "not a
@@ -137,6 +175,16 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
  * not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
+/* Makes room for `need` more bytes in the budget, trimming idle cache entries (sounds that
+ * no voice plays and nobody holds, loaded again when next asked for) if that helps; false
+ * when even then the budget has no room. */
+bool ear__cmd_room(ear_commands *c, size_t need);
+/* A new E_TOO_BIG error at `where`: `need` bytes do not fit in the budget. */
+json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need);
+/* The error for a failed allocation of `need` bytes through c->alloc: E_TOO_BIG when the
+ * budget refused it, else E_OUT_OF_MEMORY. */
+json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t need);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);

@@ -40,6 +40,18 @@ static char *rpc_result(json_t *id, json_t *result) {
     return dump(json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 }
 
+char *ear_mcp_overlong(size_t line_number, size_t limit_bytes) {
+    char message[200];
+    snprintf(message, sizeof message,
+             "Invalid Request: line %zu is longer than the limit of %zu bytes "
+             "(--max-line-bytes); it was skipped up to its newline and nothing in it ran",
+             line_number, limit_bytes);
+    return dump(json_pack("{s:s, s:n, s:{s:i, s:s, s:{s:s, s:I, s:I}}}", "jsonrpc", "2.0", "id",
+                          "error", "code", -32600, "message", message, "data", "code",
+                          "E_TOO_BIG", "line", (json_int_t)line_number, "limit_bytes",
+                          (json_int_t)limit_bytes));
+}
+
 static json_t *initialize(const json_t *params) {
     const char *asked = json_string_value(json_object_get(params, "protocolVersion"));
     const char *version = LATEST_PROTOCOL;

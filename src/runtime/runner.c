@@ -36,7 +36,7 @@ void *ear__runner_phase_hook_user = NULL;
 #define MAX_SCENES       16
 #define MAX_CHANGES      16
 #define MAX_UI_EVENTS    64
-#define UI_ARENA_BYTES   4096
+#define UI_ARENA_BYTES   (64 * 1024) /* 64 events with their widget, item and value */
 #define MAX_STEP_EVENTS  1024
 #define STEP_TOLERANCE_S 1e-9
 
@@ -64,6 +64,7 @@ struct ear_runner {
     ear_storage *storage;
     ear_speech *speech;
     ear_physics *physics;
+    ear_world *world; /* the audio world over stage, assets and physics */
     ear_scene scenes[MAX_SCENES];
     size_t depth;
     change changes[MAX_CHANGES];
@@ -150,6 +151,12 @@ static ear_result make_parts(ear_runner *r) {
     ac.root = cfg->assets_dir;
     res = ear_assets_create(&ac, &r->assets);
     if (res != EAR_OK) return res;
+    ear_world_config wc = ear_world_config_default();
+    wc.stage = r->stage;
+    wc.assets = r->assets;
+    wc.physics = r->physics;
+    res = ear_world_create(&wc, &r->world);
+    if (res != EAR_OK) return res;
     ear_stage_config stc = ear_stage_get_config(r->stage);
     r->sample_rate = stc.sample_rate;
     r->channels = stc.channels;
@@ -213,6 +220,7 @@ ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *f
  * device or not, which decides whether espeak-ng can be heard. */
 static void start_speech(ear_runner *r) {
     ear_speech_config sc = r->cfg.speech;
+    ear_speech_settings_load(r->storage, &sc); /* the settings menu's, when saved */
     if (r->cfg.backend == EAR_BACKEND_HEADLESS) sc.log_only = true;
     sc.stage = r->device ? r->stage : NULL;
     if (ear_speech_create(&sc, &r->speech) != EAR_OK)
@@ -242,6 +250,7 @@ void ear_runner_destroy(ear_runner *r) {
     if (r->recording) ear__replay_writer_close(&r->writer);
     ear_speech_destroy(r->speech);
     if (r->device && r->cfg.audio_detach) r->cfg.audio_detach(r->device, r->cfg.hook_user);
+    ear_world_destroy(r->world);
     ear_stage_destroy(r->stage);
     ear_physics_destroy(r->physics);
     ear_assets_destroy(r->assets);
@@ -358,6 +367,7 @@ static void note_processed_events(ear_runner *r) {
 static void fixed_step(ear_runner *r) {
     phase_mark("fixed_step");
     ear_physics_step(r->physics, (float)r->step_s);
+    ear_world_note_step(r->world); /* drawing's previous / current poses */
     phase_mark("fixed_update");
     ear_scene *t = top(r);
     r->phase = PHASE_FIXED;
@@ -429,7 +439,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     /* 3. UI: the top widget (the UI module's hook) may block input and post events. */
     phase_mark("ui");
     r->phase = PHASE_UI;
-    if (r->cfg.ui) r->cfg.ui(ctx, r->cfg.hook_user);
+    if (r->cfg.ui) r->cfg.ui(ctx, r->cfg.ui_user ? r->cfg.ui_user : r->cfg.hook_user);
     r->phase = PHASE_OTHER;
 
     /* 4. UI events to the top scene. */
@@ -470,9 +480,11 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         if (t && t->update) t->update(ctx, t->user);
     }
 
-    /* 7. World sync: the world module's hook (listener, attached sounds), then the
-     * stage's game-side housekeeping and speech clips. */
+    /* 7. World sync: the audio world (the ear, impacts, sources, engines, attached
+     * sounds, events) in step with the physics, the hook, then the stage's game-side
+     * housekeeping and speech clips. */
     phase_mark("world_sync");
+    ear_world_sync(r->world, r->time.game_dt_s);
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
     if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);
     if (!r->device && !r->one_step) {
@@ -622,6 +634,10 @@ ear_physics *ear_ctx_physics(ear_ctx *ctx) {
     return ctx->r->physics;
 }
 
+ear_world *ear_ctx_world(ear_ctx *ctx) {
+    return ctx->r->world;
+}
+
 double ear_ctx_dt(const ear_ctx *ctx) {
     return ctx->r->phase == PHASE_FIXED ? ctx->r->step_s : ctx->r->time.game_dt_s;
 }
@@ -650,6 +666,10 @@ bool ear_ctx_headless(const ear_ctx *ctx) {
 
 void *ear_ctx_hook_user(const ear_ctx *ctx) {
     return ctx->r->cfg.hook_user;
+}
+
+void *ear_ctx_ui_user(const ear_ctx *ctx) {
+    return ctx->r->cfg.ui_user;
 }
 
 bool ear_key_pressed(const ear_ctx *ctx, ear_key key) {
@@ -736,7 +756,8 @@ ear_result ear_ctx_post_ui_event(ear_ctx *ctx, const ear_ui_event *event) {
     e->widget = copy_str(r, event->widget ? event->widget : "");
     e->kind = copy_str(r, event->kind ? event->kind : "");
     e->value = copy_str(r, event->value ? event->value : "");
-    if (!e->widget || !e->kind || !e->value) {
+    e->item = copy_str(r, event->item ? event->item : "");
+    if (!e->widget || !e->kind || !e->value || !e->item) {
         r->ui_arena_used = arena;
         return EAR_E_OUT_OF_MEMORY;
     }

@@ -669,6 +669,11 @@ void ear_storage_destroy(ear_storage *storage) {
 /* ---- Saving --------------------------------------------------------------------- */
 
 static bool serialize(const ear_storage *s, buffer *out) {
+    /* The reader skips one byte order mark at the start of the text, so a first key that
+     * begins with U+FEFF (a valid key) gets one written before it, or it would lose it. */
+    if (s->count > 0 && strncmp(s->items[0].key, "\xEF\xBB\xBF", 3) == 0 &&
+        !buffer_append(s, out, "\xEF\xBB\xBF", 3))
+        return false;
     for (size_t i = 0; i < s->count; i++) {
         const item *it = &s->items[i];
         if (!buffer_append(s, out, it->key, strlen(it->key)) ||

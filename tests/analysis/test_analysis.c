@@ -311,6 +311,101 @@ TEST(bad_arguments) {
     ASSERT_TRUE(isnan(ear_dominant_hz(buf, 8, 1, 0, RATE)));
 }
 
+/* ---- Memory: bounded, and a failure is an error ------------------------------------- */
+
+/* An allocator that counts live bytes and their peak, and refuses every allocation after
+ * `allow` of them (SIZE_MAX: none refused). */
+typedef struct budget {
+    size_t live, peak, calls, allow;
+} budget;
+
+static void *budget_alloc(size_t size, void *user) {
+    budget *b = user;
+    if (b->calls >= b->allow) return NULL;
+    b->calls++;
+    unsigned char *p = malloc(size + 16);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    b->live += size;
+    if (b->live > b->peak) b->peak = b->live;
+    return p + 16;
+}
+
+static void budget_free(void *ptr, void *user) {
+    if (!ptr) return;
+    budget *b = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    b->live -= size;
+    free(p);
+}
+
+TEST(an_fft_that_cannot_allocate_is_an_error) {
+    size_t n = RATE;
+    float *buf = zeros(n);
+    add_sine(buf, n, 1, 0, 440.0, 0.5, 0.0);
+    /* Each of the three allocations fails in turn: an error, nothing held, out untouched. */
+    for (size_t allow = 0; allow < 3; allow++) {
+        budget b = {0, 0, 0, allow};
+        ear_allocator a = {budget_alloc, NULL, budget_free, &b};
+        double hz = -1.0;
+        ASSERT_EQ(ear_measure_dominant_hz(buf, n, 1, 0, RATE, &a, &hz), EAR_E_OUT_OF_MEMORY);
+        ASSERT_NEAR(hz, -1.0, 0.0);
+        ASSERT_EQ(b.live, 0);
+        b.calls = 0;
+        ASSERT_EQ(ear_measure_spectral_centroid(buf, n, 1, 0, RATE, &a, &hz),
+                  EAR_E_OUT_OF_MEMORY);
+        ASSERT_NEAR(hz, -1.0, 0.0);
+        ASSERT_EQ(b.live, 0);
+    }
+    /* With the memory, the same call measures, and gives all of it back. */
+    budget b = {0, 0, 0, SIZE_MAX};
+    ear_allocator a = {budget_alloc, NULL, budget_free, &b};
+    double hz = 0.0;
+    ASSERT_OK(ear_measure_dominant_hz(buf, n, 1, 0, RATE, &a, &hz));
+    ASSERT_REL(hz, 440.0, 1e-4);
+    ASSERT_EQ(b.live, 0);
+    ASSERT_LE(b.peak, ear_spectrum_scratch_bytes(n));
+    ASSERT_EQ(ear_measure_dominant_hz(buf, n, 1, 0, RATE, &a, NULL), EAR_E_INVALID_ARG);
+    free(buf);
+}
+
+/* Half a minute (1.44 M frames, past one transform's 2^20) is measured in segments: the
+ * same answers within the same tolerances, at the memory of one segment. */
+TEST(long_views_measure_in_bounded_memory) {
+    size_t n = 30 * (size_t)RATE;
+    ASSERT_GT(n, EAR_SPECTRUM_MAX_FRAMES);
+    float *buf = zeros(n);
+    add_sine(buf, n, 1, 0, 1234.5, 0.5, 0.3);
+    budget b = {0, 0, 0, SIZE_MAX};
+    ear_allocator a = {budget_alloc, NULL, budget_free, &b};
+    double hz = 0.0;
+    ASSERT_OK(ear_measure_dominant_hz(buf, n, 1, 0, RATE, &a, &hz));
+    printf("  30 s: dominant %.6f Hz, peak %zu bytes\n", hz, b.peak);
+    ASSERT_REL(hz, 1234.5, 1e-5);
+    /* One segment's transform: 2^21 floats in, 2^20 + 1 bins and power sums out. */
+    ASSERT_EQ(ear_spectrum_scratch_bytes(n),
+              ear_spectrum_scratch_bytes(EAR_SPECTRUM_MAX_FRAMES));
+    ASSERT_LE(b.peak, ear_spectrum_scratch_bytes(n));
+    ASSERT_LE(b.peak, (size_t)25 << 20);
+    /* The whole-view transform would have needed 2^22 floats and 2^21 bins: 32 MiB. */
+    ASSERT_LT(b.peak, (size_t)(1u << 22) * sizeof(float) + ((size_t)1 << 21) * 8);
+    ASSERT_EQ(b.live, 0);
+    ASSERT_OK(ear_measure_spectral_centroid(buf, n, 1, 0, RATE, &a, &hz));
+    ASSERT_REL(hz, 1234.5, 0.01);
+    /* The louder of two tones, the second only in the last 10 s at four times the first's
+     * amplitude (16 times its power over a third of the time): the summed segments hear
+     * it, though it lies in the tail of the first segment and the second half of the
+     * last. */
+    add_sine(buf + 20 * (size_t)RATE, 10 * (size_t)RATE, 1, 0, 3000.0, 2.0, 0.0);
+    ASSERT_OK(ear_measure_dominant_hz(buf, n, 1, 0, RATE, &a, &hz));
+    ASSERT_REL(hz, 3000.0, 1e-5);
+    free(buf);
+}
+
 TEST_MAIN(TEST_ENTRY(levels_by_hand), TEST_ENTRY(hash), TEST_ENTRY(zero_crossing_frequency),
           TEST_ENTRY(dominant_frequency), TEST_ENTRY(tone_amplitude), TEST_ENTRY(envelopes),
-          TEST_ENTRY(spectral_centroid), TEST_ENTRY(channel_lag), TEST_ENTRY(bad_arguments))
+          TEST_ENTRY(spectral_centroid), TEST_ENTRY(channel_lag), TEST_ENTRY(bad_arguments),
+          TEST_ENTRY(an_fft_that_cannot_allocate_is_an_error),
+          TEST_ENTRY(long_views_measure_in_bounded_memory))

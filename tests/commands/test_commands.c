@@ -3,7 +3,8 @@
  * messages, and the schemas against docs/commands.md's examples. Every check reads a
  * value out of the reply: a code, a voice id, a measured frequency or level.
  */
-#include "commands_internal.h" /* the fast reader and writer */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
+#include "commands_internal.h"  /* the fast reader and writer */
 #include "earshot/analysis.h"
 #include "earshot/commands.h"
 #include "test.h"
@@ -614,6 +615,284 @@ TEST(fast_json_agrees_with_jansson) {
     }
 }
 
+/* ---- The memory budget ----------------------------------------------------------------- */
+
+static ear_commands *make_with_budget(uint64_t bytes) {
+    ear_commands_config config = ear_commands_config_default();
+    config.max_memory_bytes = bytes;
+    ear_commands *c = NULL;
+    if (ear_commands_create(&config, &c) != EAR_OK) return NULL;
+    return c;
+}
+
+static json_t *error_of(json_t *reply) {
+    return json_object_get(reply, "error");
+}
+
+/* Past the budget a command is E_TOO_BIG with its numbers, and what was there stays: the
+ * clip of that name, the last render (audio.analyze still reads it), the memory used. */
+TEST(past_the_budget_is_too_big_and_nothing_is_lost) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make_with_budget(4u << 20);
+    ASSERT_TRUE(c != NULL);
+    json_t *r = serve(c, "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"a\", "
+                         "\"synth\": {\"waveform\": \"sine\", \"frequency\": 500, "
+                         "\"seconds\": 1}}}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"a\", \"looping\": "
+                 "true}}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5}}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    ear_commands_memory before = ear_commands_get_memory(c);
+    ASSERT_U64_EQ(before.budget_bytes, 4u << 20);
+    /* One 1 s mono clip (48000 floats) and one 0.5 s stereo render (48000 floats). */
+    ASSERT_GE(before.used_bytes, 2 * 48000 * sizeof(float));
+
+    /* A 30 s clip of the same name: 5.5 MiB, refused; "a" is still the 1 s clip. */
+    r = serve(c, "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"a\", "
+                 "\"synth\": {\"waveform\": \"sine\", \"frequency\": 500, \"seconds\": 30}}}");
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_STR_EQ(where(r), "params.synth");
+    ASSERT_U64_EQ((uint64_t)json_integer_value(json_object_get(error_of(r), "budget_bytes")),
+                  4u << 20);
+    ASSERT_GE(json_integer_value(json_object_get(error_of(r), "needed_bytes")), 30 * 48000 * 4);
+    json_decref(r);
+    /* A synth name of 30 s through play: the same. */
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                 "\"synth:saw:300:30\"}}");
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_STR_EQ(where(r), "params.sound");
+    json_decref(r);
+    /* A 30 s render: refused before rendering; the stage has not moved. */
+    ear_commands_memory mid = ear_commands_get_memory(c);
+    uint64_t frames_before = 0;
+    ear_commands_last_buffer(c, &frames_before);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 30}}");
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_STR_EQ(where(r), "params.seconds");
+    json_decref(r);
+    uint64_t frames_after = 0;
+    ear_commands_last_buffer(c, &frames_after);
+    ASSERT_U64_EQ(frames_after, frames_before);
+    ASSERT_U64_EQ(ear_commands_get_memory(c).used_bytes, mid.used_bytes);
+    r = serve(c, "{\"command\": \"audio.status\"}");
+    json_t *res = json_object_get(r, "result");
+    ASSERT_EQ(json_integer_value(json_object_get(res, "frames_rendered")), 24000);
+    json_t *mem = json_object_get(res, "memory");
+    ASSERT_EQ(json_integer_value(json_object_get(mem, "budget_bytes")), 4 << 20);
+    ASSERT_EQ(json_integer_value(json_object_get(mem, "used_bytes")),
+              (json_int_t)mid.used_bytes);
+    json_decref(r);
+    /* The last render is still there, and the 1 s clip still sounds at 500 Hz. */
+    r = serve(c, "{\"command\": \"audio.analyze\", \"params\": {}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_REL(num(r, "dominant_hz"), 500.0, 1e-3);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+/* A render's envelopes count too: 10 s at 1 ms windows with 16 tones (170017 values, 10.9 MB
+ * as JSON) does not fit a 24 MiB budget beside its 3.84 MB buffer and 12.6 MB transform;
+ * at 0.1 s windows it does. */
+TEST(a_render_counts_its_envelopes) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make_with_budget(24u << 20);
+    ASSERT_TRUE(c != NULL);
+    json_t *r =
+        serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 10, "
+                 "\"window\": 0.001, \"tones\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, "
+                 "12, 13, 14, 15, 16]}}");
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_GE(json_integer_value(json_object_get(error_of(r), "needed_bytes")),
+              3840000 + 170017 * 64);
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 10, "
+                 "\"tones\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "envelope")), 100);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+/* Synth names played and ended are idle cache entries; the budget trims them when a new
+ * one needs the room. 60 one-second names (11 MiB in all) in a 4 MiB budget all play. */
+TEST(ended_synth_names_are_trimmed_for_room) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make_with_budget(4u << 20);
+    ASSERT_TRUE(c != NULL);
+    for (int i = 0; i < 60; i++) {
+        char line[200];
+        snprintf(line, sizeof line,
+                 "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                 "\"synth:sine:%d:1\"}}",
+                 300 + i);
+        json_t *r = serve(c, line);
+        if (!ok(r)) fprintf(stderr, "play %d: %s\n", i, code(r));
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+        /* 1.05 s: the voice ends, and its clip goes back to the cache alone. */
+        r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": "
+                     "0.01}}");
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+        r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": "
+                     "1.05}}");
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+        ASSERT_LE(ear_commands_get_memory(c).used_bytes, 4u << 20);
+    }
+    json_t *r = serve(c, "{\"command\": \"audio.status\"}");
+    json_t *mem = json_object_get(json_object_get(r, "result"), "memory");
+    json_int_t cached = json_integer_value(json_object_get(mem, "cached_sounds"));
+    printf("  60 names played; %lld cached at the end, peak %lld bytes\n", (long long)cached,
+           (long long)json_integer_value(json_object_get(mem, "peak_bytes")));
+    ASSERT_LT(cached, 30); /* 60 would be 11 MiB */
+    ASSERT_LE(json_integer_value(json_object_get(mem, "peak_bytes")), 4 << 20);
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
+/* An analysis that cannot have its memory is an error, not 0 Hz with ok: a budget where
+ * the render fits but, once a clip fills the rest, the analysis's transform does not. */
+TEST(an_analysis_without_memory_is_an_error) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    /* 0.5 s: a 192000-byte buffer; its transforms need ear_spectrum_scratch_bytes(24000). */
+    size_t scratch = ear_spectrum_scratch_bytes(24000);
+    ear_commands *c = make_with_budget(8u << 20);
+    ASSERT_TRUE(c != NULL);
+    json_t *r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                         "\"synth:sine:700:1\", \"looping\": true}}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_REL(num(r, "dominant_hz"), 700.0, 1e-3);
+    json_decref(r);
+    /* Fill the budget to within half a transform with a defined clip. */
+    ear_commands_memory m = ear_commands_get_memory(c);
+    double room_s = (double)((8u << 20) - m.used_bytes - scratch / 2) / (4.0 * 48000);
+    char line[256];
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"fill\", "
+             "\"synth\": {\"waveform\": \"sine\", \"frequency\": 100, \"seconds\": %.4f}}}",
+             room_s);
+    r = serve(c, line);
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.analyze\", \"params\": {}}");
+    ASSERT_FALSE(ok(r));
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    ASSERT_TRUE(json_object_get(r, "result") == NULL);
+    json_decref(r);
+    /* With the clip gone (reset keeps nothing), the same analysis measures. */
+    r = serve(c, "{\"command\": \"audio.reset\"}");
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    ASSERT_LE(ear_commands_get_memory(c).used_bytes, 4096); /* the empty cache's tables */
+    ear_commands_destroy(c);
+}
+
+/* Ogg/FLAC headers that claim more than they hold, by every route to a decode: the
+ * decode's own error (truncated), never E_TOO_BIG, and a peak near the file's size. The
+ * claim, 10 M frames, would be 40 MB, over the 8 MiB budget. */
+static bool flac_claiming(const char *from, const char *to, uint64_t total) {
+    FILE *f = fopen(from, "rb");
+    if (!f) return false;
+    unsigned char b[1 << 20];
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    if (n < 42 || n == sizeof b || memcmp(b, "fLaC", 4) != 0) return false;
+    b[21] = (unsigned char)((b[21] & 0xf0) | ((total >> 32) & 0x0f));
+    for (int i = 0; i < 4; i++) b[22 + i] = (unsigned char)(total >> (24 - 8 * i));
+    f = fopen(to, "wb");
+    if (!f) return false;
+    bool written = fwrite(b, 1, n, f) == n;
+    return fclose(f) == 0 && written;
+}
+
+TEST(overclaiming_files_by_every_route) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    char dir[] = "/tmp/earshot-claims-XXXXXX";
+    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    char cmd[1024], wav[128], good[128], bad[128];
+    snprintf(wav, sizeof wav, "%s/c.wav", dir);
+    snprintf(cmd, sizeof cmd,
+             "mkdir -p '%s/sounds' && sox -n -b 16 -r 48000 -c 1 '%s' synth 2 "
+             "sine 440 >/dev/null 2>&1 && sox '%s' '%s/c.flac' >/dev/null 2>&1",
+             dir, wav, wav, dir);
+    ASSERT_EQ(system(cmd), 0);
+    snprintf(good, sizeof good, "%s/c.flac", dir);
+    snprintf(bad, sizeof bad, "%s/sounds/mid.flac", dir);
+    ASSERT_TRUE(flac_claiming(good, bad, 10000000));
+    snprintf(cmd, sizeof cmd, "%s/audio.json", dir);
+    FILE *f = fopen(cmd, "w");
+    ASSERT_TRUE(f != NULL);
+    fprintf(f, "{\"clips\": {\"mid\": \"mid.flac\"}, \"pools\": [{\"name\": \"p\", \"clips\": "
+               "[\"mid\"]}]}\n");
+    fclose(f);
+
+    ear_commands *c = make_with_budget(8u << 20);
+    ASSERT_TRUE(c != NULL);
+    char line[1400];
+    /* audio.clip.define of the file */
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"x\", \"path\": "
+             "\"%s\"}}",
+             bad);
+    json_t *r = serve(c, line);
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
+                       "truncated: the header promises 10000000 frames") != NULL);
+    json_decref(r);
+    /* audio.load: the pool's clip is decoded while loading */
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.load\", \"params\": {\"path\": \"%s/audio.json\"}}", dir);
+    r = serve(c, line);
+    ASSERT_FALSE(ok(r));
+    printf("  audio.load: %s\n", json_string_value(json_object_get(error_of(r), "message")));
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
+                       "truncated") != NULL);
+    json_decref(r);
+    /* audio.play of a file name under <assets>/sounds (the asset cache) */
+    ear_commands_destroy(c);
+    ear_commands_config config = ear_commands_config_default();
+    config.max_memory_bytes = 8u << 20;
+    config.assets_root = dir;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"mid\"}}");
+    ASSERT_FALSE(ok(r));
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    printf("  audio.play: %s\n", json_string_value(json_object_get(error_of(r), "message")));
+    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
+                       "truncated: the header promises 10000000 frames") != NULL);
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"mid.flac\"}}");
+    ASSERT_FALSE(ok(r));
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    json_decref(r);
+    ear_commands_memory m = ear_commands_get_memory(c);
+    long bytes = 0;
+    f = fopen(bad, "rb");
+    ASSERT_TRUE(f != NULL);
+    fseek(f, 0, SEEK_END);
+    bytes = ftell(f);
+    fclose(f);
+    printf("  %ld-byte file claiming 10 M frames: peak %llu bytes\n", bytes,
+           (unsigned long long)m.peak_bytes);
+    /* The first guess (8 frames a byte + 65536) or twice the 96000 real frames. */
+    size_t guess = (size_t)bytes * 8 + 65536;
+    ASSERT_LE(m.peak_bytes, (guess > 2 * 96000 ? guess : 2 * 96000) * 4 + 65536);
+    ASSERT_U64_EQ(m.used_bytes <= 65536, 1);
+    ear_commands_destroy(c);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ASSERT_EQ(system(cmd), 0);
+}
+
 TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
           TEST_ENTRY(every_command_through_serve),
@@ -621,5 +900,10 @@ TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(too_many_voices_is_its_own_error),
           TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
           TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages),
+          TEST_ENTRY(past_the_budget_is_too_big_and_nothing_is_lost),
+          TEST_ENTRY(a_render_counts_its_envelopes),
+          TEST_ENTRY(ended_synth_names_are_trimmed_for_room),
+          TEST_ENTRY(an_analysis_without_memory_is_an_error),
+          TEST_ENTRY(overclaiming_files_by_every_route),
           TEST_ENTRY(schema_examples_validate_and_are_documented),
           TEST_ENTRY(serve_errors_name_the_request_line))

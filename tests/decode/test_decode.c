@@ -189,6 +189,250 @@ TEST(corrupt_bodies_never_crash) {
     }
 }
 
+/* ---- Headers that claim more than the file holds ------------------------------------ */
+
+/* An allocator that counts: live bytes now and at most (each block remembers its size). */
+typedef struct counting {
+    size_t live, peak, calls;
+} counting;
+
+static void *count_alloc(size_t size, void *user) {
+    counting *c = user;
+    unsigned char *p = malloc(size + 16);
+    if (!p) return NULL;
+    memcpy(p, &size, sizeof size);
+    c->live += size;
+    c->calls++;
+    if (c->live > c->peak) c->peak = c->live;
+    return p + 16;
+}
+
+static void count_free(void *ptr, void *user) {
+    if (!ptr) return;
+    counting *c = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t size;
+    memcpy(&size, p, sizeof size);
+    c->live -= size;
+    free(p);
+}
+
+static void *count_realloc(void *ptr, size_t size, void *user) {
+    if (!ptr) return count_alloc(size, user);
+    counting *c = user;
+    unsigned char *p = (unsigned char *)ptr - 16;
+    size_t old;
+    memcpy(&old, p, sizeof old);
+    unsigned char *q = realloc(p, size + 16);
+    if (!q) return NULL;
+    memcpy(q, &size, sizeof size);
+    c->live = c->live - old + size;
+    c->calls++;
+    if (c->live > c->peak) c->peak = c->live;
+    return q + 16;
+}
+
+static unsigned char *read_all(const char *path, long *size) {
+    *size = file_size(path);
+    FILE *f = fopen(path, "rb");
+    if (!f || *size <= 0) {
+        if (f) fclose(f);
+        return NULL;
+    }
+    unsigned char *b = malloc((size_t)*size);
+    if (b && fread(b, 1, (size_t)*size, f) != (size_t)*size) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    return b;
+}
+
+static bool write_all(const char *path, const unsigned char *b, long size) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(b, 1, (size_t)size, f) == (size_t)size;
+    return fclose(f) == 0 && ok;
+}
+
+/* Writes a copy of a FLAC file whose STREAMINFO claims `total` frames (36 bits at bytes
+ * 21..25, after "fLaC", the block header and 10 bytes of sizes). */
+static bool flac_claiming(const char *from, const char *to, uint64_t total) {
+    long size;
+    unsigned char *b = read_all(from, &size);
+    if (!b || size < 42 || memcmp(b, "fLaC", 4) != 0) {
+        free(b);
+        return false;
+    }
+    b[21] = (unsigned char)((b[21] & 0xf0) | ((total >> 32) & 0x0f));
+    for (int i = 0; i < 4; i++) b[22 + i] = (unsigned char)(total >> (24 - 8 * i));
+    bool ok = write_all(to, b, size);
+    free(b);
+    return ok;
+}
+
+/* Ogg's page checksum: CRC-32, polynomial 0x04c11db7, no reflection, over the page with
+ * its checksum field zero. */
+static uint32_t ogg_crc(const unsigned char *p, size_t n) {
+    uint32_t crc = 0;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= (uint32_t)p[i] << 24;
+        for (int k = 0; k < 8; k++)
+            crc = crc & 0x80000000u ? (crc << 1) ^ 0x04c11db7u : crc << 1;
+    }
+    return crc;
+}
+
+/* Writes a copy of an Ogg file whose last page's granule position (where libsndfile reads
+ * the length) is `granule`, with the page's checksum made right again. */
+static bool ogg_claiming(const char *from, const char *to, uint64_t granule) {
+    long size;
+    unsigned char *b = read_all(from, &size);
+    long last = -1;
+    for (long i = 0; b && i + 27 <= size; i++)
+        if (memcmp(b + i, "OggS", 4) == 0) last = i;
+    bool ok = false;
+    if (last >= 0) {
+        unsigned char *pg = b + last;
+        size_t len = 27u + pg[26];
+        for (unsigned k = 0; k < pg[26]; k++) len += pg[27 + k];
+        if ((long)len <= size - last) {
+            for (int i = 0; i < 8; i++) pg[6 + i] = (unsigned char)(granule >> (8 * i));
+            memset(pg + 22, 0, 4);
+            uint32_t crc = ogg_crc(pg, len);
+            for (int i = 0; i < 4; i++) pg[22 + i] = (unsigned char)(crc >> (8 * i));
+            ok = write_all(to, b, size);
+        }
+    }
+    free(b);
+    return ok;
+}
+
+/* Decodes through a counting allocator; the error (if any) in err, the peak in *peak. */
+static ear_result decode_counted(const char *path, ear_clip **clip, ear_io_error *err,
+                                 counting *c) {
+    *c = (counting){0};
+    ear_allocator a = {count_alloc, count_realloc, count_free, c};
+    *clip = NULL;
+    return ear_decode_file(path, &a, clip, err);
+}
+
+/* A few kilobytes that claim billions of frames cost nothing; a claim the file's size
+ * allows but its body does not keep is found while decoding, at the memory of what the
+ * body holds. Four seconds of mono 48 kHz (192000 frames) in each format. */
+TEST(overclaiming_headers_cost_what_the_file_holds) {
+    ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 1 '%s' synth 4 sine 440 gain -3", at("c.wav")));
+    ASSERT_TRUE(run("sox '%s' '%s'", at("c.wav"), at("c.flac")));
+    ASSERT_TRUE(run("sox '%s' -C 0 '%s'", at("c.wav"), at("c.ogg")));
+    ASSERT_TRUE(run("opusenc --quiet --bitrate 16 '%s' '%s'", at("c.wav"), at("c.opus")));
+    ASSERT_TRUE(flac_claiming(at("c.flac"), at("huge.flac"), ((uint64_t)1 << 36) - 1));
+    ASSERT_TRUE(flac_claiming(at("c.flac"), at("mid.flac"), 10000000));
+    ASSERT_TRUE(ogg_claiming(at("c.ogg"), at("huge.ogg"), (uint64_t)1 << 40));
+    ASSERT_TRUE(ogg_claiming(at("c.ogg"), at("mid.ogg"), 10000000));
+    ASSERT_TRUE(ogg_claiming(at("c.opus"), at("huge.opus"), (uint64_t)1 << 40));
+    ASSERT_TRUE(ogg_claiming(at("c.opus"), at("mid.opus"), 10000000));
+
+    const char *huge[] = {"huge.flac", "huge.ogg", "huge.opus"};
+    for (size_t k = 0; k < 3; k++) {
+        ear_audio_info info;
+        ear_io_error err = {{0}};
+        ASSERT_EQ(ear_decode_info(at(huge[k]), &info, &err), EAR_E_FORMAT);
+        ear_clip *clip;
+        counting c;
+        ASSERT_EQ(decode_counted(at(huge[k]), &clip, &err, &c), EAR_E_FORMAT);
+        printf("  %s\n", err.message);
+        ASSERT_TRUE(strstr(err.message, at(huge[k])) != NULL);
+        ASSERT_TRUE(strstr(err.message, "corrupt: the header claims") != NULL);
+        ASSERT_TRUE(clip == NULL);
+        ASSERT_EQ(c.peak, 0); /* refused before a byte was allocated */
+    }
+    const char *mid[] = {"mid.flac", "mid.ogg", "mid.opus"};
+    for (size_t k = 0; k < 3; k++) {
+        ear_io_error err = {{0}};
+        ear_clip *clip;
+        counting c;
+        ASSERT_EQ(decode_counted(at(mid[k]), &clip, &err, &c), EAR_E_FORMAT);
+        printf("  %s (peak %zu bytes)\n", err.message, c.peak);
+        ASSERT_TRUE(strstr(err.message, "truncated: the header promises") != NULL);
+        ASSERT_TRUE(clip == NULL);
+        ASSERT_EQ(c.live, 0);
+        /* The documented bound: the first guess (8 frames a byte of the file plus 65536)
+         * or twice the frames really there (192000, and a packet more for Ogg), whichever
+         * is larger; 4 bytes a sample. */
+        size_t guess = (size_t)file_size(at(mid[k])) * 8 + 65536;
+        size_t twice = 2 * (192000 + 1024);
+        ASSERT_LE(c.peak, (guess > twice ? guess : twice) * sizeof(float));
+        /* and far below what the claim would have cost (10 M frames, 40 MB) */
+        ASSERT_LT(c.peak, (size_t)10000000 * sizeof(float) / 8);
+    }
+    /* MP3 has no exact count, but a Xing frame (put first) sets libsndfile's estimate:
+     * 2^31 - 1 MP3 frames, 2.5 T audio frames. The file decodes to what it holds. */
+    ASSERT_TRUE(run("sox '%s' '%s'", at("c.wav"), at("c.mp3")));
+    {
+        long size;
+        unsigned char *b = read_all(at("c.mp3"), &size);
+        ASSERT_TRUE(b != NULL && size > 4 && b[0] == 0xff && (b[1] & 0xe0) == 0xe0);
+        /* sox's first frame: MPEG-1 layer III, 64 kbit/s, 48 kHz, mono (ff fb 54 c4): 192
+         * bytes, the Xing tag after 4 + 17 bytes of header and side information. */
+        ASSERT_TRUE(b[1] == 0xfb && b[2] == 0x54 && (b[3] & 0xc0) == 0xc0);
+        unsigned char xing[192] = {0};
+        memcpy(xing, b, 4);
+        memcpy(xing + 21, "Xing\0\0\0\x01\x7f\xff\xff\xff", 12);
+        FILE *f = fopen(at("xing.mp3"), "wb");
+        ASSERT_TRUE(f != NULL);
+        ASSERT_EQ(fwrite(xing, 1, sizeof xing, f), sizeof xing);
+        ASSERT_EQ(fwrite(b, 1, (size_t)size, f), (size_t)size);
+        ASSERT_EQ(fclose(f), 0);
+        free(b);
+        ear_audio_info info;
+        ear_io_error err = {{0}};
+        ASSERT_OK(ear_decode_info(at("xing.mp3"), &info, &err));
+        ASSERT_GT(info.frames, (uint64_t)1 << 40); /* the claim libsndfile passes on */
+        ear_clip *clip;
+        counting c;
+        ASSERT_OK(decode_counted(at("xing.mp3"), &clip, &err, &c));
+        printf("  xing.mp3: claims %llu frames, holds %llu, peak %zu bytes\n",
+               (unsigned long long)info.frames, (unsigned long long)ear_clip_frames(clip),
+               c.peak);
+        ASSERT_GE(ear_clip_frames(clip), 192000);
+        ASSERT_LE(ear_clip_frames(clip), 192000 + 2 * 1152 + 1152);
+        size_t guess = (size_t)(size + 192) * 8 + 65536;
+        size_t twice = 2 * (size_t)ear_clip_frames(clip);
+        ASSERT_LE(c.peak, (guess > twice ? guess : twice) * sizeof(float) + 256);
+        ear_clip_release(clip);
+    }
+    /* The true files, through the same allocator: exactly their frames, nothing kept. */
+    const char *good[] = {"c.flac", "c.ogg", "c.opus"};
+    for (size_t k = 0; k < 3; k++) {
+        ear_io_error err = {{0}};
+        ear_clip *clip;
+        counting c;
+        ASSERT_OK(decode_counted(at(good[k]), &clip, &err, &c));
+        ASSERT_U64_EQ(ear_clip_frames(clip), 192000);
+        ASSERT_LE(c.live, 192000 * sizeof(float) + 256); /* the samples and the header */
+        ear_clip_release(clip);
+        ASSERT_EQ(c.live, 0);
+    }
+}
+
+/* A file whose real frames exceed the first guess (silence compresses to almost nothing)
+ * grows its buffer: every frame arrives, and what is kept is exactly the clip. */
+TEST(a_very_compressible_file_decodes_whole) {
+    ASSERT_TRUE(run("sox -D -n -b 16 -r 48000 -c 1 '%s' trim 0 60", at("quiet.flac")));
+    long bytes = file_size(at("quiet.flac"));
+    ASSERT_LT((size_t)bytes * 8 + 65536, 2880000); /* the first guess is too small */
+    ear_io_error err = {{0}};
+    ear_clip *clip;
+    counting c;
+    ASSERT_OK(decode_counted(at("quiet.flac"), &clip, &err, &c));
+    ASSERT_U64_EQ(ear_clip_frames(clip), 2880000);
+    ASSERT_LE(c.live, 2880000 * sizeof(float) + 256);
+    ASSERT_LE(c.peak, 2 * 2880000 * sizeof(float) + 256); /* doubling: at most twice */
+    printf("  %ld bytes -> %llu frames, peak %zu bytes\n", bytes,
+           (unsigned long long)ear_clip_frames(clip), c.peak);
+    ear_clip_release(clip);
+}
+
 TEST(errors_are_logged_without_an_error_buffer) {
     log_catcher c;
     start_catching(&c);
@@ -212,4 +456,6 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_
           TEST_ENTRY(not_audio_names_the_reason),
           TEST_ENTRY(more_than_two_channels_is_unsupported),
           TEST_ENTRY(truncated_files_name_the_reason), TEST_ENTRY(corrupt_bodies_never_crash),
+          TEST_ENTRY(overclaiming_headers_cost_what_the_file_holds),
+          TEST_ENTRY(a_very_compressible_file_decodes_whole),
           TEST_ENTRY(errors_are_logged_without_an_error_buffer), TEST_ENTRY(clean_up))

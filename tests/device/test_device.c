@@ -269,10 +269,13 @@ TEST(mute_opens_nothing_and_otherwise_runs) {
     /* A 0.1 s sound ends about 0.1 s later, as it would with a device. */
     ear_clip *blip;
     ASSERT_OK(ear_synth_clip(&(ear_synth){.seconds = 0.1f}, NULL, &blip));
+    /* Bring the muted clock up to now first: it counts from the open, and on a loaded
+     * machine the time since then would otherwise be rendered into the new sound. */
+    ear_device_update(dev);
+    double start = now_s();
     ear_voice_id id;
     ASSERT_OK(ear_stage_play(stage, blip, NULL, &id));
     ear_clip_release(blip);
-    double start = now_s();
     double ended_after = -1;
     while (now_s() - start < 1.0) {
         ear_device_update(dev);
@@ -437,7 +440,7 @@ TEST(clips_are_freed_on_the_game_thread) {
     ASSERT_OK(ear_device_open(stage, NULL, &dev));
     ASSERT_EQ(ear_device_get_state(dev), EAR_DEVICE_PLAYING);
     /* Ten short clips whose last reference is their voice's: each is freed when its voice
-     * ends, and that must happen in update, on this thread. */
+     * ends, and that must happen on this thread (in update or another game-side call). */
     ear_voice_id ids[10];
     for (int i = 0; i < 10; i++) {
         ear_clip *c;
@@ -446,7 +449,9 @@ TEST(clips_are_freed_on_the_game_thread) {
         ASSERT_OK(ear_stage_play(stage, c, NULL, &ids[i]));
         ear_clip_release(c);
     }
-    ASSERT_EQ(atomic_load(&frees_on_game_thread), 0);
+    /* On a loaded machine the first voices may end while the later ones are started, and a
+     * game-side call then frees their clips at once: still on this thread, which is what
+     * is tested. So no count is asserted here, only where the clips were freed. */
     double give_up = now_s() + 10;
     while (atomic_load(&frees_on_game_thread) < 10 && now_s() < give_up) {
         ear_device_update(dev);

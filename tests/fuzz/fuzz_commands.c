@@ -33,6 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         ear_commands_config config = ear_commands_config_default();
         config.max_render_seconds = 0.05;
         config.max_synth_seconds = 0.5;
+        config.max_world_steps = 120; /* a fuzzed world.step stays cheap, like a render */
         config.confine_paths = true;
         config.assets_root = "/nonexistent-earshot-fuzz-assets";
         if (ear_commands_create(&config, &c) != EAR_OK) abort();

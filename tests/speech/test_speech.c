@@ -13,14 +13,14 @@
 
 typedef struct lines {
     pthread_mutex_t lock;
-    char text[16][64];
+    char text[32][64];
     int count;
 } lines;
 
 static void capture(void *user, const char *text) {
     lines *l = user;
     pthread_mutex_lock(&l->lock);
-    if (l->count < 16) snprintf(l->text[l->count++], 64, "%s", text);
+    if (l->count < 32) snprintf(l->text[l->count++], 64, "%s", text);
     pthread_mutex_unlock(&l->lock);
 }
 
@@ -39,6 +39,7 @@ static void sleep_ms(long ms) {
 TEST(falls_back_to_the_console_when_no_daemon_runs) {
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     /* A socket where no daemon listens, and no autospawn: as on a CI machine. */
     cfg.dispatcher_socket = "/tmp/earshot-test-no-speechd/speechd.sock";
     cfg.dispatcher_autospawn = false;
@@ -69,10 +70,33 @@ TEST(falls_back_to_the_console_when_no_daemon_runs) {
     ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_CONSOLE), "console");
 }
 
+TEST(the_console_names_characters_and_keys) {
+    static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = "/tmp/earshot-test-no-speechd/speechd.sock";
+    cfg.line_fn = capture;
+    cfg.line_user = &l;
+    cfg.skip_braille = true;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_OK(ear_speech_say_char(sp, " "));
+    ASSERT_OK(ear_speech_say_char(sp, "\xc3\xa9"));
+    ASSERT_OK(ear_speech_say_key(sp, "control_x"));
+    for (int i = 0; i < 500 && line_count(&l) < 3; i++) sleep_ms(10);
+    ASSERT_EQ(line_count(&l), 3);
+    ASSERT_STR_EQ(l.text[0], "space");
+    ASSERT_STR_EQ(l.text[1], "\xc3\xa9");
+    ASSERT_STR_EQ(l.text[2], "control_x");
+    ASSERT_EQ(ear_speech_history_count(sp), 0);
+    ASSERT_FALSE(ear_speech_braille_connected(sp));
+    ear_speech_destroy(sp);
+}
+
 TEST(espeak_without_a_stage_is_skipped) {
     /* espeak-ng would speak into nobody's stage: the chain goes on to the console. */
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.skip_dispatcher = true;
     cfg.line_fn = capture;
     cfg.line_user = &l;
@@ -84,6 +108,7 @@ TEST(espeak_without_a_stage_is_skipped) {
 
 TEST(history_keeps_the_last_100_and_repeat_does_not_add) {
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     ear_speech *sp;
     ASSERT_OK(ear_speech_create(&cfg, &sp));
@@ -111,6 +136,7 @@ TEST(history_keeps_the_last_100_and_repeat_does_not_add) {
 TEST(mute_keeps_history_but_says_nothing_and_echo_writes_lines) {
     static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     cfg.echo = true;
     cfg.line_fn = capture;
@@ -135,6 +161,7 @@ TEST(mute_keeps_history_but_says_nothing_and_echo_writes_lines) {
 
 TEST(long_messages_are_cut_on_a_character_boundary) {
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.log_only = true;
     ear_speech *sp;
     ASSERT_OK(ear_speech_create(&cfg, &sp));
@@ -148,7 +175,73 @@ TEST(long_messages_are_cut_on_a_character_boundary) {
     ear_speech_destroy(sp);
 }
 
+TEST(the_history_is_read_backwards_and_forwards) {
+    static lines l = {PTHREAD_MUTEX_INITIALIZER, {{0}}, 0};
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
+    cfg.log_only = true;
+    cfg.echo = true; /* each said message as a line: what the player hears */
+    cfg.line_fn = capture;
+    cfg.line_user = &l;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_history_back(sp), EAR_E_NOT_FOUND); /* empty: nothing said */
+    ASSERT_EQ(ear_speech_history_forward(sp), EAR_E_NOT_FOUND);
+    ASSERT_EQ(line_count(&l), 0);
+    ASSERT_OK(ear_speech_speak(sp, "first"));
+    ASSERT_OK(ear_speech_speak_queued(sp, "second"));
+    ASSERT_OK(ear_speech_say(sp, "third", EAR_SPEECH_NOTIFICATION));
+    ASSERT_OK(ear_speech_say(sp, "loading", EAR_SPEECH_PROGRESS)); /* not kept */
+    ASSERT_EQ(ear_speech_history_count(sp), 3);
+    ASSERT_EQ(ear_speech_history_cursor(sp), 2); /* on the newest */
+    ASSERT_OK(ear_speech_history_back(sp));
+    ASSERT_EQ(ear_speech_history_cursor(sp), 1);
+    ASSERT_OK(ear_speech_history_back(sp));
+    ASSERT_EQ(ear_speech_history_back(sp), EAR_E_NOT_FOUND); /* the oldest, said again */
+    ASSERT_EQ(ear_speech_history_cursor(sp), 0);
+    ASSERT_OK(ear_speech_history_forward(sp));
+    ASSERT_OK(ear_speech_history_forward(sp));
+    ASSERT_EQ(ear_speech_history_forward(sp), EAR_E_NOT_FOUND); /* the newest again */
+    ASSERT_EQ(line_count(&l), 10);
+    const char *heard[10] = {"first", "second", "third",  "loading", "second",
+                             "first", "first",  "second", "third",   "third"};
+    for (int i = 0; i < 10; i++) ASSERT_STR_EQ(l.text[i], heard[i]);
+    /* Reading does not add to the history; a new message puts the cursor on it. */
+    ASSERT_EQ(ear_speech_history_count(sp), 3);
+    ASSERT_OK(ear_speech_history_back(sp));
+    ASSERT_OK(ear_speech_speak(sp, "fourth"));
+    ASSERT_EQ(ear_speech_history_cursor(sp), 3);
+    ASSERT_OK(ear_speech_history_back(sp));
+    ASSERT_STR_EQ(l.text[12], "third");
+    /* Repeat says the newest and puts the cursor back on it. */
+    ASSERT_OK(ear_speech_repeat_last(sp));
+    ASSERT_EQ(ear_speech_history_cursor(sp), 3);
+    ASSERT_STR_EQ(l.text[13], "fourth");
+    ASSERT_EQ(ear_speech_say(sp, "x", (ear_speech_priority)9), EAR_E_INVALID_ARG);
+    ear_speech_destroy(sp);
+}
+
+TEST(priority_and_punctuation_names) {
+    ASSERT_STR_EQ(ear_speech_priority_name(EAR_SPEECH_INTERRUPT), "important");
+    ASSERT_STR_EQ(ear_speech_priority_name(EAR_SPEECH_MESSAGE), "message");
+    ASSERT_STR_EQ(ear_speech_priority_name(EAR_SPEECH_TEXT), "text");
+    ASSERT_STR_EQ(ear_speech_priority_name(EAR_SPEECH_NOTIFICATION), "notification");
+    ASSERT_STR_EQ(ear_speech_priority_name(EAR_SPEECH_PROGRESS), "progress");
+    ASSERT_STR_EQ(ear_speech_priority_name((ear_speech_priority)7), "unknown");
+    ear_speech_punctuation p = EAR_SPEECH_PUNCT_PLAYER;
+    ASSERT_OK(ear_speech_punctuation_parse("most", &p));
+    ASSERT_EQ(p, EAR_SPEECH_PUNCT_MOST);
+    ASSERT_STR_EQ(ear_speech_punctuation_name(p), "most");
+    ASSERT_EQ(ear_speech_punctuation_parse("loud", &p), EAR_E_NOT_FOUND);
+    ASSERT_EQ(p, EAR_SPEECH_PUNCT_MOST);
+    ASSERT_STR_EQ(ear_speech_punctuation_name(EAR_SPEECH_PUNCT_PLAYER), "player");
+    ASSERT_STR_EQ(ear_speech_punctuation_name((ear_speech_punctuation)9), "unknown");
+}
+
 TEST_MAIN(TEST_ENTRY(falls_back_to_the_console_when_no_daemon_runs),
+          TEST_ENTRY(the_history_is_read_backwards_and_forwards),
+          TEST_ENTRY(priority_and_punctuation_names),
+          TEST_ENTRY(the_console_names_characters_and_keys),
           TEST_ENTRY(espeak_without_a_stage_is_skipped),
           TEST_ENTRY(history_keeps_the_last_100_and_repeat_does_not_add),
           TEST_ENTRY(mute_keeps_history_but_says_nothing_and_echo_writes_lines),

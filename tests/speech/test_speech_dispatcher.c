@@ -1,182 +1,319 @@
 /*
- * The first output of the chain, speech-dispatcher, against a stand-in daemon: a thread
- * that speaks enough SSIP (the protocol libspeechd uses) on a Unix socket to accept a
- * client, list two voices, queue messages and cancel. It logs every command, so the test
- * checks what Earshot asked of the screen reader's daemon and in which order.
+ * The first output of the chain against the real speech-dispatcher daemon (a private
+ * one, see speechd_fixture.h): what its output module is asked to say, in which order,
+ * with which voice, rate, volume and punctuation; what SSIP's priorities do to it; how
+ * characters and keys reach it; and what happens when the daemon dies mid-game and
+ * comes back.
  */
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE
+#include "earshot/analysis.h"
+#include "earshot/engine.h"
 #include "earshot/speech.h"
+#include "speechd_fixture.h"
 #include "test.h"
 
-#include <pthread.h>
-#include <strings.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <time.h>
-#include <unistd.h>
+static speechd_fixture daemon_ = {{0}, {0}, {0}, {0}, 0};
 
-typedef struct fake_daemon {
-    int listen_fd;
-    pthread_mutex_t lock;
-    char log[64][96];
-    int count;
-} fake_daemon;
+/* The player's defaults in the daemon's configuration. */
+#define PLAYER_RATE   37
+#define PLAYER_VOLUME 55
 
-static void note(fake_daemon *d, const char *prefix, const char *line) {
-    pthread_mutex_lock(&d->lock);
-    if (d->count < 64) snprintf(d->log[d->count++], 96, "%s%.80s", prefix, line);
-    pthread_mutex_unlock(&d->lock);
+static bool daemon_up(void) {
+    if (daemon_.pid > 0) return true;
+    return speechd_configure(&daemon_, PLAYER_RATE, PLAYER_VOLUME) && speechd_start(&daemon_);
 }
 
-static void reply(int fd, const char *text) {
-    size_t n = strlen(text);
-    while (n > 0) {
-        ssize_t w = write(fd, text, n);
-        if (w <= 0) return;
-        text += w;
-        n -= (size_t)w;
-    }
-}
-
-static bool starts(const char *line, const char *prefix) {
-    return strncasecmp(line, prefix, strlen(prefix)) == 0;
-}
-
-static void *serve(void *arg) {
-    fake_daemon *d = arg;
-    int fd = accept(d->listen_fd, NULL, NULL);
-    if (fd < 0) return NULL;
-    char buf[4096];
-    size_t used = 0;
-    bool data = false;
-    for (;;) {
-        ssize_t got = read(fd, buf + used, sizeof buf - 1 - used);
-        if (got <= 0) break;
-        used += (size_t)got;
-        buf[used] = '\0';
-        char *eol;
-        while ((eol = strstr(buf, "\r\n")) != NULL) {
-            *eol = '\0';
-            char line[sizeof buf];
-            memcpy(line, buf, (size_t)(eol - buf) + 1);
-            memmove(buf, eol + 2, used - (size_t)(eol + 2 - buf) + 1);
-            used = strlen(buf);
-            if (data) {
-                if (strcmp(line, ".") == 0) {
-                    data = false;
-                    reply(fd, "225-17\r\n225 OK MESSAGE QUEUED\r\n");
-                } else {
-                    note(d, "SAY ", line);
-                }
-                continue;
-            }
-            note(d, "", line);
-            if (starts(line, "SET SELF CLIENT_NAME"))
-                reply(fd, "208 OK CLIENT NAME SET\r\n");
-            else if (starts(line, "SET SELF PRIORITY"))
-                reply(fd, "202 OK PRIORITY SET\r\n");
-            else if (starts(line, "SPEAK")) {
-                data = true;
-                reply(fd, "230 OK RECEIVING DATA\r\n");
-            } else if (starts(line, "CANCEL"))
-                reply(fd, "210 OK CANCELED\r\n");
-            else if (starts(line, "LIST SYNTHESIS_VOICES"))
-                reply(fd,
-                      "249-Alice\ten\tnone\r\n249-Bob\tde\tnone\r\n249 OK VOICE LIST SENT\r\n");
-            else if (starts(line, "SET SELF SYNTHESIS_VOICE"))
-                reply(fd, "209 OK VOICE SET\r\n");
-            else if (starts(line, "SET SELF RATE"))
-                reply(fd, "203 OK RATE SET\r\n");
-            else if (starts(line, "QUIT"))
-                break;
-            else
-                reply(fd, "200 OK\r\n");
-        }
-    }
-    close(fd);
-    return NULL;
-}
-
-static int find(fake_daemon *d, const char *line, int from) {
-    pthread_mutex_lock(&d->lock);
-    int at = -1;
-    for (int i = from; i < d->count && at < 0; i++)
-        if (strcmp(d->log[i], line) == 0) at = i;
-    pthread_mutex_unlock(&d->lock);
-    return at;
-}
-
-static int wait_for(fake_daemon *d, const char *line) {
-    for (int i = 0; i < 1000; i++) {
-        int at = find(d, line, 0);
-        if (at >= 0) return at;
-        struct timespec ts = {0, 10000000L};
-        nanosleep(&ts, NULL);
-    }
-    return -1;
-}
-
-TEST(speech_dispatcher_gets_messages_voices_and_cancels) {
-#if defined(__SANITIZE_THREAD__)
-    /* spd_close cancels libspeechd's reader thread (pthread_cancel) while it may hold
-     * ThreadSanitizer's allocator lock, which deadlocks TSan's runtime. Nothing of ours
-     * to check there: the ASan build runs this test. */
-    printf("skipped under ThreadSanitizer (libspeechd's pthread_cancel)\n");
-    return;
-#endif
-    static fake_daemon d = {.lock = PTHREAD_MUTEX_INITIALIZER};
-    char dir[] = "/tmp/earshot-speechd-XXXXXX";
-    ASSERT_TRUE(mkdtemp(dir) != NULL);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    snprintf(addr.sun_path, sizeof addr.sun_path, "%s/speechd.sock", dir);
-    d.listen_fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    ASSERT_TRUE(d.listen_fd >= 0);
-    ASSERT_OK(bind(d.listen_fd, (struct sockaddr *)&addr, sizeof addr));
-    ASSERT_OK(listen(d.listen_fd, 1));
-    pthread_t server;
-    ASSERT_OK(pthread_create(&server, NULL, serve, &d));
-
+static ear_speech *connect_speech(const char *client) {
     ear_speech_config cfg = ear_speech_config_default();
-    cfg.client_name = "beacon";
-    cfg.dispatcher_socket = addr.sun_path;
-    cfg.voice = "Bob";
-    cfg.rate = 20;
+    cfg.client_name = client;
+    cfg.dispatcher_socket = daemon_.socket;
+    cfg.skip_braille = true;
+    ear_speech *sp = NULL;
+    if (ear_speech_create(&cfg, &sp) != EAR_OK) return NULL;
+    return sp;
+}
+
+/* Waits until the thread has handed n messages to the daemon (at most 10 s). */
+static bool delivered(ear_speech *sp, uint64_t n) {
+    for (int i = 0; i < 1000 && ear_speech_delivered(sp) < n; i++) speechd_sleep_ms(10);
+    return ear_speech_delivered(sp) >= n;
+}
+
+TEST(messages_arrive_in_order_with_the_players_settings) {
+    ASSERT_TRUE(daemon_up());
+    /* Found through libspeechd's own environment, as a game started from a desktop
+     * session finds the player's daemon. */
+    char address[160];
+    snprintf(address, sizeof address, "unix_socket:%s", daemon_.socket);
+    setenv("SPEECHD_ADDRESS", address, 1);
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ear_speech_output out = ear_speech_get_output(sp, 10.0); /* read by then */
+    unsetenv("SPEECHD_ADDRESS");
+    ASSERT_EQ(out, EAR_SPEECH_OUTPUT_DISPATCHER);
+    /* The voices are the daemon's (its module's AddVoice lines). */
+    ASSERT_EQ(ear_speech_voice_count(sp), 2);
+    ASSERT_STR_EQ(ear_speech_voice_name(sp, 0), "earshot-alpha");
+    ASSERT_STR_EQ(ear_speech_voice_name(sp, 1), "earshot-beta");
+
+    ASSERT_OK(ear_speech_speak_queued(sp, "one"));
+    ASSERT_OK(ear_speech_speak_queued(sp, "two"));
+    ASSERT_OK(ear_speech_speak_queued(sp, "three"));
+    /* The game set nothing: the player's voice, rate 37, volume 55, punctuation none. */
+    int one = speechd_wait(&daemon_, "say|one|earshot-alpha|37|none|55", false);
+    int two = speechd_wait(&daemon_, "say|two|earshot-alpha|37|none|55", false);
+    int three = speechd_wait(&daemon_, "say|three|earshot-alpha|37|none|55", false);
+    ASSERT_GE(one, 0);
+    ASSERT_LT(one, two);
+    ASSERT_LT(two, three);
+    ASSERT_GE(speechd_wait(&daemon_, "done|three", false), 0);
+    ear_speech_destroy(sp);
+}
+
+TEST(the_games_own_settings_reach_the_module) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = daemon_.socket;
+    cfg.skip_braille = true;
+    cfg.voice = "earshot-beta";
+    cfg.use_rate = true;
+    cfg.rate = -40;
+    cfg.use_volume = true;
+    cfg.volume = 20;
+    cfg.punctuation = EAR_SPEECH_PUNCT_ALL;
     ear_speech *sp;
     ASSERT_OK(ear_speech_create(&cfg, &sp));
     ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
-    ASSERT_EQ(ear_speech_voice_count(sp), 2);
-    ASSERT_STR_EQ(ear_speech_voice_name(sp, 0), "Alice");
-    ASSERT_STR_EQ(ear_speech_voice_name(sp, 1), "Bob");
-
-    ASSERT_OK(ear_speech_speak_queued(sp, "one"));
-    int one = wait_for(&d, "SAY one");
-    ASSERT_GE(one, 0);
-    ASSERT_OK(ear_speech_speak(sp, "two"));
-    int two = wait_for(&d, "SAY two");
-    ASSERT_GE(two, 0);
-    ASSERT_OK(ear_speech_set_voice(sp, "Alice"));
-    ASSERT_EQ(ear_speech_set_voice(sp, "Carol"), EAR_E_NOT_FOUND);
-    ASSERT_GE(wait_for(&d, "SET SELF SYNTHESIS_VOICE Alice"), 0);
+    /* Punctuation "all": the daemon says the marks itself (its symbol tables) and
+     * tells the module to say none. */
+    ASSERT_OK(ear_speech_speak_queued(sp, "Hi, there!"));
+    ASSERT_GE(
+        speechd_wait(&daemon_, "say|Hi comma, there bang!|earshot-beta|-40|none|20", false), 0);
+    ear_speech_set_rate(sp, 15);
+    ear_speech_set_volume(sp, -10);
+    ASSERT_OK(ear_speech_set_voice(sp, "earshot-alpha"));
+    ASSERT_EQ(ear_speech_set_voice(sp, "carol"), EAR_E_NOT_FOUND);
+    ear_speech_set_punctuation(sp, EAR_SPEECH_PUNCT_NONE);
+    ASSERT_OK(ear_speech_speak_queued(sp, "Bye, now!"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|Bye, now!|earshot-alpha|15|none|-10", false), 0);
     ear_speech_destroy(sp);
-    pthread_join(server, NULL);
-    close(d.listen_fd);
-    unlink(addr.sun_path);
-    rmdir(dir);
-
-    /* What the daemon heard, in order. */
-    ASSERT_EQ(strncmp(d.log[0], "SET SELF CLIENT_NAME \"", 22), 0);
-    ASSERT_TRUE(strstr(d.log[0], ":beacon:main\"") != NULL);
-    ASSERT_STR_EQ(d.log[1], "SET SELF SYNTHESIS_VOICE Bob");
-    ASSERT_STR_EQ(d.log[2], "SET SELF RATE 20");
-    ASSERT_STR_EQ(d.log[3], "LIST SYNTHESIS_VOICES");
-    /* A queued message: no cancel before it. */
-    ASSERT_STR_EQ(d.log[one - 2], "SET SELF PRIORITY MESSAGE");
-    ASSERT_EQ(strcasecmp(d.log[one - 1], "SPEAK"), 0);
-    /* An interrupting one: cancel, then speak. */
-    ASSERT_STR_EQ(d.log[two - 3], "CANCEL SELF");
-    ASSERT_STR_EQ(d.log[two - 2], "SET SELF PRIORITY MESSAGE");
-    ASSERT_GE(find(&d, "CANCEL SELF", two + 1), 0); /* destroy cancels what is said */
-    ASSERT_EQ(find(&d, "CANCEL SELF", 4), two - 3); /* and nothing cancelled "one" */
 }
 
-TEST_MAIN(TEST_ENTRY(speech_dispatcher_gets_messages_voices_and_cancels))
+TEST(saved_settings_reach_the_module_at_the_next_start) {
+    ASSERT_TRUE(daemon_up());
+    /* What a settings menu saved (ear_ctx_set_speech_*), read as the runner does. */
+    ear_storage *st;
+    ASSERT_OK(ear_storage_create(NULL, &st));
+    ASSERT_OK(ear_storage_set_int(st, "speech.rate", 12));
+    ASSERT_OK(ear_storage_set_string(st, "speech.voice", "earshot-beta"));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = daemon_.socket;
+    cfg.skip_braille = true;
+    ear_speech_settings_load(st, &cfg);
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ear_storage_destroy(st); /* the speech object copied what it needs */
+    ASSERT_OK(ear_speech_speak(sp, "saved"));
+    /* Rate and voice the game's; volume the player's (55). */
+    ASSERT_GE(speechd_wait(&daemon_, "say|saved|earshot-beta|12|none|55", false), 0);
+    ear_speech_destroy(sp);
+}
+
+TEST(an_interrupting_message_cancels_and_a_queued_one_waits) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech *sp = connect_speech("interrupts");
+    ASSERT_TRUE(sp != NULL);
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold one"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold one|", true), 0);
+    ASSERT_OK(ear_speech_speak_queued(sp, "after one"));
+    ASSERT_TRUE(delivered(sp, 2));
+    /* Menu navigation: cancels what is said and what waits. */
+    ASSERT_OK(ear_speech_speak(sp, "now"));
+    int now = speechd_wait(&daemon_, "say|now|", true);
+    ASSERT_GE(now, 0);
+    ASSERT_GE(speechd_wait(&daemon_, "done|now", false), 0);
+    ASSERT_EQ(speechd_find(&daemon_, "done|hold one", false), -1); /* cut */
+    ASSERT_EQ(speechd_find(&daemon_, "say|after one|", true), -1); /* dropped */
+
+    /* A queued message waits for the one being said to end. */
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold two"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold two|", true), 0);
+    ASSERT_OK(ear_speech_speak_queued(sp, "after two"));
+    ASSERT_TRUE(delivered(sp, 5));
+    ASSERT_EQ(speechd_find(&daemon_, "say|after two|", true), -1);
+    speechd_release(&daemon_);
+    int done_two = speechd_wait(&daemon_, "done|hold two", false);
+    int after = speechd_wait(&daemon_, "say|after two|", true);
+    ASSERT_GE(done_two, 0);
+    ASSERT_GT(after, done_two);
+    ASSERT_GE(speechd_wait(&daemon_, "done|after two", false), 0);
+    ear_speech_destroy(sp);
+}
+
+TEST(notifications_and_progress_never_pile_up) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech *sp = connect_speech("priorities");
+    ASSERT_TRUE(sp != NULL);
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold three"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold three|", true), 0);
+    /* While a message is said: notifications are dropped, progress messages are held
+     * and only the last of them is said, a newer text replaces an older one. */
+    ASSERT_OK(ear_speech_say(sp, "note one", EAR_SPEECH_NOTIFICATION));
+    ASSERT_OK(ear_speech_say(sp, "note two", EAR_SPEECH_NOTIFICATION));
+    ASSERT_OK(ear_speech_say(sp, "loading 10", EAR_SPEECH_PROGRESS));
+    ASSERT_OK(ear_speech_say(sp, "loading 50", EAR_SPEECH_PROGRESS));
+    ASSERT_OK(ear_speech_say(sp, "loading 100", EAR_SPEECH_PROGRESS));
+    ASSERT_TRUE(delivered(sp, 6));
+    speechd_release(&daemon_);
+    ASSERT_GE(speechd_wait(&daemon_, "done|hold three", false), 0);
+    ASSERT_GE(speechd_wait(&daemon_, "done|loading 100", false), 0);
+    ASSERT_EQ(speechd_find(&daemon_, "say|note one|", true), -1);
+    ASSERT_EQ(speechd_find(&daemon_, "say|note two|", true), -1);
+    ASSERT_EQ(speechd_find(&daemon_, "say|loading 10|", true), -1);
+    ASSERT_EQ(speechd_find(&daemon_, "say|loading 50|", true), -1);
+
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold four"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold four|", true), 0);
+    ASSERT_OK(ear_speech_say(sp, "page one", EAR_SPEECH_TEXT));
+    ASSERT_OK(ear_speech_say(sp, "page two", EAR_SPEECH_TEXT));
+    ASSERT_TRUE(delivered(sp, 9));
+    speechd_release(&daemon_);
+    ASSERT_GE(speechd_wait(&daemon_, "done|page two", false), 0);
+    ASSERT_EQ(speechd_find(&daemon_, "say|page one|", true), -1);
+    /* Alone, a notification is said. The module's "done" line comes a moment before the
+     * daemon hears the message ended, and a notification that arrives in between is
+     * dropped (as SSIP says), so it is sent again until the daemon is idle. */
+    int said = -1;
+    for (int i = 0; i < 50 && said < 0; i++) {
+        ASSERT_OK(ear_speech_say(sp, "note three", EAR_SPEECH_NOTIFICATION));
+        for (int k = 0; k < 20 && said < 0; k++) {
+            speechd_sleep_ms(10);
+            said = speechd_find(&daemon_, "done|note three", false);
+        }
+    }
+    ASSERT_GE(said, 0);
+    /* Progress stays out of the history; the rest is in it. */
+    ASSERT_GE(ear_speech_history_count(sp), 7);
+    ASSERT_STR_EQ(ear_speech_history_at(sp, 2), "note two");
+    ASSERT_STR_EQ(ear_speech_history_at(sp, 3), "hold four");
+    ear_speech_destroy(sp);
+}
+
+TEST(characters_and_keys_go_through_ssip) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech *sp = connect_speech("typing");
+    ASSERT_TRUE(sp != NULL);
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    /* SSIP CHAR: the daemon names the character with the player's symbol tables (the
+     * player's synthesiser adds "capital" for capitals, per CAP_LET_RECOGN). */
+    ASSERT_OK(ear_speech_say_char(sp, "!"));
+    ASSERT_GE(speechd_wait(&daemon_, "done| bang ", false), 0);
+    ASSERT_OK(ear_speech_say_char(sp, " "));
+    ASSERT_GE(speechd_wait(&daemon_, "done|space", false), 0);
+    ASSERT_OK(ear_speech_say_char(sp, "A"));
+    ASSERT_GE(speechd_wait(&daemon_, "done|A", false), 0);
+    ASSERT_OK(ear_speech_say_char(sp, "\xc3\xa9")); /* é */
+    ASSERT_GE(speechd_wait(&daemon_, "done|\xc3\xa9", false), 0);
+    /* SSIP KEY: the key's name. */
+    ASSERT_OK(ear_speech_say_key(sp, "shift_a"));
+    ASSERT_GE(speechd_wait(&daemon_, "done|shift_a", false), 0);
+    /* A typed letter interrupts a message being said. */
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold five"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold five|", true), 0);
+    ASSERT_OK(ear_speech_say_char(sp, "b"));
+    ASSERT_GE(speechd_wait(&daemon_, "done|b", false), 0);
+    ASSERT_EQ(speechd_find(&daemon_, "done|hold five", false), -1);
+    /* Not characters or keys. */
+    ASSERT_EQ(ear_speech_say_char(sp, "ab"), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_speech_say_char(sp, ""), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_speech_say_char(sp, "\n"), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_speech_say_char(sp, "\xc3"), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_speech_say_key(sp, "a b"), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_speech_say_key(sp, ""), EAR_E_INVALID_ARG);
+    /* Typing does not fill the history. */
+    ASSERT_EQ(ear_speech_history_count(sp), 1);
+    ear_speech_destroy(sp);
+}
+
+static double render_rms(ear_stage *stage, float *buf, uint32_t frames) {
+    ear_stage_render(stage, buf, frames);
+    return ear_rms(buf, frames, 2, 0);
+}
+
+/* Updates the speech (as the game does every frame) until espeak-ng's voice is on the
+ * stage, at most 20 s. */
+static bool stage_speaks(ear_speech *sp) {
+    for (int i = 0; i < 2000; i++) {
+        ear_speech_update(sp);
+        if (ear_speech_stage_voice(sp) != EAR_VOICE_NONE) return true;
+        speechd_sleep_ms(10);
+    }
+    return false;
+}
+
+TEST(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used) {
+    ASSERT_TRUE(daemon_up());
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = daemon_.socket;
+    cfg.skip_braille = true;
+    cfg.stage = stage;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold the door"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold the door|", true), 0);
+
+    /* The daemon dies mid-message. */
+    speechd_stop(&daemon_);
+    ear_speech_output out = EAR_SPEECH_OUTPUT_DISPATCHER;
+    for (int i = 0; i < 1000 && out == EAR_SPEECH_OUTPUT_DISPATCHER; i++) {
+        speechd_sleep_ms(10);
+        out = ear_speech_get_output(sp, 0);
+    }
+    ASSERT_EQ(out, EAR_SPEECH_OUTPUT_ESPEAK);
+    /* The message it was saying is said again, by espeak-ng on the stage. */
+    static float buf[2 * 48000];
+    ASSERT_TRUE(stage_speaks(sp));
+    ASSERT_DBL_GT(render_rms(stage, buf, 48000), 0.01);
+    ASSERT_U64_EQ(ear_speech_delivered(sp), 2);
+    /* And what the game says next too. */
+    ear_speech_stop(sp);
+    ASSERT_OK(ear_speech_speak(sp, "after the crash"));
+    ASSERT_TRUE(stage_speaks(sp));
+    ASSERT_DBL_GT(render_rms(stage, buf, 48000), 0.01);
+    ASSERT_GT(ear_speech_voice_count(sp), 2); /* espeak-ng's voices now */
+    ear_speech_destroy(sp);
+
+    /* The daemon comes back: the next start uses it again. */
+    ASSERT_TRUE(speechd_start(&daemon_));
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    ASSERT_OK(ear_speech_speak(sp, "back again"));
+    ASSERT_GE(speechd_wait(&daemon_, "done|back again", false), 0);
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
+static void cleanup(void) {
+    speechd_stop(&daemon_);
+    speechd_remove(&daemon_);
+}
+
+TEST(stop_the_daemon) {
+    cleanup();
+}
+
+TEST_MAIN(TEST_ENTRY(messages_arrive_in_order_with_the_players_settings),
+          TEST_ENTRY(the_games_own_settings_reach_the_module),
+          TEST_ENTRY(saved_settings_reach_the_module_at_the_next_start),
+          TEST_ENTRY(an_interrupting_message_cancels_and_a_queued_one_waits),
+          TEST_ENTRY(notifications_and_progress_never_pile_up),
+          TEST_ENTRY(characters_and_keys_go_through_ssip),
+          TEST_ENTRY(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used),
+          TEST_ENTRY(stop_the_daemon))

@@ -29,6 +29,8 @@ static ear_voice_id wait_voice(ear_speech *sp, ear_voice_id not_this) {
     return EAR_VOICE_NONE;
 }
 
+static float buf_for_fade[2 * 4800];
+
 static double render_rms(ear_stage *stage, float *buf, uint32_t frames) {
     ear_stage_render(stage, buf, frames);
     return ear_rms(buf, frames, 2, 0);
@@ -38,6 +40,7 @@ TEST(espeak_speaks_into_the_stage_and_is_measured) {
     ear_stage *stage;
     ASSERT_OK(ear_stage_create(NULL, &stage));
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.skip_dispatcher = true;
     cfg.stage = stage;
     ear_speech *sp;
@@ -110,6 +113,7 @@ TEST(speech_is_on_the_ui_bus_and_ducks_the_music) {
                                    1.0f, 0.0f));
 
     ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
     cfg.skip_dispatcher = true;
     cfg.stage = stage;
     ear_speech *sp;
@@ -152,5 +156,120 @@ TEST(speech_is_on_the_ui_bus_and_ducks_the_music) {
     ear_clip_release(music);
 }
 
+/* Renders (updating speech and stage as a frame does) until voice v has ended; returns
+ * the frames it played, at most 20 s. */
+static uint32_t play_through(ear_speech *sp, ear_stage *stage, ear_voice_id v) {
+    static float chunk[2 * 4800];
+    uint32_t frames = 0;
+    while (frames < 20 * 48000) {
+        ear_stage_render(stage, chunk, 4800);
+        ear_stage_update(stage);
+        frames += 4800;
+        if (!ear_stage_is_playing(stage, v)) break;
+        ear_speech_update(sp);
+    }
+    return frames;
+}
+
+/* Waits until the thread has synthesised n messages and hands them to the game side. */
+static void wait_delivered(ear_speech *sp, uint64_t n) {
+    for (int i = 0; i < 2000 && ear_speech_delivered(sp) < n; i++) sleep_ms(10);
+    ear_speech_update(sp);
+}
+
+/* SSIP's rules on the stage, with espeak-ng: while a message is said, a notification is
+ * dropped, progress messages are held and only the last is said after it, and a newer
+ * text replaces an older one. Which message plays is told by its length: the long
+ * progress and text messages play for more than 1.5 s, the short ones under 1.5 s (with
+ * espeak-ng's trailing silence). */
+TEST(espeak_follows_the_priorities_on_the_stage) {
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
+    cfg.skip_dispatcher = true;
+    cfg.stage = stage;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_ESPEAK);
+
+    ASSERT_OK(ear_speech_speak_queued(sp, "A message in play."));
+    ear_voice_id first = wait_voice(sp, EAR_VOICE_NONE);
+    ASSERT_NE(first, EAR_VOICE_NONE);
+    ASSERT_OK(ear_speech_say(sp, "note", EAR_SPEECH_NOTIFICATION));
+    ASSERT_OK(ear_speech_say(sp, "ten", EAR_SPEECH_PROGRESS));
+    ASSERT_OK(ear_speech_say(sp, "Loading is complete, one hundred percent of it.",
+                             EAR_SPEECH_PROGRESS));
+    wait_delivered(sp, 4);
+    ASSERT_EQ(ear_speech_stage_voice(sp), first);
+    play_through(sp, stage, first);
+    ear_voice_id last = wait_voice(sp, first);
+    ASSERT_NE(last, EAR_VOICE_NONE);
+    ASSERT_GT(play_through(sp, stage, last), 72000); /* the long, last progress message */
+    /* Nothing else waited. */
+    ear_speech_update(sp);
+    ASSERT_EQ(ear_speech_stage_voice(sp), last);
+
+    ASSERT_OK(ear_speech_speak_queued(sp, "Another message."));
+    ear_voice_id third = wait_voice(sp, last);
+    ASSERT_NE(third, EAR_VOICE_NONE);
+    ASSERT_OK(ear_speech_say(sp, "A first page of text, long enough to hear for a while.",
+                             EAR_SPEECH_TEXT));
+    ASSERT_OK(ear_speech_say(sp, "Page two.", EAR_SPEECH_TEXT));
+    wait_delivered(sp, 7);
+    play_through(sp, stage, third);
+    ear_voice_id page = wait_voice(sp, third);
+    ASSERT_NE(page, EAR_VOICE_NONE);
+    ASSERT_LT(play_through(sp, stage, page), 72000); /* the short page two */
+    ear_speech_update(sp);
+    ASSERT_EQ(ear_speech_stage_voice(sp), page);
+
+    /* Alone, a notification is said; a newer one replaces it while it is said. */
+    ASSERT_OK(ear_speech_say(sp, "A long notification that the next one replaces.",
+                             EAR_SPEECH_NOTIFICATION));
+    ear_voice_id note = wait_voice(sp, page);
+    ASSERT_NE(note, EAR_VOICE_NONE);
+    ASSERT_OK(ear_speech_say(sp, "New.", EAR_SPEECH_NOTIFICATION));
+    ear_voice_id newer = wait_voice(sp, note);
+    ASSERT_NE(newer, EAR_VOICE_NONE);
+    ear_stage_render(stage, buf_for_fade, 4800);
+    ear_stage_update(stage);
+    ASSERT_FALSE(ear_stage_is_playing(stage, note));
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
+/* A typed character and a key are spoken too (espeak_Char, "capital" before a
+ * capital), each cutting what was being said. */
+TEST(espeak_speaks_characters_and_keys) {
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
+    cfg.skip_dispatcher = true;
+    cfg.stage = stage;
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_ESPEAK);
+    static float buf[2 * 24000];
+    ASSERT_OK(ear_speech_speak_queued(sp, "A sentence that the letter cuts short."));
+    ear_voice_id sentence = wait_voice(sp, EAR_VOICE_NONE);
+    ASSERT_NE(sentence, EAR_VOICE_NONE);
+    ASSERT_OK(ear_speech_say_char(sp, "A"));
+    ear_voice_id letter = wait_voice(sp, sentence);
+    ASSERT_NE(letter, EAR_VOICE_NONE);
+    ASSERT_DBL_GT(render_rms(stage, buf, 24000), 0.01);
+    ear_stage_update(stage);
+    ASSERT_FALSE(ear_stage_is_playing(stage, sentence));
+    ASSERT_OK(ear_speech_say_key(sp, "shift_a"));
+    ear_voice_id key = wait_voice(sp, letter);
+    ASSERT_NE(key, EAR_VOICE_NONE);
+    ASSERT_DBL_GT(render_rms(stage, buf, 24000), 0.01);
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
 TEST_MAIN(TEST_ENTRY(espeak_speaks_into_the_stage_and_is_measured),
+          TEST_ENTRY(espeak_speaks_characters_and_keys),
+          TEST_ENTRY(espeak_follows_the_priorities_on_the_stage),
           TEST_ENTRY(speech_is_on_the_ui_bus_and_ducks_the_music))

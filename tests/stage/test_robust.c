@@ -238,6 +238,46 @@ TEST(destroy_releases_pending_and_playing_clips) {
     ear_stage_destroy(NULL);
 }
 
+/* An adopted clip plays its caller's buffer in place, with non-finite samples made 0, and
+ * frees it (and only then) through its allocator when the last holder lets go. */
+static int adopt_frees;
+static void *adopt_alloc(size_t size, void *user) {
+    (void)user;
+    return malloc(size);
+}
+static void adopt_free(void *p, void *user) {
+    (void)user;
+    if (p) adopt_frees++;
+    free(p);
+}
+
+TEST(adopted_clips_play_in_place_and_free_their_buffer) {
+    ear_allocator a = {adopt_alloc, NULL, adopt_free, NULL};
+    size_t frames = 4800;
+    float *samples = adopt_alloc(frames * sizeof *samples, NULL);
+    ASSERT_TRUE(samples != NULL);
+    for (size_t i = 0; i < frames; i++) samples[i] = 0.5f;
+    samples[7] = NAN;
+    ear_clip *c = NULL;
+    ASSERT_EQ(ear_clip_adopt(NULL, frames, 1, RATE, &a, &c), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_clip_adopt(samples, 0, 1, RATE, &a, &c), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_clip_adopt(samples, frames, 3, RATE, &a, &c), EAR_E_INVALID_ARG);
+    ASSERT_TRUE(c == NULL);
+    ASSERT_OK(ear_clip_adopt(samples, frames, 1, RATE, &a, &c));
+    ASSERT_TRUE(ear_clip_data(c) == samples); /* not copied */
+    ASSERT_TRUE(samples[7] == 0.0f);
+    ear_stage *s = new_stage();
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, NULL));
+    ear_clip_release(c);
+    float *out = render(s, 960);
+    ASSERT_NEAR(ear_peak(out + 2 * 320, 320, 2, 0), 0.5, 1e-6); /* unplaced: as it is */
+    ASSERT_NEAR(ear_rms(out + 2 * 320, 320, 2, 1), 0.5, 1e-6);
+    free(out);
+    adopt_frees = 0;
+    ear_stage_destroy(s);
+    ASSERT_EQ(adopt_frees, 2); /* the samples and the header */
+}
+
 TEST(bad_config_and_arguments) {
     ear_stage *s = NULL;
     ear_stage_config cfg = ear_stage_config_default();
@@ -268,4 +308,5 @@ TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(rendering_allocates_nothing),
           TEST_ENTRY(clips_live_as_long_as_their_voices),
           TEST_ENTRY(destroy_releases_pending_and_playing_clips),
+          TEST_ENTRY(adopted_clips_play_in_place_and_free_their_buffer),
           TEST_ENTRY(bad_config_and_arguments))

@@ -217,6 +217,79 @@ TEST(far_fire_and_forget_is_dropped) {
     ear_clip_release(c);
 }
 
+/* A linear range at or below the reference distance does not attenuate (the gain is 1 at
+ * every distance), so a request beyond its max still plays, and is heard at the level of a
+ * placed voice at the reference distance (0.707 per ear straight ahead). A real linear
+ * range beyond max is still dropped. */
+TEST(linear_request_with_max_at_or_below_ref_plays) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(200.0, 0.5, RATE, 0.5f);
+    bool dropped = true;
+    ear_play p = placed_at(0, 0, -30);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 5, 5, 1};
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_FALSE(dropped);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 8, 3, 1}; /* max below ref */
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_FALSE(dropped);
+    ASSERT_EQ(ear_stage_voice_count(s), 2);
+    ASSERT_EQ(ear_stage_get_stats(s).dropped_far, 0);
+    float *out = render(s, 9600);
+    /* Two in-phase copies at unity distance gain: 2 x 0.5 x 0.707 on each ear. */
+    ASSERT_REL(ear_rms(out + 2 * 4800, 4800, 2, 0), 2 * 0.5 * 0.70710678 / sqrt(2.0), 0.01);
+    free(out);
+    p.attenuation = (ear_attenuation){EAR_MODEL_LINEAR, 5, 20, 1};
+    ASSERT_OK(ear_stage_play_event(s, c, &p, &dropped));
+    ASSERT_TRUE(dropped);
+    ASSERT_EQ(ear_stage_get_stats(s).dropped_far, 1);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
+/* The stats count every command the game side sends: one per voice change, none for a
+ * render or a query. */
+TEST(stats_count_the_commands_sent) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(200.0, 0.5, RATE, 0.5f);
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, 0);
+    ear_voice_id v;
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
+    uint64_t after_play = ear_stage_get_stats(s).commands;
+    ASSERT_GE(after_play, 1);
+    free(render(s, 480));
+    (void)ear_stage_is_playing(s, v);
+    ear_stage_update(s);
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, after_play);
+    ASSERT_OK(ear_stage_set_volume(s, v, 0.5f));
+    ASSERT_OK(ear_stage_set_motion(s, v, ear_vec3_make(1, 0, 0), ear_vec3_make(0, 0, 0)));
+    ASSERT_U64_EQ(ear_stage_get_stats(s).commands, after_play + 2);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
+/* A voice started silent (volume -1, as stage.h suggests) and raised later is heard: while
+ * there is room, a voice that becomes audible is made real at once. */
+TEST(a_voice_started_silent_is_heard_once_raised) {
+    ear_stage *s = new_stage();
+    ear_clip *c = sine_clip(440.0, 1.0, RATE, 0.5f);
+    ear_voice_id v;
+    ear_play p = placed_at(0, 0, -1);
+    p.volume = -1.0f;
+    ASSERT_OK(ear_stage_play(s, c, &p, &v));
+    float *out = render(s, 4800);
+    ASSERT_DBL_LE(ear_peak(out, 4800, 2, EAR_ALL_CHANNELS), 0.0);
+    free(out);
+    ASSERT_OK(ear_stage_set_volume(s, v, 1.0f));
+    out = render(s, 24000);
+    ASSERT_TRUE(ear_stage_is_real(s, v));
+    /* Straight ahead at the reference distance: 0.707 per ear. */
+    ASSERT_REL(ear_tone_amplitude(out + 2 * 4800, 19200, 2, EAR_ALL_CHANNELS, RATE, 440),
+               0.5 * 0.70710678, 0.01);
+    free(out);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
 TEST(inaudible_voices_are_virtual) {
     ear_stage *s = new_stage();
     ear_clip *c = sine_clip(200.0, 1.0, RATE, 0.5f);
@@ -234,4 +307,8 @@ TEST_MAIN(TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_aud
           TEST_ENTRY(hysteresis_keeps_near_equal_voices_in_place),
           TEST_ENTRY(leaving_and_entering_the_real_set_does_not_click),
           TEST_ENTRY(virtual_loops_come_back_in_phase), TEST_ENTRY(stealing_and_refusal),
-          TEST_ENTRY(far_fire_and_forget_is_dropped), TEST_ENTRY(inaudible_voices_are_virtual))
+          TEST_ENTRY(far_fire_and_forget_is_dropped),
+          TEST_ENTRY(linear_request_with_max_at_or_below_ref_plays),
+          TEST_ENTRY(inaudible_voices_are_virtual),
+          TEST_ENTRY(a_voice_started_silent_is_heard_once_raised),
+          TEST_ENTRY(stats_count_the_commands_sent))

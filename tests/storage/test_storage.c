@@ -333,6 +333,44 @@ TEST(hand_edited_plain_file_loads) {
     sandbox_close(&sb);
 }
 
+/* A key may begin with U+FEFF (it is UTF-8 like any other); as the first key it comes
+ * first in the file, where the reader skips one byte order mark. Found by fuzz_storage:
+ * "\xEF\xBB\xBF@" loaded, was saved, and came back as "@". */
+static void first_key_with_bom_with(const char *secret) {
+    sandbox sb;
+    ASSERT_TRUE(sandbox_open(&sb));
+    ear_storage *s = open_store(sb.path, secret);
+    ASSERT_OK(ear_storage_set_string(s, "\xEF\xBB\xBF@", "v"));
+    ASSERT_OK(ear_storage_set_string(s, "b", "w"));
+    ASSERT_OK(ear_storage_save(s));
+    ear_storage_destroy(s);
+    s = open_store(sb.path, secret);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
+    ASSERT_EQ(ear_storage_count(s), 2);
+    ASSERT_STR_EQ(ear_storage_key_at(s, 0), "\xEF\xBB\xBF@");
+    ASSERT_STR_EQ(ear_storage_get_string(s, "\xEF\xBB\xBF@", NULL), "v");
+    ear_storage_destroy(s);
+    sandbox_close(&sb);
+}
+
+TEST(first_key_starting_with_bom_survives) {
+    first_key_with_bom_with(NULL);
+    first_key_with_bom_with(SECRET);
+    /* The plain file starts with a byte order mark of its own, then the key's. */
+    sandbox sb;
+    ASSERT_TRUE(sandbox_open(&sb));
+    ear_storage *s = open_store(sb.path, NULL);
+    ASSERT_OK(ear_storage_set_string(s, "\xEF\xBB\xBFk", "1"));
+    ASSERT_OK(ear_storage_save(s));
+    ear_storage_destroy(s);
+    unsigned char buf[64];
+    long n = read_bytes(sb.path, buf, sizeof buf - 1);
+    ASSERT_EQ(n, 12);
+    buf[n] = '\0';
+    ASSERT_STR_EQ((const char *)buf, "\xEF\xBB\xBF\xEF\xBB\xBFk = 1\n");
+    sandbox_close(&sb);
+}
+
 TEST(order_is_kept) {
     sandbox sb;
     ASSERT_TRUE(sandbox_open(&sb));
@@ -821,6 +859,7 @@ TEST_MAIN(
     TEST_ENTRY(crash_between_write_and_rename_keeps_previous_save),
     TEST_ENTRY(encrypted_file_format_and_key_derivation),
     TEST_ENTRY(plain_file_is_rewritten_encrypted),
+    TEST_ENTRY(first_key_starting_with_bom_survives),
     TEST_ENTRY(tampered_ciphertext_is_moved_to_broken),
     TEST_ENTRY(truncated_file_is_moved_to_broken), TEST_ENTRY(wrong_secret_is_moved_to_broken),
     TEST_ENTRY(encrypted_without_secret_is_moved_to_broken),

@@ -4,7 +4,7 @@
  *   earshot call <command> ['<json>'] [--json]   one command per process
  *   earshot serve                                JSON lines on stdin/stdout, state kept
  *   earshot mcp                                  Model Context Protocol server on stdio
- *   earshot render <scene.json> [-o out.wav] [--plot out.svg]
+ *   earshot render <scene.json | world.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
  *   earshot help [<command>]                     usage, or a command's schema and examples
  *
@@ -16,6 +16,7 @@
 #include "earshot/commands.h"
 #include "earshot/wav.h"
 #include "plot.h"
+#include "scene.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -41,12 +42,15 @@ static void on_log(void *user, ear_log_level level, const char *module, const ch
 #endif
 
 static const char usage_text[] =
-    "usage: earshot call <command> ['<json params>'] [--json]\n"
+    "usage: earshot call <command> ['<json params>'] [--json] [--memory-mb N]\n"
     "       earshot serve [--allow-root DIR]...   JSON lines: {\"command\": ..., \"params\": "
     "...}\n"
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
-    "       earshot render <scene.json> [-o out.wav] [--overwrite] [--plot out.svg]\n"
+    "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
+    "                      [--plot out.svg]\n"
     "                      [--allow-root DIR]... [--unconfined]\n"
+    "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
+    "         (default 67108864)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -156,9 +160,12 @@ static void print_result(const json_t *result, bool as_json) {
 
 /* ---- call ---------------------------------------------------------------------------- */
 
+static bool size_arg(const char *text, size_t scale, size_t *out);
+
 static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
+    size_t memory = 0;
     for (int i = 0; i < argc; i++) {
         if (is_help(argv[i])) {
             fputs(usage_text, stdout);
@@ -166,7 +173,14 @@ static int cmd_call(int argc, char **argv) {
         }
         if (strcmp(argv[i], "--json") == 0)
             as_json = true;
-        else if (!name)
+        else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
+                fprintf(stderr,
+                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!name)
             name = argv[i];
         else if (!text)
             text = argv[i];
@@ -185,8 +199,10 @@ static int cmd_call(int argc, char **argv) {
             return 1;
         }
     }
+    ear_commands_config config = ear_commands_config_default();
+    if (memory) config.max_memory_bytes = memory;
     ear_commands *c;
-    if (ear_commands_create(NULL, &c) != EAR_OK) {
+    if (ear_commands_create(&config, &c) != EAR_OK) {
         fprintf(stderr, "earshot: cannot create the stage\n");
         json_decref(params);
         return 1;
@@ -217,9 +233,38 @@ static int cmd_call(int argc, char **argv) {
 /* ---- serve and mcp: lines in, lines out ------------------------------------------------ */
 
 typedef char *(*line_fn)(ear_commands *c, const char *line, size_t length);
+typedef char *(*overlong_fn)(size_t line_number, size_t limit_bytes);
+
+/* The longest line serve and mcp read (--max-line-bytes); a longer one gets one error. */
+#define DEFAULT_MAX_LINE_BYTES ((size_t)64 << 20)
+
+static void put_reply(char *reply) {
+    if (reply) {
+        fputs(reply, stdout);
+        fputc('\n', stdout);
+    }
+    free(reply);
+}
 
 /* The line being answered (from 1), for serve's errors. */
 static uint64_t g_line_number;
+
+/* Answers one line (without its newline): overlong()'s error when it is longer than
+ * max_line (a CR before the newline not counted), nothing when it is blank. */
+static void answer_line(ear_commands *c, line_fn handle, overlong_fn overlong, size_t max_line,
+                        const char *line, size_t n, size_t line_number) {
+    if (n && line[n - 1] == '\r') n--;
+    if (n > max_line) {
+        put_reply(overlong(line_number, max_line));
+        return;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (line[k] != ' ' && line[k] != '\t') {
+            g_line_number = line_number;
+            put_reply(handle(c, line, n));
+            return;
+        }
+}
 
 static char *serve_line(ear_commands *c, const char *line, size_t length) {
     return ear_commands_serve_line_at(c, line, length, g_line_number);
@@ -227,53 +272,64 @@ static char *serve_line(ear_commands *c, const char *line, size_t length) {
 
 /* Reads stdin in large chunks, answers every complete line, and writes the answers of a
  * chunk in one go: a client that sends one line at a time gets its answer at once, and
- * one that streams many lines pays one write per chunk, not per line. */
-static int serve_lines(ear_commands *c, line_fn handle) {
-    size_t cap = 1 << 16, len = 0;
+ * one that streams many lines pays one write per chunk, not per line.
+ *
+ * A line longer than max_line bytes (its newline and a CR before it not counted) gets one
+ * answer, overlong()'s, and is skipped up to its newline without being kept or read:
+ * nothing in it runs. Each byte is looked at once (`scanned`), so a long line costs time
+ * in proportion to its length, and the buffer never holds more than max_line + 2 bytes of
+ * one line. */
+static int serve_lines(ear_commands *c, line_fn handle, overlong_fn overlong, size_t max_line) {
+    size_t cap = (size_t)1 << 16, len = 0, scanned = 0, line_number = 0;
+    bool skipping = false; /* inside a line that was too long, until its newline */
     char *in = malloc(cap);
     if (!in) return 1;
+    int status = 0;
     for (;;) {
         if (len == cap) {
-            if (cap >= (size_t)64 << 20) {
-                /* A line longer than 64 MiB: answer it as bad JSON and drop it. */
-                char *reply = handle(c, "", 0);
-                if (reply) printf("%s\n", reply);
-                free(reply);
-                fflush(stdout);
-                len = 0;
-                continue;
+            /* Only a line that may still be short enough fills the buffer (a longer one
+             * is being skipped): max_line bytes, a CR and the newline at most. */
+            size_t want = cap < (max_line + 2) / 2 ? cap * 2 : max_line + 2;
+            char *grown = want > cap ? realloc(in, want) : NULL;
+            if (!grown) {
+                fprintf(stderr, "earshot: out of memory reading a line\n");
+                status = 1;
+                break;
             }
-            char *grown = realloc(in, cap * 2);
-            if (!grown) break;
             in = grown;
-            cap *= 2;
+            cap = want;
         }
         ssize_t got = read(STDIN_FILENO, in + len, cap - len);
         if (got < 0 && errno == EINTR) continue;
         bool eof = got <= 0;
         if (!eof) len += (size_t)got;
         size_t start = 0;
-        for (size_t i = 0; i < len; i++) {
-            if (in[i] != '\n' && !(eof && i + 1 == len)) continue;
-            g_line_number++;
-            size_t end = in[i] == '\n' ? i : i + 1;
-            size_t n = end - start;
-            if (n && in[start + n - 1] == '\r') n--;
-            bool blank = true;
-            for (size_t k = start; k < start + n; k++)
-                if (in[k] != ' ' && in[k] != '\t') blank = false;
-            if (!blank) {
-                char *reply = handle(c, in + start, n);
-                if (reply) {
-                    fputs(reply, stdout);
-                    fputc('\n', stdout);
-                }
-                free(reply);
-            }
+        if (skipping) {
+            char *nl = memchr(in, '\n', len);
+            start = nl ? (size_t)(nl - in) + 1 : len;
+            skipping = nl == NULL;
+            scanned = start;
+        }
+        for (size_t i = scanned; i < len; i++) {
+            if (in[i] != '\n') continue;
+            answer_line(c, handle, overlong, max_line, in + start, i - start, ++line_number);
             start = i + 1;
         }
-        memmove(in, in + start, len - start);
+        if (eof && !skipping && start < len) {
+            /* The last line, without a newline. */
+            answer_line(c, handle, overlong, max_line, in + start, len - start, ++line_number);
+            start = len;
+        }
+        if (start > 0) memmove(in, in + start, len - start);
         len -= start;
+        scanned = len;
+        if (!skipping && (len > max_line + 1 || (len == max_line + 1 && in[len - 1] != '\r'))) {
+            /* The line so far is already too long (only a CR may still come before its
+             * newline): answer now, skip the rest. */
+            put_reply(overlong(++line_number, max_line));
+            skipping = true;
+            len = scanned = 0;
+        }
         /* Answers that cannot be written (a closed pipe, a full disk) end the session. */
         if (!flush_output()) {
             free(in);
@@ -282,12 +338,25 @@ static int serve_lines(ear_commands *c, line_fn handle) {
         if (eof) break;
     }
     free(in);
-    return 0;
+    return status;
+}
+
+/* Reads a size option's value: a whole number of at least 1 (with `scale`, times that). */
+static bool size_arg(const char *text, size_t scale, size_t *out) {
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || v == 0 ||
+        v > (unsigned long long)(SIZE_MAX / 2) / scale)
+        return false;
+    *out = (size_t)v * scale;
+    return true;
 }
 
 static int cmd_serve(bool mcp, int argc, char **argv) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = mcp;
+    size_t max_line = DEFAULT_MAX_LINE_BYTES, memory = 0;
     const char **roots = calloc((size_t)argc + 2, sizeof *roots);
     size_t root_count = 0;
     if (!roots) return 1;
@@ -305,11 +374,29 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
                 return 2;
             }
             roots[root_count++] = argv[++i];
+        } else if (strcmp(argv[i], "--max-line-bytes") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], 1, &max_line)) {
+                fprintf(stderr,
+                        "earshot: --max-line-bytes: expected a whole number >= 1, "
+                        "not \"%s\"\n",
+                        argv[i]);
+                free(roots);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
+                fprintf(stderr,
+                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
+                        argv[i]);
+                free(roots);
+                return 2;
+            }
         } else {
             free(roots);
             return usage();
         }
     }
+    if (memory) config.max_memory_bytes = memory;
     if (root_count) {
         /* The working directory stays allowed; the flag adds folders (and, for serve, turns
          * confinement on). */
@@ -327,7 +414,8 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
     }
     g_commands = c;
     g_quiet_log = mcp;
-    int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line);
+    int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line,
+                             mcp ? ear_mcp_overlong : ear_commands_serve_overlong, max_line);
     g_commands = NULL;
     ear_commands_destroy(c);
     return finish_output(status);
@@ -432,130 +520,6 @@ static int cmd_help(int argc, char **argv) {
 
 /* ---- render ------------------------------------------------------------------------------ */
 
-typedef struct timed {
-    double at_s;
-    json_t *entry; /* {command, params, as} borrowed from the scene */
-    size_t index;
-} timed;
-
-typedef struct motion {
-    char voice[64];
-    float from[3], velocity[3];
-    double start_s, end_s;
-} motion;
-
-typedef struct scene_run {
-    const char *file;
-    json_t *names; /* "as" name -> voice id */
-    timed *timed;
-    size_t timed_count, next;
-    motion *motions;
-    size_t motion_count;
-    bool progress;
-    int last_percent;
-    bool failed;
-} scene_run;
-
-/* Runs one scene command: "voice": "<as name>" becomes that voice's id. */
-static bool run_entry(ear_commands *c, scene_run *s, json_t *entry, size_t index) {
-    const char *name = json_string_value(json_object_get(entry, "command"));
-    json_t *params = json_object_get(entry, "params");
-    json_t *copy = params ? json_deep_copy(params) : json_object();
-    const char *voice = json_string_value(json_object_get(copy, "voice"));
-    if (voice) {
-        json_t *id = json_object_get(s->names, voice);
-        if (!id) {
-            fprintf(stderr, "%s: commands[%zu]: no voice was played \"as\": \"%s\"\n", s->file,
-                    index, voice);
-            json_decref(copy);
-            return false;
-        }
-        json_object_set(copy, "voice", id);
-    }
-    json_t *err = NULL;
-    json_t *result = ear_commands_run(c, name ? name : "", copy, &err);
-    json_decref(copy);
-    if (!result) {
-        fprintf(stderr, "%s: commands[%zu] (%s): %s: %s\n", s->file, index, name ? name : "?",
-                json_string_value(json_object_get(err, "code")),
-                json_string_value(json_object_get(err, "message")));
-        json_decref(err);
-        return false;
-    }
-    const char *as = json_string_value(json_object_get(entry, "as"));
-    if (as && json_object_get(result, "voice"))
-        json_object_set(s->names, as, json_object_get(result, "voice"));
-    json_decref(result);
-    return true;
-}
-
-static void on_step(void *user, ear_commands *c, uint64_t done, uint64_t total) {
-    scene_run *s = user;
-    double t = (double)done / 48000.0;
-    while (!s->failed && s->next < s->timed_count && s->timed[s->next].at_s <= t + 1e-9) {
-        timed *e = &s->timed[s->next++];
-        if (!run_entry(c, s, e->entry, e->index)) s->failed = true;
-    }
-    for (size_t i = 0; i < s->motion_count && !s->failed; i++) {
-        motion *m = &s->motions[i];
-        if (t < m->start_s || t > m->end_s) continue;
-        json_t *id = json_object_get(s->names, m->voice);
-        if (!id) continue;
-        double dt = t - m->start_s;
-        json_t *p =
-            json_pack("{s:O, s:[f, f, f], s:[f, f, f]}", "voice", id, "position",
-                      m->from[0] + m->velocity[0] * dt, m->from[1] + m->velocity[1] * dt,
-                      m->from[2] + m->velocity[2] * dt, "velocity", (double)m->velocity[0],
-                      (double)m->velocity[1], (double)m->velocity[2]);
-        json_t *r = ear_commands_run(c, "audio.voice.set", p, NULL);
-        json_decref(r); /* a voice that has ended simply stops moving */
-        json_decref(p);
-    }
-    if (s->progress && total > 0) {
-        int percent = (int)(100 * done / total);
-        if (percent != s->last_percent) {
-            s->last_percent = percent;
-            int bar = percent * 40 / 100;
-            fprintf(stderr, "\rrendering [%.*s%*s] %3d%%", bar,
-                    "########################################", 40 - bar, "", percent);
-            if (done == total) fprintf(stderr, "\n");
-        }
-    }
-}
-
-static bool vec3_of(const json_t *v, float out[3]) {
-    if (!json_is_array(v) || json_array_size(v) != 3) return false;
-    for (size_t i = 0; i < 3; i++) {
-        if (!json_is_number(json_array_get(v, i))) return false;
-        out[i] = (float)json_number_value(json_array_get(v, i));
-    }
-    return true;
-}
-
-/* Reads a whole file as JSON, with errors that name the real cause: a missing file is "no
- * such file", a folder "is a folder", bad JSON its line and column. NULL after saying why
- * on stderr. */
-static json_t *load_json_file(const char *file) {
-    FILE *f = fopen(file, "rb");
-    if (!f) {
-        fprintf(stderr, "%s: %s\n", file, errno == ENOENT ? "no such file" : strerror(errno));
-        return NULL;
-    }
-    json_error_t jerr;
-    json_t *v = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
-    bool failed_read = ferror(f) != 0;
-    int e = errno;
-    fclose(f);
-    if (!v) {
-        if (failed_read)
-            fprintf(stderr, "%s: %s\n", file, e == EISDIR ? "is a folder" : strerror(e));
-        else
-            fprintf(stderr, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
-                    jerr.column, jerr.text);
-    }
-    return v;
-}
-
 /* An absolute form of path, against the working directory; false when too long. */
 static bool absolute_path(const char *path, char *out, size_t capacity) {
     char cwd[PATH_MAX];
@@ -563,47 +527,6 @@ static bool absolute_path(const char *path, char *out, size_t capacity) {
             : getcwd(cwd, sizeof cwd) ? snprintf(out, capacity, "%s/%s", cwd, path)
                                       : -1;
     return n >= 0 && (size_t)n < capacity;
-}
-
-/* The scene's warnings: a timed command past the render's end, a motion for a voice no
- * command names with "as", an "as" name given twice. They do not stop the render. */
-static void warn_scene(const char *file, const json_t *commands, const json_t *motions,
-                       double seconds) {
-    size_t i, k;
-    json_t *entry, *other;
-    json_array_foreach(commands, i, entry) {
-        double at = json_number_value(json_object_get(entry, "at"));
-        if (at > seconds)
-            fprintf(stderr,
-                    "%s: warning: commands[%zu]: at %g s is past the end of the render "
-                    "(%g s); it never runs\n",
-                    file, i, at, seconds);
-        const char *as = json_string_value(json_object_get(entry, "as"));
-        json_array_foreach(commands, k, other) {
-            if (k >= i) break;
-            const char *before = json_string_value(json_object_get(other, "as"));
-            if (as && before && strcmp(as, before) == 0) {
-                fprintf(stderr,
-                        "%s: warning: commands[%zu]: \"as\": \"%s\" was already given by "
-                        "commands[%zu]; the later voice takes the name\n",
-                        file, i, as, k);
-                break;
-            }
-        }
-    }
-    json_array_foreach(motions, i, entry) {
-        const char *voice = json_string_value(json_object_get(entry, "voice"));
-        bool known = false;
-        json_array_foreach(commands, k, other) {
-            const char *as = json_string_value(json_object_get(other, "as"));
-            if (voice && as && strcmp(voice, as) == 0) known = true;
-        }
-        if (voice && !known)
-            fprintf(stderr,
-                    "%s: warning: motions[%zu]: no command plays a voice \"as\": \"%s\"; the "
-                    "motion moves nothing\n",
-                    file, i, voice);
-    }
 }
 
 static int cmd_render(int argc, char **argv) {
@@ -639,40 +562,14 @@ static int cmd_render(int argc, char **argv) {
         free(extra);
         return usage();
     }
-    json_t *scene = load_json_file(file);
-    if (!scene) {
+    scene sc;
+    /* A world document (bodies or a level) renders as a scene that loads it and renders
+     * in lockstep with the world (render's "scene" is true). */
+    if (!scene_parse(&sc, scene_from_world(scene_load_file(file, stderr)), file, stderr)) {
+        scene_free(&sc);
         free(extra);
         return 1;
     }
-    json_t *commands = json_object_get(scene, "commands");
-    json_t *render = json_object_get(scene, "render");
-    json_t *motions = json_object_get(scene, "motions");
-    const char *key;
-    json_t *v;
-    json_object_foreach(scene, key, v) {
-        if (strcmp(key, "commands") && strcmp(key, "render") && strcmp(key, "motions") &&
-            strcmp(key, "description")) {
-            fprintf(stderr,
-                    "%s: %s: unknown key (expected commands, motions, render, "
-                    "description)\n",
-                    file, key);
-            json_decref(scene);
-            free(extra);
-            return 1;
-        }
-    }
-    if (!json_is_array(commands) || (render && !json_is_object(render)) ||
-        (motions && !json_is_array(motions))) {
-        fprintf(stderr,
-                "%s: expected {\"commands\": [...], \"motions\": [...], \"render\": "
-                "{seconds, window, tones}}\n",
-                file);
-        json_decref(scene);
-        free(extra);
-        return 1;
-    }
-    json_t *secs = json_object_get(render, "seconds");
-    warn_scene(file, commands, motions, json_is_number(secs) ? json_number_value(secs) : 1);
 
     /* A scene is data from others: its paths are relative to its own folder and confined
      * to it (and to each --allow-root) unless --unconfined. The outputs the user named on
@@ -681,7 +578,6 @@ static int cmd_render(int argc, char **argv) {
     char **roots = calloc(extra_count + 2, sizeof *roots);
     size_t root_count = 0;
     int status = 1;
-    scene_run s = {.file = file, .names = json_object(), .last_percent = -1};
     ear_commands *c = NULL;
     bool setup_ok = roots != NULL && realpath(file, scene_dir) != NULL;
     if (setup_ok) {
@@ -712,78 +608,22 @@ static int cmd_render(int argc, char **argv) {
         setup_ok = false;
     }
     if (!setup_ok) goto done;
-    s.timed = calloc(json_array_size(commands) + 1, sizeof *s.timed);
-    s.motions = calloc(json_array_size(motions) + 1, sizeof *s.motions);
     ear_commands_config config = ear_commands_config_default();
-    config.on_step = on_step;
-    config.step_user = &s;
+    scene_hook(&sc, &config, isatty(STDERR_FILENO));
     config.confine_paths = !unconfined;
     config.allowed_roots = (const char *const *)roots;
     config.allowed_root_count = root_count;
-    if (!s.timed || !s.motions || ear_commands_create(&config, &c) != EAR_OK) goto done;
+    if (ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
 
-    size_t i;
-    json_t *entry;
-    bool ok = true;
-    json_array_foreach(commands, i, entry) {
-        json_t *at = json_object_get(entry, "at");
-        if (!json_is_object(entry) || !json_is_string(json_object_get(entry, "command")) ||
-            (at && !json_is_number(at))) {
-            fprintf(stderr,
-                    "%s: commands[%zu]: expected {\"command\", \"params\", \"at\", "
-                    "\"as\"}\n",
-                    file, i);
-            ok = false;
-            break;
-        }
-        if (at && json_number_value(at) > 0) {
-            /* Stable insertion by time: commands at the same time keep their order. */
-            size_t k = s.timed_count++;
-            while (k > 0 && s.timed[k - 1].at_s > json_number_value(at)) {
-                s.timed[k] = s.timed[k - 1];
-                k--;
-            }
-            s.timed[k] = (timed){json_number_value(at), entry, i};
-        } else if (!run_entry(c, &s, entry, i)) {
-            ok = false;
-            break;
-        }
-    }
-    json_array_foreach(motions, i, entry) {
-        motion *m = &s.motions[s.motion_count];
-        const char *voice = json_string_value(json_object_get(entry, "voice"));
-        if (!voice || !vec3_of(json_object_get(entry, "from"), m->from) ||
-            !vec3_of(json_object_get(entry, "velocity"), m->velocity)) {
-            fprintf(stderr,
-                    "%s: motions[%zu]: expected {\"voice\": <as name>, \"from\": "
-                    "[x, y, z], \"velocity\": [x, y, z], \"start\", \"end\"}\n",
-                    file, i);
-            ok = false;
-            break;
-        }
-        snprintf(m->voice, sizeof m->voice, "%s", voice);
-        m->start_s = json_number_value(json_object_get(entry, "start"));
-        json_t *end = json_object_get(entry, "end");
-        m->end_s = json_is_number(end) ? json_number_value(end) : 1e300;
-        s.motion_count++;
-    }
-    if (!ok) goto done;
-
-    json_t *params = render ? json_deep_copy(render) : json_object();
-    s.progress = isatty(STDERR_FILENO);
     json_t *err = NULL;
-    json_t *result = ear_commands_run(c, "audio.render_offline", params, &err);
-    json_decref(params);
-    if (s.failed) {
-        json_decref(result);
-        json_decref(err);
-        goto done;
-    }
+    json_t *result = scene_play(&sc, c, &err);
     if (!result) {
-        fprintf(stderr, "%s: render: ", file);
-        print_error(err);
-        json_decref(err);
+        if (err) {
+            fprintf(stderr, "%s: render: ", file);
+            print_error(err);
+            json_decref(err);
+        }
         goto done;
     }
     uint64_t frames;
@@ -816,10 +656,7 @@ static int cmd_render(int argc, char **argv) {
 done:
     g_commands = NULL;
     ear_commands_destroy(c);
-    json_decref(s.names);
-    free(s.timed);
-    free(s.motions);
-    json_decref(scene);
+    scene_free(&sc);
     for (size_t r = 1; roots && r < root_count; r++) free(roots[r]);
     free(roots);
     free(extra);

@@ -1,21 +1,30 @@
 /*
- * Spectral measurements: the dominant frequency and the spectral centroid, from one
- * FFT (FFTW, single precision) of the whole Hann-windowed view.
+ * Spectral measurements: the dominant frequency and the spectral centroid, from the
+ * power spectrum of the Hann-windowed view (FFTW, single precision).
  *
  * The dominant frequency zero-pads the window to a power of two at least twice its
- * length, finds the largest magnitude bin and fits a parabola through the log
- * magnitudes of that bin and its neighbours; the vertex is the estimate. For a Hann
- * window the log-magnitude main lobe is nearly a parabola, so the bias is a small
- * fraction of a bin (a 1 s tone at 48 kHz: bins of 0.37 Hz, error well under 0.01 Hz).
+ * length, finds the largest power bin and fits a parabola through the log magnitudes
+ * of that bin and its neighbours; the vertex is the estimate. For a Hann window the
+ * log-magnitude main lobe is nearly a parabola, so the bias is a small fraction of a
+ * bin (a 1 s tone at 48 kHz: bins of 0.37 Hz, error well under 0.01 Hz).
+ *
+ * Bounded memory. A view of up to EAR_SPECTRUM_MAX_FRAMES frames (2^20, 21.8 s at
+ * 48 kHz) is one transform of the whole view. A longer one is measured in segments of
+ * that many frames, half overlapping (the last one ends at the view's end), each
+ * Hann-windowed and padded alike, whose power spectra are summed (Welch's method): the
+ * memory is that of one segment (ear_spectrum_scratch_bytes) however long the view, and
+ * a steady tone measures as before, at the resolution of a 21.8 s transform. All of it
+ * comes through an ear_allocator, so a caller can bound it, and a failure to get it is
+ * an error (ear_measure_*), never a silent 0 Hz.
  *
  * FFTW's planner is not thread-safe (only fftwf_execute is), so planning and plan
  * destruction are serialised by one lock; FFTW_ESTIMATE keeps planning quick and never
- * touches the input array.
+ * touches the input array (plans are made for the arrays they run on, whatever their
+ * alignment).
  */
 #include "analysis_internal.h"
 
 #include <fftw3.h>
-#include <limits.h>
 #include <math.h>
 #include <threads.h>
 
@@ -31,78 +40,112 @@ double ear__hann(size_t i, size_t n) {
     return 0.5 - 0.5 * cos(6.283185307179586476925286766559 * (double)i / (double)n);
 }
 
-/* A windowed, zero-padded spectrum of the view. */
+/* The power spectrum of the view: n / 2 + 1 bins of an n-point transform. */
 typedef struct spectrum {
-    size_t n;           /* FFT length */
-    fftwf_complex *bin; /* n / 2 + 1 bins */
-    bool finite;        /* false when a sample was NaN or infinite (bins undefined) */
+    size_t n;      /* FFT length */
+    double *power; /* n / 2 + 1 bins, summed over segments; through the allocator */
+    bool finite;   /* false when a sample was NaN or infinite (bins undefined) */
 } spectrum;
 
-/* Computes the spectrum of the Hann-windowed view padded to the smallest power of two
- * at least min_factor * frames. false when memory (or the planner lock) fails. */
-static bool compute_spectrum(const float *buf, size_t frames, uint32_t channels,
-                             uint32_t channel, size_t min_factor, spectrum *out) {
-    call_once(&planner_once, init_planner_lock);
-    if (!planner_lock_ok) return false;
-    if (frames > (size_t)INT_MAX / min_factor) return false;
+/* The FFT length for segments of `frames` frames padded to min_factor times that. */
+static size_t fft_length(size_t frames, size_t min_factor) {
     size_t n = 2;
     while (n < frames * min_factor) n *= 2;
-    if (n > (size_t)INT_MAX) return false;
+    return n;
+}
 
-    float *in = fftwf_alloc_real(n);
-    fftwf_complex *bins = fftwf_alloc_complex(n / 2 + 1);
-    if (!in || !bins) {
-        fftwf_free(in);
-        fftwf_free(bins);
-        return false;
+size_t ear_spectrum_scratch_bytes(size_t frames) {
+    size_t seg = frames < EAR_SPECTRUM_MAX_FRAMES ? frames : EAR_SPECTRUM_MAX_FRAMES;
+    size_t n = fft_length(seg, 2); /* the dominant frequency's padding, the larger */
+    return n * sizeof(float) + (n / 2 + 1) * (sizeof(fftwf_complex) + sizeof(double));
+}
+
+static void give_back(const ear_allocator *a, void *p) {
+    if (p) a->free_fn(p, a->user);
+}
+
+/* Computes the (summed) power spectrum of the Hann-windowed view, segment by segment,
+ * each padded to the smallest power of two at least min_factor times its length.
+ * EAR_E_OUT_OF_MEMORY when memory (or the planner lock, or a plan) fails. */
+static ear_result compute_spectrum(const float *buf, size_t frames, uint32_t channels,
+                                   uint32_t channel, size_t min_factor,
+                                   const ear_allocator *alloc, spectrum *out) {
+    call_once(&planner_once, init_planner_lock);
+    if (!planner_lock_ok) return EAR_E_OUT_OF_MEMORY;
+    ear_allocator a = ear_allocator_resolve(alloc);
+    size_t seg = frames < EAR_SPECTRUM_MAX_FRAMES ? frames : EAR_SPECTRUM_MAX_FRAMES;
+    size_t n = fft_length(seg, min_factor);
+    size_t half = n / 2;
+    float *in = a.alloc_fn(n * sizeof *in, a.user);
+    fftwf_complex *bins = a.alloc_fn((half + 1) * sizeof *bins, a.user);
+    double *power = a.alloc_fn((half + 1) * sizeof *power, a.user);
+    fftwf_plan plan = NULL;
+    if (in && bins && power) {
+        mtx_lock(&planner_lock);
+        plan = fftwf_plan_dft_r2c_1d((int)n, in, bins, FFTW_ESTIMATE);
+        mtx_unlock(&planner_lock);
     }
-    mtx_lock(&planner_lock);
-    fftwf_plan plan = fftwf_plan_dft_r2c_1d((int)n, in, bins, FFTW_ESTIMATE);
-    mtx_unlock(&planner_lock);
     if (!plan) {
-        fftwf_free(in);
-        fftwf_free(bins);
-        return false;
+        give_back(&a, in);
+        give_back(&a, bins);
+        give_back(&a, power);
+        return EAR_E_OUT_OF_MEMORY;
     }
+    for (size_t k = 0; k <= half; k++) power[k] = 0.0;
     bool finite = true;
-    for (size_t i = 0; i < frames; i++) {
-        double v = ear__view_at(buf, channels, channel, i);
-        if (!isfinite(v)) finite = false;
-        in[i] = (float)(v * ear__hann(i, frames));
+    size_t hop = seg / 2 ? seg / 2 : 1;
+    for (size_t first = 0; finite;) {
+        if (first + seg > frames) first = frames - seg; /* the last segment ends at the end */
+        for (size_t i = 0; i < seg; i++) {
+            double v = ear__view_at(buf, channels, channel, first + i);
+            if (!isfinite(v)) finite = false;
+            in[i] = (float)(v * ear__hann(i, seg));
+        }
+        for (size_t i = seg; i < n; i++) in[i] = 0.0f;
+        if (!finite) break;
+        fftwf_execute(plan);
+        for (size_t k = 0; k <= half; k++) {
+            double re = (double)bins[k][0], im = (double)bins[k][1];
+            power[k] += re * re + im * im;
+        }
+        if (first + seg >= frames) break;
+        first += hop;
     }
-    for (size_t i = frames; i < n; i++) in[i] = 0.0f;
-    if (finite) fftwf_execute(plan);
     mtx_lock(&planner_lock);
     fftwf_destroy_plan(plan);
     mtx_unlock(&planner_lock);
-    fftwf_free(in);
+    give_back(&a, in);
+    give_back(&a, bins);
     out->n = n;
-    out->bin = bins;
+    out->power = power;
     out->finite = finite;
-    return true;
+    return EAR_OK;
 }
 
-static double power_at(const spectrum *s, size_t k) {
-    double re = (double)s->bin[k][0], im = (double)s->bin[k][1];
-    return re * re + im * im;
+static void spectrum_free(const ear_allocator *alloc, spectrum *s) {
+    ear_allocator a = ear_allocator_resolve(alloc);
+    give_back(&a, s->power);
 }
 
-double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint32_t channel,
-                       uint32_t sample_rate) {
-    if (!ear__analysis_args_ok(buf, frames, channels, channel) || sample_rate == 0) return 0.0;
+ear_result ear_measure_dominant_hz(const float *buf, size_t frames, uint32_t channels,
+                                   uint32_t channel, uint32_t sample_rate,
+                                   const ear_allocator *alloc, double *out_hz) {
+    if (!out_hz || !ear__analysis_args_ok(buf, frames, channels, channel) || sample_rate == 0)
+        return EAR_E_INVALID_ARG;
     spectrum s;
-    if (!compute_spectrum(buf, frames, channels, channel, 2, &s)) return 0.0;
+    ear_result r = compute_spectrum(buf, frames, channels, channel, 2, alloc, &s);
+    if (r != EAR_OK) return r;
     if (!s.finite) {
-        fftwf_free(s.bin);
-        return NAN;
+        spectrum_free(alloc, &s);
+        *out_hz = NAN;
+        return EAR_OK;
     }
     size_t half = s.n / 2;
     size_t best = 0;
     double best_power = 0.0;
     for (size_t k = 0; k <= half; k++) {
-        double p = power_at(&s, k);
-        if (p > best_power) {
-            best_power = p;
+        if (s.power[k] > best_power) {
+            best_power = s.power[k];
             best = k;
         }
     }
@@ -111,37 +154,58 @@ double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint3
         /* Parabola through log magnitudes; log of power is twice that, and the vertex
          * does not change under scaling. A floor keeps log finite beside exact zeros. */
         const double floor_power = best_power * 1e-30;
-        double a = log(fmax(power_at(&s, best - 1), floor_power));
+        double a = log(fmax(s.power[best - 1], floor_power));
         double b = log(best_power);
-        double c = log(fmax(power_at(&s, best + 1), floor_power));
+        double c = log(fmax(s.power[best + 1], floor_power));
         double denom = a - 2.0 * b + c;
         if (denom < 0.0) offset = 0.5 * (a - c) / denom;
         if (offset > 0.5) offset = 0.5;
         if (offset < -0.5) offset = -0.5;
     }
-    fftwf_free(s.bin);
-    if (best_power <= 0.0) return 0.0;
-    return ((double)best + offset) * (double)sample_rate / (double)s.n;
+    spectrum_free(alloc, &s);
+    *out_hz =
+        best_power <= 0.0 ? 0.0 : ((double)best + offset) * (double)sample_rate / (double)s.n;
+    return EAR_OK;
 }
 
-double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
-                             uint32_t channel, uint32_t sample_rate) {
-    if (!ear__analysis_args_ok(buf, frames, channels, channel) || sample_rate == 0) return 0.0;
+ear_result ear_measure_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
+                                         uint32_t channel, uint32_t sample_rate,
+                                         const ear_allocator *alloc, double *out_hz) {
+    if (!out_hz || !ear__analysis_args_ok(buf, frames, channels, channel) || sample_rate == 0)
+        return EAR_E_INVALID_ARG;
     spectrum s;
-    if (!compute_spectrum(buf, frames, channels, channel, 1, &s)) return 0.0;
+    ear_result r = compute_spectrum(buf, frames, channels, channel, 1, alloc, &s);
+    if (r != EAR_OK) return r;
     if (!s.finite) {
-        fftwf_free(s.bin);
-        return NAN;
+        spectrum_free(alloc, &s);
+        *out_hz = NAN;
+        return EAR_OK;
     }
     size_t half = s.n / 2;
     double weighted = 0.0, total = 0.0;
     for (size_t k = 0; k <= half; k++) {
         /* DC and Nyquist appear once in the two-sided spectrum, the others twice. */
-        double p = power_at(&s, k) * (k == 0 || k == half ? 0.5 : 1.0);
+        double p = s.power[k] * (k == 0 || k == half ? 0.5 : 1.0);
         weighted += p * (double)k;
         total += p;
     }
-    fftwf_free(s.bin);
-    if (!(total > 0.0)) return 0.0;
-    return weighted / total * (double)sample_rate / (double)s.n;
+    spectrum_free(alloc, &s);
+    *out_hz = total > 0.0 ? weighted / total * (double)sample_rate / (double)s.n : 0.0;
+    return EAR_OK;
+}
+
+double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint32_t channel,
+                       uint32_t sample_rate) {
+    double hz = 0.0;
+    ear_result r =
+        ear_measure_dominant_hz(buf, frames, channels, channel, sample_rate, NULL, &hz);
+    return r == EAR_OK ? hz : r == EAR_E_OUT_OF_MEMORY ? NAN : 0.0;
+}
+
+double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
+                             uint32_t channel, uint32_t sample_rate) {
+    double hz = 0.0;
+    ear_result r =
+        ear_measure_spectral_centroid(buf, frames, channels, channel, sample_rate, NULL, &hz);
+    return r == EAR_OK ? hz : r == EAR_E_OUT_OF_MEMORY ? NAN : 0.0;
 }

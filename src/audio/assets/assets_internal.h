@@ -44,6 +44,9 @@ struct ear_assets {
     bool confined; /* files must lie inside one of roots (ear_assets_config) */
     char **roots;  /* realpath'd allowed folders */
     uint32_t root_count;
+    /* Why the last file that would not load did not ("<path>: <reason>"), for messages
+     * that name a sound by where it is used (audio.json's pools and blends). */
+    char last_load_error[EAR_ERROR_TEXT_MAX];
 };
 
 /* Whether path may be opened: always when not confined; else when it exists and its

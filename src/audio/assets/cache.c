@@ -283,6 +283,7 @@ static void warn_missing(ear_assets *a, const char *name) {
 /* Finds or loads the entry for `name`; adds `holders` to it. */
 static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_clip **out) {
     if (!a || !name_ok(name) || !out) return EAR_E_INVALID_ARG;
+    a->last_load_error[0] = '\0';
     ear__asset_registered *reg = find_registered(a, name);
     if (reg) {
         reg->holders += holders;
@@ -311,8 +312,10 @@ static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_
     } else {
         ear_io_error err;
         r = ear_decode_file(key, alloc, &clip, &err);
-        if (r != EAR_OK)
+        if (r != EAR_OK) {
             ear__assets_warn_once(a, name, "sound \"%s\" will not load: %s", name, err.message);
+            memcpy(a->last_load_error, err.message, sizeof a->last_load_error);
+        }
     }
     if (r != EAR_OK) {
         a->stats.failed_loads++;
@@ -395,6 +398,10 @@ ear_asset_state ear_assets_state(ear_assets *a, const char *name) {
     ear__asset_entry *e = find_entry(a, key);
     if (e) return (ear_asset_state){true, e->holders};
     return s;
+}
+
+const char *ear_assets_last_load_error(const ear_assets *a) {
+    return a ? a->last_load_error : "";
 }
 
 ear_assets_stats ear_assets_get_stats(const ear_assets *a) {

@@ -13,6 +13,7 @@
 static ear_result resolve_clip(ear_assets *a, const char *name, const char *label,
                                const char *where, ear_io_error *err, ear_clip **out) {
     ear_clip *clip = NULL;
+    a->last_load_error[0] = '\0';
     ear_result r = ear_assets_get(a, name, &clip);
     if (r == EAR_OK) {
         ear_clip_retain(clip);
@@ -23,6 +24,10 @@ static ear_result resolve_clip(ear_assets *a, const char *name, const char *labe
         if (r == EAR_E_NOT_FOUND)
             snprintf(err->message, sizeof err->message,
                      "%.200s: %.150s: no sound named \"%.100s\"", label, where, name);
+        else if (a->last_load_error[0] && r != EAR_E_OUT_OF_MEMORY)
+            snprintf(err->message, sizeof err->message,
+                     "%.150s: %.60s: sound \"%.40s\" will not load: %.220s", label, where, name,
+                     a->last_load_error);
         else
             snprintf(err->message, sizeof err->message,
                      "%.200s: %.150s: sound \"%.100s\" will not load (%s)", label, where, name,

@@ -73,6 +73,25 @@ static ear_audio_format format_of(const SF_INFO *info) {
     }
 }
 
+/* The most frames a file of `bytes` bytes can hold at its codec's best compression, or 0
+ * when Earshot knows no bound (MP3, whose count is an estimate, and other formats).
+ * FLAC: a block of up to 65536 frames of a constant signal costs about 12 bytes (5461
+ * frames a byte). Ogg Vorbis: a 4096-frame packet of one byte plus its lacing byte (2048);
+ * Opus: a 120 ms packet (5760 frames) of two bytes plus one (1920). WAV: 4-bit ADPCM or
+ * GSM 6.10, about 5. The bounds below are twice those or more, so no real file meets them. */
+static uint64_t most_frames(const SF_INFO *info, uint64_t bytes) {
+    uint64_t per_byte;
+    switch (info->format & SF_FORMAT_TYPEMASK) {
+    case SF_FORMAT_FLAC:
+    case SF_FORMAT_OGG: per_byte = 8192; break;
+    case SF_FORMAT_WAV:
+    case SF_FORMAT_WAVEX:
+    case SF_FORMAT_RF64: per_byte = 16; break;
+    default: return 0;
+    }
+    return bytes > UINT64_MAX / per_byte ? UINT64_MAX : bytes * per_byte;
+}
+
 bool ear__io_frames_exact(const SF_INFO *info) {
     return (info->format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
 }
@@ -136,6 +155,13 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
                               "truncated: the Ogg stream's last page is missing");
     else if (info->frames == 0)
         result = ear__io_fail(err, EAR_E_FORMAT, path, "holds no audio frames");
+    else if (info->frames > 0 && most_frames(info, (uint64_t)st.st_size) &&
+             (uint64_t)info->frames > most_frames(info, (uint64_t)st.st_size))
+        result = ear__io_fail(err, EAR_E_FORMAT, path,
+                              "corrupt: the header claims %lld frames, more than a file of "
+                              "%lld bytes can hold (at most %llu)",
+                              (long long)info->frames, (long long)st.st_size,
+                              (unsigned long long)most_frames(info, (uint64_t)st.st_size));
     if (result != EAR_OK) {
         sf_close(file);
         return result;
@@ -162,88 +188,109 @@ ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *
     return r;
 }
 
-/* A sample that is NaN or infinite (a float file can hold them) is stored as 0. */
-static void sanitize(float *s, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        if (!isfinite(s[i])) s[i] = 0.0f;
+/* What a file may cost. A header's frame count is a claim, not a fact: a corrupt or
+ * hostile file of a few kilobytes can claim billions of frames. So the samples are decoded
+ * into a buffer that starts at what the file can plausibly hold (the claim, or at most
+ * PLAUSIBLE_FRAMES_PER_BYTE frames per byte of the file, whichever is smaller) and doubles
+ * only as decoded frames fill it; the clip then takes that buffer (ear_clip_adopt), so
+ * nothing is copied and nothing is zeroed. Memory therefore follows the frames really
+ * decoded (at most twice them while growing), never the claim. */
+#define PLAUSIBLE_FRAMES_PER_BYTE 8u
+#define PLAUSIBLE_FRAMES_FLOOR    65536u
+
+/* The decoding buffer: interleaved floats through the caller's allocator. */
+typedef struct growing {
+    ear_allocator a;
+    float *data;
+    size_t cap_frames, done;
+    uint32_t ch;
+} growing;
+
+static bool grow_to(growing *g, uint64_t frames) {
+    if (frames <= g->cap_frames) return true;
+    if (frames > SIZE_MAX / sizeof(float) / g->ch) return false;
+    size_t bytes = (size_t)frames * g->ch * sizeof(float);
+    float *p =
+        g->data ? g->a.realloc_fn(g->data, bytes, g->a.user) : g->a.alloc_fn(bytes, g->a.user);
+    if (!p) return false;
+    g->data = p;
+    g->cap_frames = (size_t)frames;
+    return true;
 }
 
-/* The exact-count path: decodes straight into the clip's memory. */
-static ear_result decode_exact(const char *path, SNDFILE *file, const SF_INFO *info,
-                               const ear_allocator *alloc, ear_clip **out_clip,
-                               ear_io_error *err) {
-    uint64_t frames = (uint64_t)info->frames;
-    uint32_t ch = (uint32_t)info->channels;
-    if (frames > SIZE_MAX / sizeof(float) / ch)
-        return ear__io_fail(err, EAR_E_OUT_OF_MEMORY, path, "too long to hold in memory");
-    ear_clip *clip;
-    ear_result r = ear_clip_create(NULL, frames, ch, (uint32_t)info->samplerate, alloc, &clip);
-    if (r != EAR_OK) return ear__io_fail(err, r, path, "%s", ear_result_string(r));
-    float *data = ear_clip_data_mut(clip);
-    uint64_t done = 0;
-    while (done < frames) {
-        uint64_t want =
-            frames - done < DECODE_CHUNK_FRAMES ? frames - done : DECODE_CHUNK_FRAMES;
-        sf_count_t got = sf_readf_float(file, data + done * ch, (sf_count_t)want);
-        if (got <= 0) break;
-        done += (uint64_t)got;
-    }
-    if (done < frames) {
-        ear_clip_release(clip);
-        if (sf_error(file) != SF_ERR_NO_ERROR)
-            return ear__io_fail(err, EAR_E_FORMAT, path,
-                                "corrupt or truncated: decoding stopped after %llu of %llu "
-                                "frames: %s",
-                                (unsigned long long)done, (unsigned long long)frames,
-                                sf_strerror(file));
-        return ear__io_fail(err, EAR_E_FORMAT, path,
-                            "truncated: the header promises %llu frames, the file holds %llu",
-                            (unsigned long long)frames, (unsigned long long)done);
-    }
-    sanitize(data, (size_t)frames * ch);
-    *out_clip = clip;
-    return EAR_OK;
-}
-
-/* The estimated-count path (MP3): decodes into a growing buffer until the end. */
-static ear_result decode_until_end(const char *path, SNDFILE *file, const SF_INFO *info,
-                                   const ear_allocator *alloc, ear_clip **out_clip,
-                                   ear_io_error *err) {
-    uint32_t ch = (uint32_t)info->channels;
-    size_t cap_frames = info->frames > 0 && info->frames < (sf_count_t)(SIZE_MAX / 8 / ch)
-                            ? (size_t)info->frames + DECODE_CHUNK_FRAMES
-                            : (size_t)DECODE_CHUNK_FRAMES * 4;
-    float *buf = malloc(cap_frames * ch * sizeof *buf);
-    if (!buf) return ear__io_fail(err, EAR_E_OUT_OF_MEMORY, path, "out of memory");
-    size_t done = 0;
+/* Decodes until the end of the file, or `limit` frames (the exact formats' claim; 0 for no
+ * limit), into a growing buffer that starts at first_cap frames. false when memory ran
+ * out (what was decoded stays in the buffer, for the caller to free). */
+static bool decode_growing(SNDFILE *file, growing *g, uint64_t first_cap, uint64_t limit) {
+    if (limit && first_cap > limit) first_cap = limit;
+    if (!grow_to(g, first_cap)) return false;
     for (;;) {
-        if (cap_frames - done < DECODE_CHUNK_FRAMES) {
-            if (cap_frames > SIZE_MAX / 2 / ch / sizeof *buf) {
-                free(buf);
-                return ear__io_fail(err, EAR_E_OUT_OF_MEMORY, path, "too long to hold");
-            }
-            float *bigger = realloc(buf, cap_frames * 2 * ch * sizeof *buf);
-            if (!bigger) {
-                free(buf);
-                return ear__io_fail(err, EAR_E_OUT_OF_MEMORY, path, "out of memory");
-            }
-            buf = bigger;
-            cap_frames *= 2;
+        if (limit && g->done >= limit) break;
+        if (g->done == g->cap_frames) {
+            uint64_t want = (uint64_t)g->cap_frames * 2;
+            if (limit && want > limit) want = limit;
+            if (!grow_to(g, want)) return false;
         }
-        sf_count_t got = sf_readf_float(file, buf + done * ch, DECODE_CHUNK_FRAMES);
+        size_t room = g->cap_frames - g->done;
+        if (room > DECODE_CHUNK_FRAMES) room = DECODE_CHUNK_FRAMES;
+        sf_count_t got = sf_readf_float(file, g->data + g->done * g->ch, (sf_count_t)room);
         if (got <= 0) break;
-        done += (size_t)got;
+        g->done += (size_t)got;
+    }
+    return true;
+}
+
+static ear_result decode_clip(const char *path, SNDFILE *file, const SF_INFO *info,
+                              uint64_t file_bytes, const ear_allocator *alloc,
+                              ear_clip **out_clip, ear_io_error *err) {
+    growing g = {ear_allocator_resolve(alloc), NULL, 0, 0, (uint32_t)info->channels};
+    bool exact = ear__io_frames_exact(info);
+    uint64_t claim =
+        info->frames > 0 && info->frames != SF_COUNT_MAX ? (uint64_t)info->frames : 0;
+    uint64_t plausible =
+        file_bytes > (UINT64_MAX - PLAUSIBLE_FRAMES_FLOOR) / PLAUSIBLE_FRAMES_PER_BYTE
+            ? UINT64_MAX
+            : file_bytes * PLAUSIBLE_FRAMES_PER_BYTE + PLAUSIBLE_FRAMES_FLOOR;
+    uint64_t first = claim && claim < plausible ? claim : plausible;
+    /* MP3's count is an estimate (a Xing header's, which a file may set to anything): a
+     * little room past it if the file's size allows, and no limit. */
+    if (!exact && claim && claim < plausible) first = claim + DECODE_CHUNK_FRAMES;
+    if (!decode_growing(file, &g, first, exact ? claim : 0)) {
+        size_t done = g.done;
+        g.a.free_fn(g.data, g.a.user);
+        return ear__io_fail(err, EAR_E_OUT_OF_MEMORY, path,
+                            "out of memory after decoding %zu frames", done);
     }
     ear_result r = EAR_OK;
-    if (sf_error(file) != SF_ERR_NO_ERROR && done == 0)
+    if (exact && g.done < claim) {
+        if (sf_error(file) != SF_ERR_NO_ERROR)
+            r = ear__io_fail(err, EAR_E_FORMAT, path,
+                             "corrupt or truncated: decoding stopped after %llu of %llu "
+                             "frames: %s",
+                             (unsigned long long)g.done, (unsigned long long)claim,
+                             sf_strerror(file));
+        else
+            r = ear__io_fail(err, EAR_E_FORMAT, path,
+                             "truncated: the header promises %llu frames, the file holds %llu",
+                             (unsigned long long)claim, (unsigned long long)g.done);
+    } else if (g.done == 0 && sf_error(file) != SF_ERR_NO_ERROR) {
         r = ear__io_fail(err, EAR_E_FORMAT, path, "decoding failed: %s", sf_strerror(file));
-    else if (done == 0)
+    } else if (g.done == 0) {
         r = ear__io_fail(err, EAR_E_FORMAT, path, "holds no audio frames");
-    else {
-        r = ear_clip_create(buf, done, ch, (uint32_t)info->samplerate, alloc, out_clip);
+    }
+    if (r == EAR_OK && g.cap_frames > g.done) {
+        /* Give back what the last doubling (or an estimate) left unused. */
+        float *p = g.a.realloc_fn(g.data, g.done * g.ch * sizeof(float), g.a.user);
+        if (p) {
+            g.data = p;
+            g.cap_frames = g.done;
+        }
+    }
+    if (r == EAR_OK) {
+        r = ear_clip_adopt(g.data, g.done, g.ch, (uint32_t)info->samplerate, &g.a, out_clip);
         if (r != EAR_OK) ear__io_fail(err, r, path, "%s", ear_result_string(r));
     }
-    free(buf);
+    if (r != EAR_OK) g.a.free_fn(g.data, g.a.user);
     return r;
 }
 
@@ -254,10 +301,9 @@ ear_result ear_decode_file(const char *path, const ear_allocator *alloc, ear_cli
     SF_INFO info;
     ear_result r = ear__io_open(path, &file, &info, NULL, err);
     if (r != EAR_OK) return r;
-    if (ear__io_frames_exact(&info))
-        r = decode_exact(path, file, &info, alloc, out_clip, err);
-    else
-        r = decode_until_end(path, file, &info, alloc, out_clip, err);
+    struct stat st;
+    uint64_t bytes = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    r = decode_clip(path, file, &info, bytes, alloc, out_clip, err);
     sf_close(file);
     return r;
 }

@@ -18,6 +18,7 @@
 
 #include "io_internal.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -81,6 +82,10 @@ static bool decode_step(file_stream *s, bool *out_ring_full) {
     if (got < 0) got = 0;
     if (got > 0) {
         uint32_t ch = s->channels;
+        /* A float file can hold NaN and infinities: stored as 0, as whole decoding does,
+         * so that one bad sample cannot turn the mix into NaN. */
+        for (size_t i = 0; i < (size_t)got * ch; i++)
+            if (!isfinite(s->chunk[i])) s->chunk[i] = 0.0f;
         uint64_t start = w & (s->capacity - 1);
         uint64_t first =
             s->capacity - start < (uint64_t)got ? s->capacity - start : (uint64_t)got;

@@ -3,7 +3,9 @@
  * header and the samples are one allocation, made and freed through the allocator
  * the clip was created with (copied into the clip, so the caller's struct may go).
  * The stage never drops the last reference on the audio thread: voices that end
- * hand their clip back to the game thread (see stage.c, the return ring).
+ * hand their clip back to the game thread (see stage.c, the return ring). An adopted
+ * clip (ear_clip_adopt) is the one exception to "one allocation": its samples are the
+ * caller's buffer, freed beside the header.
  */
 #include "earshot/stage.h"
 
@@ -15,7 +17,7 @@ struct ear_clip {
     _Atomic uint32_t refs;
     uint32_t channels;
     uint32_t sample_rate;
-    uint32_t pad_;
+    uint32_t adopted; /* 1: data is a separate allocation, freed with the clip */
     uint64_t frames;
     ear_allocator alloc;
     float *data; /* points just after the header, 16-byte aligned */
@@ -38,7 +40,7 @@ ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t chann
     atomic_init(&clip->refs, 1u);
     clip->channels = channels;
     clip->sample_rate = sample_rate;
-    clip->pad_ = 0;
+    clip->adopted = 0;
     clip->frames = frames;
     clip->alloc = a;
     clip->data = (float *)((unsigned char *)clip + header);
@@ -54,14 +56,39 @@ ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t chann
     return EAR_OK;
 }
 
+ear_result ear_clip_adopt(float *samples, uint64_t frames, uint32_t channels,
+                          uint32_t sample_rate, const ear_allocator *alloc,
+                          ear_clip **out_clip) {
+    if (!out_clip || !samples || frames == 0 || (channels != 1 && channels != 2) ||
+        sample_rate < 1000 || sample_rate > 384000 || frames > ((uint64_t)1 << 40))
+        return EAR_E_INVALID_ARG;
+    ear_allocator a = ear_allocator_resolve(alloc);
+    ear_clip *clip = a.alloc_fn(sizeof *clip, a.user);
+    if (!clip) return EAR_E_OUT_OF_MEMORY;
+    uint64_t count = frames * channels;
+    for (uint64_t i = 0; i < count; i++)
+        if (!isfinite(samples[i])) samples[i] = 0.0f;
+    atomic_init(&clip->refs, 1u);
+    clip->channels = channels;
+    clip->sample_rate = sample_rate;
+    clip->adopted = 1;
+    clip->frames = frames;
+    clip->alloc = a;
+    clip->data = samples;
+    *out_clip = clip;
+    return EAR_OK;
+}
+
 void ear_clip_retain(ear_clip *clip) {
     if (clip) atomic_fetch_add_explicit(&clip->refs, 1u, memory_order_relaxed);
 }
 
 void ear_clip_release(ear_clip *clip) {
     if (!clip) return;
-    if (atomic_fetch_sub_explicit(&clip->refs, 1u, memory_order_acq_rel) == 1u)
+    if (atomic_fetch_sub_explicit(&clip->refs, 1u, memory_order_acq_rel) == 1u) {
+        if (clip->adopted) clip->alloc.free_fn(clip->data, clip->alloc.user);
         clip->alloc.free_fn(clip, clip->alloc.user);
+    }
 }
 
 uint64_t ear_clip_frames(const ear_clip *clip) {

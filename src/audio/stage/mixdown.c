@@ -439,7 +439,9 @@ static void choose_all(ear_stage *s) {
         else
             hi = key > hi ? key : hi;
     }
-    s->sel_min_real = lo;
+    /* With room left every candidate is real, so a voice that becomes a candidate later
+     * (one started silent and raised) must be taken: no key is below -1. */
+    s->sel_min_real = candidates < max ? -1.0 : lo;
     s->sel_max_virt = hi;
     s->sel_valid = true;
     atomic_store_explicit(&s->stat_real, take, memory_order_relaxed);

@@ -608,10 +608,13 @@ ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play
     p.looping = false;
     if (p.placed && ear_vec3_is_finite(p.position)) {
         ear_attenuation a = p.attenuation;
+        float ref = a.ref_distance_m > 0.0f ? a.ref_distance_m : 1.0f;
         float max = a.max_distance_m > 0.0f ? a.max_distance_m : 100.0f;
         float rolloff = a.rolloff > 0.0f ? a.rolloff : 1.0f;
-        bool silent_at_max =
-            a.model == EAR_MODEL_FADE || (a.model == EAR_MODEL_LINEAR && rolloff >= 1.0f);
+        /* A linear range at or below the reference distance does not attenuate at all
+         * (ear__distance_gain gives 1), so such a request is audible everywhere. */
+        bool silent_at_max = a.model == EAR_MODEL_FADE ||
+                             (a.model == EAR_MODEL_LINEAR && rolloff >= 1.0f && max > ref);
         float d = ear_vec3_length(ear_vec3_sub(p.position, stage->listener_game.position));
         if (silent_at_max && d >= max) {
             stage->dropped_far++;
@@ -632,6 +635,7 @@ ear_stage_stats ear_stage_get_stats(const ear_stage *stage) {
     st.refused = stage->refused;
     st.stolen = stage->stolen_count;
     st.dropped_far = stage->dropped_far;
+    st.commands = stage->commands_sent;
     return st;
 }
 

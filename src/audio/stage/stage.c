@@ -244,6 +244,7 @@ static void flush_overflow(ear_stage *s) {
 }
 
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd) {
+    s->commands_sent++;
     flush_overflow(s);
     if (s->overflow_count == 0 && ear__ring_push(&s->commands, cmd)) return EAR_OK;
     if (s->overflow_count == s->overflow_cap) {
@@ -427,6 +428,7 @@ static ear_result voice_cmd(ear_stage *s, ear_voice_id id, ear__cmd_type type, c
         c->id = id;
         for (int i = 0; i < n; i++) c->f[i] = f[i];
         ear__ring_commit(&s->commands);
+        s->commands_sent++;
         return EAR_OK;
     }
     ear__cmd cmd = {.type = (uint32_t)type, .id = id};

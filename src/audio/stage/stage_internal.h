@@ -306,6 +306,7 @@ struct ear_stage {
     size_t overflow_count, overflow_cap, overflow_head;
     ear_listener listener_game;
     bool render_separate;
+    uint64_t commands_sent; /* commands sent by the game side, ever (stats) */
 
     /* ---- shared ---- */
     ear__ring commands;

@@ -1,0 +1,100 @@
+/*
+ * The audio world's insides, shared by world.c (components, reconcile, events) and
+ * body_read.c (what the world reads from a body: velocity by the teleport rule, drive
+ * paths, drawing interpolation).
+ */
+#ifndef EAR_WORLD_INTERNAL_H
+#define EAR_WORLD_INTERNAL_H
+
+#include "earshot/world.h"
+
+#define EAR__WORLD_SENT_PARAMS (EAR_BLEND_MAX_PARAMS + EAR_WORLD_MAX_DRIVES)
+
+/* A source's runtime state next to the component the game wrote. */
+typedef struct ear__src {
+    ear_source want;       /* as the game set it (play cleared when a one-shot ends) */
+    ear_source started_as; /* the fields the voice was started with */
+    ear_voice_id voice;
+    bool trigger; /* a false -> true change of play waits to start a one-shot */
+    bool failed;  /* the name did not resolve: not retried until the source is set again */
+    bool sent_valid;
+    ear_vec3 sent_pos, sent_vel, sent_fwd;
+    float sent_volume, sent_pitch, sent_occ;
+    float occ_target;
+    uint32_t sent_param_count;
+    ear_param_value sent_params[EAR__WORLD_SENT_PARAMS];
+} ear__src;
+
+/* Everything the world keeps about one body. */
+typedef struct ear__entry {
+    ear_body_id body;
+    bool has_source, has_listener, has_impact, has_vehicle, followed;
+    uint32_t attached; /* attached voices on this body */
+    ear__src src;
+    ear_listener_component listener;
+    ear_impact impact;
+    bool hit_before;
+    double last_hit_s;
+    ear_vehicle_sound vsound;
+    ear_voice_id engine;
+    bool engine_failed;
+    bool engine_sent_valid;
+    ear_vec3 engine_pos, engine_vel;
+    float engine_rpm, engine_load, engine_pitch, engine_volume;
+    /* This sync's reading of the body (valid once read). */
+    ear_body_info info;
+    bool info_valid;
+    ear_vec3 velocity; /* by the rule: physics velocity or motion since the last sync */
+    ear_vec3 last_pos; /* the position at the last sync */
+    bool last_valid;
+    ear_pose_track track;
+} ear__entry;
+
+typedef struct ear__attached {
+    ear_body_id body;
+    ear_voice_id voice;
+    float volume; /* as asked (the ear's absence silences it) */
+    bool silenced;
+    ear_vec3 sent_pos, sent_vel;
+} ear__attached;
+
+typedef struct ear__event {
+    char name[EAR_SOUND_NAME_MAX];
+    ear_vec3 position;
+    ear_event_params params;
+} ear__event;
+
+struct ear_world {
+    ear_world_config config;
+    ear_rng rng;
+    ear__entry *entries; /* sorted by body id */
+    size_t entry_count, entry_cap;
+    ear__attached *attached;
+    size_t attached_count, attached_cap;
+    ear__event *events;
+    size_t event_count, event_cap;
+    char **once;
+    size_t once_count, once_cap;
+
+    ear_body_id follow;
+    ear_body_id ear; /* after the last sync */
+    bool have_ear;
+    ear_vec3 ear_pos;
+    bool listener_sent;
+    ear_listener sent_listener;
+    float sent_master;
+    bool master_sent;
+    bool said_no_ear;
+    uint64_t next_event_step; /* physics events from this step on are not seen yet */
+    double last_dt;
+    ear_world_stats stats;
+};
+
+/* Reads the body into e->info and works out e->velocity (dynamic bodies and vehicles: the
+ * physics velocity; others: the motion since the last sync over dt, 0 for a jump faster
+ * than teleport_speed_mps or on the first sync). False when the body is gone. */
+bool ear__read_body(ear_world *w, ear__entry *e, double dt_s);
+/* Reads a drive binding's path on the entry's body; false when it does not resolve. */
+bool ear__drive_value(const ear_world *w, const ear__entry *e, const char *from, float *out);
+
+#endif

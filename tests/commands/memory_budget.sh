@@ -1,0 +1,66 @@
+#!/bin/sh
+# The session's memory budget through the real `earshot serve`:
+# - with --memory-mb 4, a 1 s synth clip (187.5 KiB) is defined, a 30 s one (5.5 MiB) is
+#   E_TOO_BIG with its numbers, a 30 s render too; the first clip is still there and plays;
+# - with the default budget (1 GiB), a 5-minute render (14.4 M stereo frames, 115.2 MB)
+#   is measured with a counted peak of at most its buffer plus one 24 MiB transform and
+#   its envelope (before, one 2^25-point FFT of the whole view added 256 MiB). Five
+#   minutes, not ten, keeps the test to seconds under ASan; the bound does not depend on
+#   the length (tests/analysis measures it again for a minute).
+set -eu
+earshot=$1
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+
+fail() {
+    echo "memory_budget: $*" >&2
+    cut -c1-400 "$out" >&2
+    exit 1
+}
+expect_line() { # <line number> <fixed text it must hold>
+    sed -n "$1p" "$out" | grep -qF -- "$2" || fail "answer $1 lacks $2"
+}
+number() { # <line number> <key>: the integer after "key":
+    sed -n "$1p" "$out" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2
+}
+
+printf '%s\n' \
+    '{"command":"audio.clip.define","params":{"name":"short","synth":{"waveform":"sine","frequency":440,"seconds":1}}}' \
+    '{"command":"audio.clip.define","params":{"name":"long","synth":{"waveform":"sine","frequency":440,"seconds":30}}}' \
+    '{"command":"audio.render_offline","params":{"seconds":30}}' \
+    '{"command":"audio.play","params":{"sound":"short"}}' \
+    '{"command":"audio.render_offline","params":{"seconds":0.5}}' \
+    '{"command":"audio.status"}' |
+    "$earshot" serve --memory-mb 4 >"$out"
+expect_line 1 '"ok":true'
+expect_line 2 '"code":"E_TOO_BIG"'
+expect_line 2 '"where":"params.synth"'
+expect_line 2 '"budget_bytes":4194304'
+expect_line 3 '"code":"E_TOO_BIG"'
+expect_line 3 '"where":"params.seconds"'
+expect_line 4 '"ok":true'
+expect_line 5 '"ok":true'
+expect_line 5 '"dominant_hz":4'
+expect_line 6 '"clips":["short"]'
+expect_line 6 '"budget_bytes":4194304'
+used=$(number 6 used_bytes)
+[ "$used" -le 4194304 ] || fail "used $used bytes of a 4 MiB budget"
+
+if "$earshot" serve --memory-mb x </dev/null >/dev/null 2>&1; then
+    fail "--memory-mb x was accepted"
+fi
+
+printf '%s\n' \
+    '{"command":"audio.play","params":{"sound":"synth:sine:440:1","looping":true}}' \
+    '{"command":"audio.render_offline","params":{"seconds":300}}' \
+    '{"command":"audio.status"}' |
+    "$earshot" serve >"$out"
+expect_line 2 '"frames":14400000'
+expect_line 2 '"dominant_hz":439.99'
+expect_line 3 '"budget_bytes":1073741824'
+peak=$(number 3 peak_bytes)
+buffer=115200000
+limit=$((buffer + 25165824 + 1048576 + 1048576))
+echo "memory_budget: 300 s render: counted peak $peak bytes (buffer $buffer)"
+[ "$peak" -ge "$buffer" ] || fail "peak $peak is below the buffer itself"
+[ "$peak" -le "$limit" ] || fail "peak $peak is over $limit"
