@@ -83,6 +83,16 @@ check "focus loss pauses 2 s of 5 (time_s 2.98)" grep -q 'time_s=2.98 ' focus.ou
 printf '10 press ESCAPE\n20 focus_lost\n40 focus_gained\n300 quit\n' >pause.script
 "$GAME" --headless --level 1 --script pause.script >pause.out 2>&1
 check "player pause survives focus regained (time_s 0.17)" grep -q 'time_s=0.17 ' pause.out
+# The player hears the focus go and come back (the frame's game time: 10 frames in).
+"$GAME" --headless --level 1 --script focus.script --speech-log focus.log >/dev/null 2>&1
+check "focus loss is said" has_line focus.log "0.15	Paused: the window lost focus."
+check "focus regained is said" has_line focus.log "0.17	Resumed."
+"$GAME" --headless --level 1 --script pause.script --lang de --speech-log pause.log >/dev/null 2>&1
+for line in "0.17	Pausiert: das Fenster hat den Fokus verloren." \
+    "0.17	Das Fenster hat wieder den Fokus. Weiter pausiert."; do
+    check "German focus: $line" has_line pause.log "$line"
+done
+check "German: no Fortgesetzt while the player pause stays" sh -c "! grep -q 'Fortgesetzt' pause.log"
 
 # 8. The keys in a level: where am I, facing (compass and clock), status, F1, key help, history.
 printf '10 press W\n20 press C\n30 press T\n40 press F1\n50 press K\n60 press H\n70 press H\n100 quit\n' >keys.script
@@ -97,12 +107,32 @@ printf '10 press S\n100 down UP\n300 press S\n400 quit\n' >car.script
 "$GAME" --headless --level 3 --script car.script --lang de --speech-log car.log >/dev/null 2>&1
 check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer pro Stunde, Gang 3, 1,5 Liter im Tank."
 
-# 10. Cache loads across restart (nothing read again), level select to level 2 (its music
-# read, level 1's trimmed), and back to level 1 (its music read again): 22 22 23 24.
+# 10. Cache loads across restart (nothing read again), level select to level 2 (the start
+# menu's music read once, as the session keeps it from the first menu on; level 2's music
+# read, level 1's trimmed), and back to level 1 (its music read again; the menu's not):
+# 22 22 24 25.
 printf '10 press ESCAPE\n20 press DOWN\n25 press ENTER\n40 press ESCAPE\n50 press DOWN\n55 press DOWN\n60 press ENTER\n70 press DOWN\n75 press ENTER\n90 press ESCAPE\n100 press DOWN\n105 press DOWN\n110 press ENTER\n120 press ENTER\n200 quit\n' >cache.script
 "$GAME" --headless --level 1 --script cache.script --speech-log cache.log >cache.out 2>&1
-check "cache loads 22 22 23 24 across restart and level select" grep -qx 'loads: 22 22 23 24' cache.out
-check "level select reaches level 2" grep -q '^0.42	Level 2: the cellar. Follow the bell.' cache.log
+check "cache loads 22 22 24 25 across restart and level select" grep -qx 'loads: 22 22 24 25' cache.out
+check "level select reaches level 2" grep -q '^0.67	Level 2: the cellar. Follow the bell.' cache.log
+
+# 11. Level select from the pause menu: the game closes, the start menu opens with its
+# level list on top; Escape goes back to the start menu (focused on Choose a level).
+printf '10 press ESCAPE\n20 press DOWN\n25 press DOWN\n30 press ENTER\n50 press DOWN\n60 press ESCAPE\n80 press DOWN\n200 quit\n' >ls.script
+"$GAME" --headless --level 1 --script ls.script --speech-log ls.log >/dev/null 2>&1
+for line in "0.17	Choose a level, button, 3 of 5" "0.18	Choose a level, menu" \
+    "0.18	Level 1: the garden, button, 1 of 3" "0.50	Level 2: the cellar, button, 2 of 3" \
+    "0.68	Main menu, menu" "0.68	Choose a level, submenu, 2 of 5" \
+    "1.00	Settings, submenu, 3 of 5"; do
+    check "level select: $line" has_line ls.log "$line"
+done
+"$GAME" --headless --level 1 --script ls.script --lang de --speech-log lsde.log >/dev/null 2>&1
+for line in "0.17	Level wählen, Schalter, 3 von 5" "0.18	Level wählen, Menü" \
+    "0.18	Level 1: der Garten, Schalter, 1 von 3" "0.50	Level 2: der Keller, Schalter, 2 von 3" \
+    "0.68	Hauptmenü, Menü" "0.68	Level wählen, Untermenü, 2 von 5" \
+    "1.00	Einstellungen, Untermenü, 3 von 5"; do
+    check "German level select: $line" has_line lsde.log "$line"
+done
 
 # 9. The bot hears only: its code includes nothing of the game's (only its header and keys).
 check "bot sources exist" test -f "$SRC/bot.c" -a -f "$SRC/bot.h"
