@@ -721,7 +721,7 @@ static void button(ear_ui_menu *m, const char *id, const char *label, bool close
 static ear_ui_menu *levels_menu(demo *d) {
     ear_ui_menu *m = menu("levels", "menu.levels", EAR_UI_ESCAPE_CLOSE);
     for (int i = 0; i < DEMO_LEVELS; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "%d", i + 1);
         button(m, id, levels[i].title_key, true);
     }
@@ -1108,7 +1108,7 @@ static void play_step(ear_ctx *ctx, demo *d) {
                 lose(ctx, d);
                 return;
             }
-            char n[8];
+            char n[16];
             snprintf(n, sizeof n, "%d", d->lives);
             ear_lang_arg a[1] = {arg_s("n", n)};
             say_fmt(ctx, "hurt", a, 1);
@@ -1157,7 +1157,7 @@ static void speak_where(ear_ctx *ctx, demo *d) {
     ear_body_get(ph, d->player, &info);
     ear_vec3 g;
     ear_body_position(ph, d->guide, &g);
-    char where[200] = "", t[32], s[32], found[8], total[8];
+    char where[200] = "", t[32], s[32], found[24], total[24];
     ear_describe_position(ear_ctx_lang(ctx), info.desc.position_m, info.desc.facing_deg, g,
                           where, sizeof where, NULL);
     fmt_time(t, sizeof t, d->time_s, is_german(d));
@@ -1191,7 +1191,7 @@ static void speak_facing(ear_ctx *ctx, demo *d) {
 }
 
 static void speak_status(ear_ctx *ctx, demo *d) {
-    char t[32], s[32], l[8];
+    char t[32], s[32], l[16];
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
     snprintf(l, sizeof l, "%d", d->lives);
@@ -1202,7 +1202,7 @@ static void speak_status(ear_ctx *ctx, demo *d) {
 static void speak_speed(ear_ctx *ctx, demo *d) {
     ear_vehicle_state vs;
     if (!d->car || ear_vehicle_get_state(ear_ctx_physics(ctx), d->car, &vs) != EAR_OK) return;
-    char speed[100] = "", gear[8], fuel[16];
+    char speed[100] = "", gear[16], fuel[16];
     ear_describe_speed(ear_ctx_lang(ctx), vs.speed_mps, EAR_SPEED_KMH, speed, sizeof speed,
                        NULL);
     snprintf(gear, sizeof gear, "%u", vs.gear);

@@ -271,8 +271,8 @@ static void script_end(ear_ctx *ctx, void *user) {
 TEST(sdl2_backend_takes_the_script_and_the_frame_count) {
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     ear_script script = {0};
-    ASSERT_OK(ear_script_parse("3 press SPACE\n5 focus_lost\n8 focus_gained\n12 quit\n", &script,
-                               NULL, 0));
+    ASSERT_OK(ear_script_parse("3 press SPACE\n5 focus_lost\n8 focus_gained\n12 quit\n",
+                               &script, NULL, 0));
     for (int by_count = 0; by_count <= 1; by_count++) {
         static script_probe p;
         memset(&p, 0, sizeof p);
