@@ -3,10 +3,11 @@
 # speak word for word in English and German, the save round trip and a tampered save, a
 # recorded run replays to the same hashes, the cache's loads, window close replacing a
 # route, pause reasons, a crash mid-save and the window mode.
-# Usage: game.sh <earshot-demo> [<kill_mid_write.so>]
+# Usage: game.sh <earshot-demo> [<kill_mid_write.so> [<music_level>]]
 set -u
 GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 KILLER=${2:+$(cd "$(dirname "$2")" && pwd)/$(basename "$2")}
+LEVEL=${3:+$(cd "$(dirname "$3")" && pwd)/$(basename "$3")}
 SRC=$(cd "$(dirname "$0")/../../games/demo" && pwd)
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
@@ -178,6 +179,50 @@ od -An -v -f -w8 disk.raw | awk '{ s += $1 * $1 + $2 * $2; n += 2
 cat disk.level
 check "window: the disk driver got at least 2 s" awk '{ split($3, a, "="); exit !(a[2] >= 2) }' disk.level
 check "window: not silent (RMS above -40 dBFS)" awk '{ split($1, a, "="); exit !(a[2] > 0.01) }' disk.level
+
+# 13. The music ducks under speech (rule "speech", gain_db -12) and under a hard crash
+# (rule "crash", gain_db -20), and comes back. The sound volume is set to 0 in the
+# settings (saved), so the WAV holds the music alone; a ducked stretch is compared with
+# the same stretch of the loop one loop later (the same samples: only the gain differs).
+# Level 1's music loops every 4.8 s, level 3's every 4.0 s; the level's first sentence
+# ducks it for 0.06 s a character (4.4 s), then the rule's hold and release (0.7 s).
+if [ -n "$LEVEL" ]; then
+    { printf '5 press DOWN\n10 press DOWN\n15 press ENTER\n30 press DOWN\n35 press DOWN\n'
+      for i in 0 1 2 3 4 5 6 7 8 9; do echo "$((40 + i * 5)) press LEFT"; done
+      printf '100 press ESCAPE\n110 quit\n'; } >mute.script
+    "$GAME" --headless --script mute.script --save mute.save --speech-log mute.log >/dev/null 2>&1
+    check "sound volume 0 set" has_line mute.log "1.42	0 percent"
+    near() { # near <what> <expected dB> <music_level args...>
+        what=$1 want=$2
+        shift 2
+        got=$("$LEVEL" "$@") || { echo "FAIL: $what (music_level failed)"; fail=1; return; }
+        check "$what: $got (want $want +-0.5 dB)" \
+            awk -v w="$want" -v g="${got#db=}" 'BEGIN { d = (g + 0) - w; exit !(d <= 0.5 && d >= -0.5) }'
+    }
+    "$GAME" --headless --level 1 --save mute.save --seconds 14 --wav duck.wav >/dev/null 2>&1
+    near "music under speech, 1.0-1.5 s" -12 duck.wav 1.0 5.8 0.5
+    near "music under speech, 2.5-3.0 s" -12 duck.wav 2.5 7.3 0.5
+    near "music back after speech, 5.5-6.0 s" 0 duck.wav 5.5 10.3 0.5
+    # Level 3, gas from 11.7 s (after the first sentence): the car hits the east wall once
+    # (score -20); the crash is found as the first quarter second 10 dB below the loop after.
+    printf '700 down UP\n' >crash.script
+    "$GAME" --headless --level 3 --save mute.save --seconds 26 --script crash.script \
+        --wav crash.wav >crash.out 2>&1
+    check "one hard crash (score -20)" grep -q '^summary: level=3 finished=no .* score=-20 ' crash.out
+    crash=
+    for t in 12.0 12.25 12.5 12.75 13.0 13.25 13.5 13.75 14.0 14.25 14.5 14.75 15.0 15.25 \
+        15.5 15.75 16.0 16.25 16.5 16.75 17.0 17.25 17.5 17.75 18.0 18.25 18.5 18.75 19.0; do
+        db=$("$LEVEL" crash.wav "$t" "$(awk -v t="$t" 'BEGIN { print t + 4 }')" 0.25) || break
+        if awk -v g="${db#db=}" 'BEGIN { exit !(g + 0 < -10) }'; then crash=$t; break; fi
+    done
+    check "the crash ducks the music (found at ${crash:-none} s)" test -n "$crash"
+    if [ -n "$crash" ]; then
+        a=$(awk -v t="$crash" 'BEGIN { print t + 0.25 }')
+        near "music under the crash, +0.25-0.75 s" -20 crash.wav "$a" "$(awk -v t="$a" 'BEGIN { print t + 4 }')" 0.5
+        a=$(awk -v t="$crash" 'BEGIN { print t + 2.75 }')
+        near "music back after the crash, +2.75-3.25 s" 0 crash.wav "$a" "$(awk -v t="$a" 'BEGIN { print t + 4 }')" 0.5
+    fi
+fi
 
 # 9. The bot hears only: its code includes nothing of the game's (only its header and keys).
 check "bot sources exist" test -f "$SRC/bot.c" -a -f "$SRC/bot.h"
