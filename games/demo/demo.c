@@ -138,6 +138,8 @@ static const char english[] =
     "save.broken = The save file was damaged and has been set aside. The game starts from the "
     "defaults.\n"
     "save.done = Saved.\n"
+    "hint.follow = Follow the bell\n"
+    "hint.car = You are in the car\n"
     "focus.lost = Paused: the window lost focus.\n"
     "focus.back = Resumed.\n"
     "focus.still = The window has focus again. Still paused.\n";
@@ -200,12 +202,31 @@ static const char german[] =
     "save.broken = Der Spielstand war beschädigt und wurde beiseitegelegt. Das Spiel beginnt "
     "mit den Voreinstellungen.\n"
     "save.done = Gespeichert.\n"
+    "hint.follow = Folge der Glocke\n"
+    "hint.car = Du sitzt im Auto\n"
     "focus.lost = Pausiert: das Fenster hat den Fokus verloren.\n"
     "focus.back = Fortgesetzt.\n"
     "focus.still = Das Fenster hat wieder den Fokus. Weiter pausiert.\n";
 
 static const char *const language_choices[] = {"lang.en", "lang.de"};
 static const char *const language_codes[] = {"en", "de"};
+
+bool demo_text(const char *language, const char *key, char *out, size_t cap) {
+    const char *table = language && strcmp(language, "de") == 0 ? german : english;
+    size_t klen = strlen(key);
+    for (const char *line = table; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end) end = line + strlen(line);
+        if (strncmp(line, key, klen) == 0 && strncmp(line + klen, " = ", 3) == 0) {
+            const char *v = line + klen + 3;
+            snprintf(out, cap, "%.*s", (int)(end - v), v);
+            return true;
+        }
+        line = *end ? end + 1 : end;
+    }
+    if (cap) out[0] = '\0';
+    return false;
+}
 
 /* ---- State ---------------------------------------------------------------------------- */
 
@@ -400,6 +421,10 @@ void demo_close(demo *d) {
 
 void demo_set_audio_hash(demo *d, uint64_t hash) {
     d->audio_hash = hash;
+}
+
+const char *demo_language(const demo *d) {
+    return language_codes[d->set.language];
 }
 
 demo_result demo_get_result(const demo *d) {

@@ -270,6 +270,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "earshot-demo: out of memory\n");
         return 1;
     }
+    if (r.bot) {
+        /* The bot listens in the language the game speaks: the words from its table. */
+        static const char *const keys[] = {"menu.complete", "menu.gameover", "menu.play",
+                                           "menu.next",     "menu.exit",     "menu.retry",
+                                           "hint.follow",   "hint.car",      "level1",
+                                           "level2",        "level3"};
+        char words[11][96];
+        for (int k = 0; k < 11; k++)
+            demo_text(demo_language(d), keys[k], words[k], sizeof words[k]);
+        bot_words w = {words[0], words[1], words[2],
+                       words[3], words[4], words[5],
+                       words[6], words[7], {words[8], words[9], words[10]}};
+        bot_set_words(r.bot, &w);
+    }
     ear_engine_config cfg = ear_engine_config_default("Three Errands");
     demo_configure(d, &cfg);
     ear_ui_attach(ui, &cfg);
