@@ -24,7 +24,12 @@ build: deps
 
 # The main job: the demo game. A window and the sound card when there are both; otherwise
 # the bot that only hears plays level 1 headless (a WAV and an SVG of it in $(BUILD)).
-run: build
+# The game's path is the first line: the build (all of it, as `make build`: the command
+# tool too) speaks only when it fails (its output is in $(BUILD)/run-build.log).
+run: deps
+	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
+	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory \
+	  >$(BUILD)/run-build.log 2>&1 || { cat $(BUILD)/run-build.log; exit 1; }
 	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
 	@cd $(BUILD) && ./games/demo/earshot-demo
 

@@ -21,8 +21,34 @@ typedef struct bands {
     float bell_l, bell_r, bright, buzz;
 } bands;
 
+enum {
+    W_COMPLETE,
+    W_GAME_OVER,
+    W_PLAY,
+    W_NEXT,
+    W_EXIT,
+    W_RETRY,
+    W_FOLLOW,
+    W_CAR,
+    W_LEVEL1,
+    W_COUNT = W_LEVEL1 + 3
+};
+
+static const char *const english_words[W_COUNT] = {"Level complete",
+                                                   "Game over",
+                                                   "Play",
+                                                   "Next level",
+                                                   "Exit",
+                                                   "Retry",
+                                                   "Follow the bell",
+                                                   "You are in the car",
+                                                   "Level 1: the garden",
+                                                   "Level 2: the cellar",
+                                                   "Level 3: the road"};
+
 struct bot {
     bool play_all;
+    char words[W_COUNT][96];
     FILE *log;
     mode mode;
     /* menus: the items wanted, best first */
@@ -47,9 +73,19 @@ bot *bot_create(bool play_all, FILE *log) {
     b->play_all = play_all;
     b->log = log;
     b->mode = MODE_MENU;
-    b->want[0] = "Play";
+    for (int i = 0; i < W_COUNT; i++)
+        snprintf(b->words[i], sizeof b->words[i], "%s", english_words[i]);
+    b->want[0] = b->words[W_PLAY];
     b->want_count = 1;
     return b;
+}
+
+void bot_set_words(bot *b, const bot_words *w) {
+    const char *given[W_COUNT] = {w->complete,  w->game_over, w->play,     w->next,
+                                  w->exit,      w->retry,     w->follow,   w->car,
+                                  w->levels[0], w->levels[1], w->levels[2]};
+    for (int i = 0; i < W_COUNT; i++)
+        if (given[i] && *given[i]) snprintf(b->words[i], sizeof b->words[i], "%s", given[i]);
 }
 
 void bot_destroy(bot *b) {
@@ -60,44 +96,55 @@ static void note(bot *b, const char *what) {
     if (b->log) fprintf(b->log, "bot %llu: %s\n", (unsigned long long)b->frame, what);
 }
 
-static bool starts(const char *text, const char *prefix) {
-    return strncmp(text, prefix, strlen(prefix)) == 0;
-}
-
-/* "<label>, button, 2 of 4": the label and the count. */
+/* "<label>, <kind>, 2 of 4" in any language ("Spielen, Schalter, 1 von 5"): the label
+ * before the first comma and the count, the last number. A menu's title ("Main menu,
+ * menu") has no count. */
 static bool item_of(const char *text, char *label, size_t cap, size_t *total) {
-    const char *comma = strstr(text, ", button, ");
-    if (!comma) comma = strstr(text, ", submenu, ");
-    if (!comma) return false;
+    const char *comma = strstr(text, ", ");
+    size_t len = strlen(text);
+    if (!comma || !strstr(comma + 2, ", ") || len == 0 || text[len - 1] < '0' ||
+        text[len - 1] > '9')
+        return false;
     size_t n = (size_t)(comma - text);
     if (n >= cap) n = cap - 1;
     memcpy(label, text, n);
     label[n] = '\0';
-    const char *of = strstr(comma, " of ");
-    *total = of ? (size_t)atoi(of + 4) : 0;
+    const char *last = text + len;
+    while (last > text && last[-1] >= '0' && last[-1] <= '9') last--;
+    *total = (size_t)atoi(last);
     return true;
 }
 
+/* A level's first sentence: its title, then ". ", and the guide's name in it. */
+static bool level_intro(const bot *b, const char *text) {
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(b->words[W_LEVEL1 + i]);
+        if (strncmp(text, b->words[W_LEVEL1 + i], n) == 0 && strncmp(text + n, ". ", 2) == 0)
+            return strstr(text, b->words[W_FOLLOW]) != NULL;
+    }
+    return false;
+}
+
 void bot_hear_line(bot *b, const char *text) {
-    if (strstr(text, "Level complete")) {
+    if (strstr(text, b->words[W_COMPLETE])) {
         b->mode = MODE_MENU;
         b->want_count = 0;
-        if (b->play_all) b->want[b->want_count++] = "Next level";
-        b->want[b->want_count++] = "Exit";
+        if (b->play_all) b->want[b->want_count++] = b->words[W_NEXT];
+        b->want[b->want_count++] = b->words[W_EXIT];
         b->seen_items = 0;
         note(b, "the level is complete: to the menu");
         return;
     }
-    if (strstr(text, "Game over")) {
+    if (strstr(text, b->words[W_GAME_OVER])) {
         b->mode = MODE_MENU;
         b->want_count = 1;
-        b->want[0] = "Retry";
+        b->want[0] = b->words[W_RETRY];
         b->seen_items = 0;
         note(b, "game over: retry");
         return;
     }
-    if (starts(text, "Level ") && strstr(text, "Follow the bell")) {
-        b->mode = strstr(text, "You are in the car") ? MODE_DRIVE : MODE_WALK;
+    if (level_intro(b, text)) {
+        b->mode = strstr(text, b->words[W_CAR]) ? MODE_DRIVE : MODE_WALK;
         b->act = ACT_LISTEN;
         b->frames_left = WINDOW;
         b->heard = 0;

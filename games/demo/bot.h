@@ -23,6 +23,17 @@ typedef struct bot bot;
 bot *bot_create(bool play_all, FILE *log);
 void bot_destroy(bot *b);
 
+/* The words the bot listens for, in the language the game speaks (a player knows the
+ * language: main.c takes them from the game's translation table). Copied. Unset fields
+ * (and a bot never given words) keep the English ones. */
+typedef struct bot_words {
+    const char *complete, *game_over;       /* "Level complete", "Game over" */
+    const char *play, *next, *exit, *retry; /* the items it chooses */
+    const char *follow, *car;               /* "Follow the bell", "You are in the car" */
+    const char *levels[3];                  /* "Level 1: the garden", ... */
+} bot_words;
+void bot_set_words(bot *b, const bot_words *words);
+
 /* A line the game spoke. */
 void bot_hear_line(bot *b, const char *text);
 /* One frame of interleaved stereo output at rate. */

@@ -137,7 +137,12 @@ static const char english[] =
     "humming drone.\n"
     "save.broken = The save file was damaged and has been set aside. The game starts from the "
     "defaults.\n"
-    "save.done = Saved.\n";
+    "save.done = Saved.\n"
+    "hint.follow = Follow the bell\n"
+    "hint.car = You are in the car\n"
+    "focus.lost = Paused: the window lost focus.\n"
+    "focus.back = Resumed.\n"
+    "focus.still = The window has focus again. Still paused.\n";
 
 static const char german[] =
     "title = Drei Besorgungen\n"
@@ -196,10 +201,32 @@ static const char german[] =
     "Ziele. Weiche der brummenden Drohne aus.\n"
     "save.broken = Der Spielstand war beschädigt und wurde beiseitegelegt. Das Spiel beginnt "
     "mit den Voreinstellungen.\n"
-    "save.done = Gespeichert.\n";
+    "save.done = Gespeichert.\n"
+    "hint.follow = Folge der Glocke\n"
+    "hint.car = Du sitzt im Auto\n"
+    "focus.lost = Pausiert: das Fenster hat den Fokus verloren.\n"
+    "focus.back = Fortgesetzt.\n"
+    "focus.still = Das Fenster hat wieder den Fokus. Weiter pausiert.\n";
 
 static const char *const language_choices[] = {"lang.en", "lang.de"};
 static const char *const language_codes[] = {"en", "de"};
+
+bool demo_text(const char *language, const char *key, char *out, size_t cap) {
+    const char *table = language && strcmp(language, "de") == 0 ? german : english;
+    size_t klen = strlen(key);
+    for (const char *line = table; *line;) {
+        const char *end = strchr(line, '\n');
+        if (!end) end = line + strlen(line);
+        if (strncmp(line, key, klen) == 0 && strncmp(line + klen, " = ", 3) == 0) {
+            const char *v = line + klen + 3;
+            snprintf(out, cap, "%.*s", (int)(end - v), v);
+            return true;
+        }
+        line = *end ? end + 1 : end;
+    }
+    if (cap) out[0] = '\0';
+    return false;
+}
 
 /* ---- State ---------------------------------------------------------------------------- */
 
@@ -253,6 +280,8 @@ struct demo {
     double hurt_until_s, bump_ready_s, wall_next_s;
     float walked_m;
     bool completed, game_over, paused_by_player, settings_open;
+    bool focus_lost;      /* the focus-loss sentence was said (its return is said once) */
+    ear_clip *menu_music; /* the session holds the menu's music from the first menu on */
     int steps_since_guide;
     /* assets held by the current level (names) */
     char held[24][40];
@@ -348,6 +377,18 @@ static void music_rule(ear_ctx *ctx, demo *d) {
         ear_stage_fade_bus(st, EAR_BUS_MUSIC, target, 0.2f);
 }
 
+/* Focus loss pauses the game clock (the runner's EAR_PAUSE_FOCUS); the player hears it
+ * and hears its return: "Resumed", or "Still paused" when a player pause stays. */
+static void focus_rule(ear_ctx *ctx, demo *d) {
+    bool lost = (ear_ctx_time(ctx)->pause_reasons & EAR_PAUSE_FOCUS) != 0;
+    if (lost == d->focus_lost) return;
+    d->focus_lost = lost;
+    if (lost)
+        say(ctx, ear_tr(ctx, "focus.lost"));
+    else
+        say(ctx, ear_tr(ctx, d->paused_by_player ? "focus.still" : "focus.back"));
+}
+
 demo *demo_create(const demo_options *options) {
     demo *d = calloc(1, sizeof *d);
     if (!d) return NULL;
@@ -380,6 +421,10 @@ void demo_close(demo *d) {
 
 void demo_set_audio_hash(demo *d, uint64_t hash) {
     d->audio_hash = hash;
+}
+
+const char *demo_language(const demo *d) {
+    return language_codes[d->set.language];
 }
 
 demo_result demo_get_result(const demo *d) {
@@ -702,7 +747,7 @@ static void button(ear_ui_menu *m, const char *id, const char *label, bool close
 static ear_ui_menu *levels_menu(demo *d) {
     ear_ui_menu *m = menu("levels", "menu.levels", EAR_UI_ESCAPE_CLOSE);
     for (int i = 0; i < DEMO_LEVELS; i++) {
-        char id[8];
+        char id[16];
         snprintf(id, sizeof id, "%d", i + 1);
         button(m, id, levels[i].title_key, true);
     }
@@ -742,7 +787,22 @@ static ear_ui_menu *settings_menu(demo *d) {
     return m;
 }
 
-static void open_main_menu(ear_ctx *ctx, demo *d) {
+/* The start menu's music: the session takes its own hold when the first menu opens and
+ * keeps it to the end (001's session_keep_menu_files), so a level's trim never unloads it
+ * and a return to the menus reads nothing again. */
+static void play_menu_music(ear_ctx *ctx, demo *d) {
+    if (!d->menu_music &&
+        ear_assets_acquire(ear_ctx_assets(ctx), "menu", &d->menu_music) != EAR_OK)
+        d->menu_music = NULL;
+    if (d->menu_music)
+        ear_stage_music_play(ear_ctx_stage(ctx),
+                             &(ear_music_params){.name = "menu",
+                                                 .source = {.clip = d->menu_music},
+                                                 .loop = true,
+                                                 .crossfade_s = 1.0f});
+}
+
+static void open_main_menu(ear_ctx *ctx, demo *d, const char *focus) {
     ear_ui_close_all(ctx);
     ear_ui_menu *m = menu("main", "menu.main", EAR_UI_ESCAPE_NONE);
     button(m, "play", "menu.play", true);
@@ -756,18 +816,29 @@ static void open_main_menu(ear_ctx *ctx, demo *d) {
                                       .submenu = settings_menu(d)});
     button(m, "help", "menu.help", false);
     button(m, "quit", "menu.quit", true);
+    if (focus) ear_ui_menu_focus(m, focus);
     ear_ui_open_menu(ctx, m);
     d->screen = SCREEN_MENU;
+}
+
+/* Level Select (from the pause, completion and game-over menus): the game closes, the
+ * start menu opens with its level list on top (Escape goes back to the start menu); the
+ * level's files stay held, idle, until another level opens. */
+static void open_level_select(ear_ctx *ctx, demo *d) {
+    unload_level(ctx, d);
+    d->completed = d->game_over = false;
+    d->paused_by_player = false;
+    ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_MENU | EAR_PAUSE_PLAYER);
+    play_menu_music(ctx, d);
+    open_main_menu(ctx, d, "levels");
+    ear_ui_open_menu(ctx, levels_menu(d));
 }
 
 static void open_pause_menu(ear_ctx *ctx, demo *d) {
     ear_ui_menu *m = menu("pause", "menu.pause", EAR_UI_ESCAPE_CLOSE);
     button(m, "resume", "menu.resume", true);
     button(m, "restart", "menu.restart", true);
-    ear_ui_menu_add(m, &(ear_ui_item){.id = "levels",
-                                      .label = "menu.levels",
-                                      .kind = EAR_UI_SUBMENU,
-                                      .submenu = levels_menu(d)});
+    button(m, "levels", "menu.levels", true); /* the Level Select route */
     ear_ui_menu_add(m, &(ear_ui_item){.id = "settings",
                                       .label = "menu.settings",
                                       .kind = EAR_UI_SUBMENU,
@@ -784,10 +855,7 @@ static void open_end_menu(ear_ctx *ctx, demo *d, bool complete) {
         button(m, "replay", "menu.replay", true);
     else
         button(m, "retry", "menu.retry", true);
-    ear_ui_menu_add(m, &(ear_ui_item){.id = "levels",
-                                      .label = "menu.levels",
-                                      .kind = EAR_UI_SUBMENU,
-                                      .submenu = levels_menu(d)});
+    button(m, "levels", "menu.levels", true); /* the Level Select route */
     button(m, "exit", "menu.exit", true);
     ear_ui_open_menu(ctx, m);
 }
@@ -823,6 +891,8 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
             ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
         } else if (strcmp(e->item, "restart") == 0) {
             choose(d, DEMO_ROUTE_RETRY, d->level);
+        } else if (strcmp(e->item, "levels") == 0) {
+            choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
         } else if (strcmp(e->item, "quit") == 0) {
             choose(d, DEMO_ROUTE_EXIT, 0);
         }
@@ -836,6 +906,7 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         if (strcmp(e->item, "next") == 0) choose(d, DEMO_ROUTE_NEXT, d->level + 1);
         if (strcmp(e->item, "replay") == 0) choose(d, DEMO_ROUTE_REPLAY, d->level);
         if (strcmp(e->item, "retry") == 0) choose(d, DEMO_ROUTE_RETRY, d->level);
+        if (strcmp(e->item, "levels") == 0) choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
         if (strcmp(e->item, "exit") == 0) choose(d, DEMO_ROUTE_EXIT, 0);
     } else if (strcmp(e->widget, "settings") == 0) {
         if (strcmp(e->kind, EAR_UI_CHANGED) == 0) {
@@ -1115,7 +1186,7 @@ static void speak_where(ear_ctx *ctx, demo *d) {
     ear_body_get(ph, d->player, &info);
     ear_vec3 g;
     ear_body_position(ph, d->guide, &g);
-    char where[200] = "", t[32], s[32], found[8], total[8];
+    char where[200] = "", t[32], s[32], found[24], total[24];
     ear_describe_position(ear_ctx_lang(ctx), info.desc.position_m, info.desc.facing_deg, g,
                           where, sizeof where, NULL);
     fmt_time(t, sizeof t, d->time_s, is_german(d));
@@ -1149,7 +1220,7 @@ static void speak_facing(ear_ctx *ctx, demo *d) {
 }
 
 static void speak_status(ear_ctx *ctx, demo *d) {
-    char t[32], s[32], l[8];
+    char t[32], s[32], l[16];
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
     snprintf(l, sizeof l, "%d", d->lives);
@@ -1160,7 +1231,7 @@ static void speak_status(ear_ctx *ctx, demo *d) {
 static void speak_speed(ear_ctx *ctx, demo *d) {
     ear_vehicle_state vs;
     if (!d->car || ear_vehicle_get_state(ear_ctx_physics(ctx), d->car, &vs) != EAR_OK) return;
-    char speed[100] = "", gear[8], fuel[16];
+    char speed[100] = "", gear[16], fuel[16];
     ear_describe_speed(ear_ctx_lang(ctx), vs.speed_mps, EAR_SPEED_KMH, speed, sizeof speed,
                        NULL);
     snprintf(gear, sizeof gear, "%u", vs.gear);
@@ -1192,13 +1263,8 @@ static void start(ear_ctx *ctx, void *user) {
     if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS) {
         load_level(ctx, d, d->opt.start_level);
     } else {
-        ear_clip *m = NULL;
-        if (ear_assets_get(ear_ctx_assets(ctx), "menu", &m) == EAR_OK)
-            ear_stage_music_play(st, &(ear_music_params){.name = "menu",
-                                                         .source = {.clip = m},
-                                                         .loop = true,
-                                                         .crossfade_s = 1.0f});
-        open_main_menu(ctx, d);
+        play_menu_music(ctx, d);
+        open_main_menu(ctx, d, NULL);
     }
 }
 
@@ -1254,12 +1320,13 @@ static void after_frame(ear_ctx *ctx, void *user) {
         load_level(ctx, d,
                    d->route_level >= 1 && d->route_level <= DEMO_LEVELS ? d->route_level : 1);
         break;
-    case DEMO_ROUTE_LEVEL_SELECT: open_main_menu(ctx, d); break;
+    case DEMO_ROUTE_LEVEL_SELECT: open_level_select(ctx, d); break;
     case DEMO_ROUTE_EXIT:
         write_save(d);
         ear_quit(ctx);
         break;
     }
+    focus_rule(ctx, d);
     music_rule(ctx, d);
     /* every new line of speech goes to the log with the game time */
     ear_speech *sp = ear_ctx_speech(ctx);
@@ -1283,6 +1350,8 @@ static void end(ear_ctx *ctx, void *user) {
         d->result.score = d->score;
     }
     release_level_assets(ctx, d);
+    if (d->menu_music) ear_assets_release(ear_ctx_assets(ctx), d->menu_music);
+    d->menu_music = NULL;
     unload_level(ctx, d);
 }
 

@@ -51,6 +51,11 @@ void demo_configure(demo *d, ear_engine_config *cfg);
 void demo_close(demo *d);
 /* The hash of the audio rendered so far (main.c's), folded into the scene's state hash. */
 void demo_set_audio_hash(demo *d, uint64_t hash);
+/* The game's text for key in language ("en", "de"; else English) into out (cut at cap).
+ * False (out empty) for an unknown key. Thread: any. */
+bool demo_text(const char *language, const char *key, char *out, size_t cap);
+/* The language the game speaks ("en" or "de": --lang, else the save's). Thread: game. */
+const char *demo_language(const demo *d);
 
 typedef struct demo_result {
     int level;       /* the last level played (1-based), 0 if none */

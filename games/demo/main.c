@@ -30,8 +30,9 @@ static const char usage_text[] =
     "  Three Errands, Earshot's demo game, played by ear.\n"
     "  --window            a window (SDL2) even without a sound card or display check\n"
     "  --headless          no window: frames run as fast as they can (keys from --script)\n"
+    "  --script FILE       keys (\"<frame> press|down|up KEY\", \"<frame> quit\"); a\n"
+    "                      window run takes them too\n"
     "  --autoplay          headless, played by the bot that only hears\n"
-    "  --script FILE       headless keys (\"<frame> press|down|up KEY\", \"<frame> quit\")\n"
     "  --record FILE       record the run's input and hashes per step\n"
     "  --replay FILE       play a recording back, checking every step's hashes\n"
     "  --speech-log FILE   every spoken line as \"<game time s>\\t<text>\"\n"
@@ -40,7 +41,7 @@ static const char usage_text[] =
     "  --lang CODE         en or de\n"
     "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
     "                      defaults to $XDG_DATA_HOME/earshot/three-errands.save)\n"
-    "  --seconds S         headless: stop after S seconds of game frames\n"
+    "  --seconds S         stop after S seconds of frames (the window close path)\n"
     "  --wav FILE          headless: write what was heard\n"
     "  --plot FILE         headless: an SVG picture of it\n"
     "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
@@ -269,6 +270,20 @@ int main(int argc, char **argv) {
         fprintf(stderr, "earshot-demo: out of memory\n");
         return 1;
     }
+    if (r.bot) {
+        /* The bot listens in the language the game speaks: the words from its table. */
+        static const char *const keys[] = {"menu.complete", "menu.gameover", "menu.play",
+                                           "menu.next",     "menu.exit",     "menu.retry",
+                                           "hint.follow",   "hint.car",      "level1",
+                                           "level2",        "level3"};
+        char words[11][96];
+        for (int k = 0; k < 11; k++)
+            demo_text(demo_language(d), keys[k], words[k], sizeof words[k]);
+        bot_words w = {words[0], words[1], words[2],
+                       words[3], words[4], words[5],
+                       words[6], words[7], {words[8], words[9], words[10]}};
+        bot_set_words(r.bot, &w);
+    }
     ear_engine_config cfg = ear_engine_config_default("Three Errands");
     demo_configure(d, &cfg);
     ear_ui_attach(ui, &cfg);
@@ -278,6 +293,10 @@ int main(int argc, char **argv) {
     int code = 0;
 
     if (!headless) {
+        /* A window run takes the script and --seconds too (a smoke run under SDL's dummy
+         * video and disk audio drivers): the end of either is the window's close. */
+        if (script_path) cfg.script = &script;
+        if (seconds > 0) cfg.frames = (uint64_t)(seconds * cfg.frame_hz);
         ear_result res = ear_engine_run(&cfg, &scene);
         code = res == EAR_OK ? 0 : 1;
         if (res == EAR_E_UNSUPPORTED) fprintf(stderr, "earshot-demo: no display\n");

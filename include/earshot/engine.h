@@ -165,7 +165,9 @@ typedef struct ear_engine_config {
     const ear_physics_config *physics;
     ear_speech_config speech; /* default ear_speech_config_default(); headless runs
                                  force log_only */
-    /* Headless: the script, and how many frames to run (0: until quit). */
+    /* Headless: the script, and how many frames to run (0: until quit). SDL2 takes them
+     * too (a smoke run under SDL's dummy drivers): quit and the frame count close the
+     * window's run as its close button does. */
     const ear_script *script;
     uint64_t frames;
     /* Replays: record this run's input per fixed step to record_path, or play

@@ -123,6 +123,30 @@ static void handle_event(sdl_state *st, const SDL_Event *e) {
 
 ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage);
 
+/* A window run may take the headless script too (a smoke test of the window mode under
+ * SDL's dummy drivers): the events of frame f are queued just before it, "quit" is the
+ * window's close, and cfg->frames ends the run as a close does. */
+static void queue_script_frame(ear_runner *r, const ear_engine_config *cfg, uint64_t frame) {
+    if (cfg->frames && frame >= cfg->frames) ear_runner_close(r);
+    if (!cfg->script || cfg->replay_path) return;
+    for (size_t i = 0; i < cfg->script->count; i++) {
+        const ear_script_event *e = &cfg->script->events[i];
+        if (e->frame != frame) continue;
+        switch (e->action) {
+        case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
+        case EAR_SCRIPT_UP: ear_runner_key_up(r, e->key); break;
+        case EAR_SCRIPT_PRESS:
+            ear_runner_key_down(r, e->key);
+            ear_runner_key_up(r, e->key);
+            break;
+        case EAR_SCRIPT_TEXT: ear_runner_text(r, e->text); break;
+        case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
+        case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
+        case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
+        }
+    }
+}
+
 ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage) {
     const Uint32 systems = SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER;
     if (SDL_InitSubSystem(systems) != 0) {
@@ -160,6 +184,7 @@ ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *
         double now = ear_now_s();
         double due = ear_runner_frames(r) ? ear_runner_next_frame_s(r) : now;
         if (now >= due) {
+            queue_script_frame(r, cfg, ear_runner_frames(r));
             ear_runner_frame(r, now);
         } else {
             double wait_ms = (due - now) * 1000.0;

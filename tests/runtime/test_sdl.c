@@ -245,7 +245,55 @@ TEST(default_hooks_play_the_stage_on_the_sound_card) {
     ASSERT_REL(ear_rms(w, 12000, 2, 1), 0.5 / sqrt(2.0), 0.02);
 }
 
-TEST_MAIN(TEST_ENTRY(sdl2_backend_maps_injected_events),
+/* ---- A script in a window run ----------------------------------------------------------- */
+
+typedef struct script_probe {
+    uint64_t last_frame, space_frame, paused_frames;
+    bool ended;
+} script_probe;
+
+static void script_update(ear_ctx *ctx, void *user) {
+    script_probe *p = user;
+    p->last_frame = ear_ctx_frame(ctx);
+    if (ear_key_pressed(ctx, EAR_KEY_SPACE)) p->space_frame = ear_ctx_frame(ctx);
+    if (ear_time_paused(ear_ctx_time(ctx))) p->paused_frames++;
+}
+
+static void script_end(ear_ctx *ctx, void *user) {
+    (void)ctx;
+    ((script_probe *)user)->ended = true;
+}
+
+/* The headless script drives a window run too: a press queued before frame 3 is seen in
+ * frame 3, focus lost before 5 and gained before 8 pause frames 5..7, quit before frame 12
+ * closes the window (frame 12 is the last, as after a close event); cfg.frames closes it
+ * the same way. */
+TEST(sdl2_backend_takes_the_script_and_the_frame_count) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    ear_script script = {0};
+    ASSERT_OK(ear_script_parse("3 press SPACE\n5 focus_lost\n8 focus_gained\n12 quit\n",
+                               &script, NULL, 0));
+    for (int by_count = 0; by_count <= 1; by_count++) {
+        static script_probe p;
+        memset(&p, 0, sizeof p);
+        ear_engine_config cfg = ear_engine_config_default("script");
+        cfg.frame_hz = 240;
+        cfg.speech.log_only = true;
+        cfg.mute = true;
+        cfg.script = &script;
+        if (by_count) cfg.frames = 9; /* before the script's quit */
+        ear_scene scene = {.update = script_update, .end = script_end, .user = &p};
+        ASSERT_OK(ear_engine_run(&cfg, &scene));
+        ASSERT_TRUE(p.ended);
+        ASSERT_EQ(p.space_frame, 3);
+        ASSERT_EQ(p.paused_frames, 3);
+        ASSERT_EQ(p.last_frame, by_count ? 9 : 12);
+    }
+    ear_script_free(&script);
+}
+
+TEST_MAIN(TEST_ENTRY(sdl2_backend_takes_the_script_and_the_frame_count),
+          TEST_ENTRY(sdl2_backend_maps_injected_events),
           TEST_ENTRY(default_hooks_play_the_stage_on_the_sound_card),
           TEST_ENTRY(sdl2_backend_attaches_audio_through_the_hook_unless_muted),
           TEST_ENTRY(one_function_game_runs_and_quits))
