@@ -6,10 +6,11 @@ TSAN_BUILD ?= build-tsan
 BENCH_BUILD ?= build-bench
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 300
+FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench fuzz fuzz-build format format-check clean
+.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean
 
 all: build
 
@@ -20,11 +21,11 @@ build: deps
 	@$(CMAKE) -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DEARSHOT_TESTS=OFF >/dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
-# The main job: render the bundled demo scene to a WAV (and an SVG picture of it) and print
-# its measurements.
+# The main job: the demo game. A window and the sound card when there are both; otherwise
+# the bot that only hears plays level 1 headless (a WAV and an SVG of it in $(BUILD)).
 run: build
-	@$(BUILD)/tools/earshot render examples/scenes/demo.scene.json -o $(BUILD)/demo.wav --overwrite \
-	  --plot $(BUILD)/demo.svg
+	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
+	@cd $(BUILD) && ./games/demo/earshot-demo
 
 # Every test through CTest, in the ASan+UBSan build.
 test: deps
@@ -60,7 +61,7 @@ bench: deps
 # FUZZ_SECONDS (5 minutes) among FUZZ_TARGETS; `make test` gives each FUZZ_TEST_SECONDS.
 # A module that adds a parser appends its target here.
 FUZZ_TARGETS := fuzz_commands fuzz_decode fuzz_audio_json fuzz_blend_json fuzz_storage \
-  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc
+  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc fuzz_ui
 FUZZ_TEST_SECONDS ?= 4
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) ))
 fuzz-build: deps
@@ -80,6 +81,10 @@ install: deps
 	  -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 	@$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
+
+# The UI's fuzzer alone (it is also one of FUZZ_TARGETS): FUZZ_UI_SECONDS, 5 minutes.
+fuzz-ui: deps
+	@$(MAKE) --no-print-directory fuzz FUZZ_TARGETS=fuzz_ui FUZZ_SECONDS=$(FUZZ_UI_SECONDS)
 
 format:
 	@find include src tests examples bench tools -name '*.[ch]' -print0 | xargs -0 clang-format -i

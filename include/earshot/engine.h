@@ -48,14 +48,16 @@ extern "C" {
 
 typedef struct ear_ctx ear_ctx;
 
-/* One event from the UI module (arriving with its own issue): which widget, what
- * happened ("clicked", "changed", "closed" ...), a value and an index. The strings are
- * copied when posted and live until the end of the frame. */
+/* One event from the UI module (include/earshot/ui.h): which widget, what happened
+ * ("clicked", "changed", "confirmed", "cancelled", "closed"), a value, an index and the
+ * item it concerns ("" when none). The strings are copied when posted and live until
+ * the end of the frame. */
 typedef struct ear_ui_event {
     const char *widget;
     const char *kind;
     const char *value;
     int index;
+    const char *item;
 } ear_ui_event;
 
 /* A scene: callbacks with user data, every one optional. The runner copies the struct.
@@ -173,6 +175,9 @@ typedef struct ear_engine_config {
     ear_engine_audio_update_fn audio_update;
     ear_engine_audio_detach_fn audio_detach;
     void *hook_user;
+    /* The UI module's object (ear_ui_attach sets it): the ui hook gets it instead of
+     * hook_user when set, and ear_ctx_ui_user returns it. Default NULL. */
+    void *ui_user;
 } ear_engine_config;
 
 /* The defaults above with that title (borrowed). Thread: any. */
@@ -298,6 +303,8 @@ uint64_t ear_ctx_step(const ear_ctx *ctx);
 bool ear_ctx_headless(const ear_ctx *ctx);
 /* The runner's hook user pointer. */
 void *ear_ctx_hook_user(const ear_ctx *ctx);
+/* The config's ui_user (the UI module's object), or NULL. */
+void *ear_ctx_ui_user(const ear_ctx *ctx);
 
 /* Keys. In fixed_update pressed / released are the step's edges (each press is seen by
  * exactly one step); elsewhere the frame's. */

@@ -331,7 +331,7 @@ static ear_result vehicle_of(const ear_physics *w, ear_body_id id, ear__body **o
 ear_result ear_vehicle_set_controls(ear_physics *w, ear_body_id id,
                                     const ear_vehicle_controls *controls) {
     if (!controls) return EAR_E_INVALID_ARG;
-    ear__body *b;
+    ear__body *b = NULL;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
     if (isnan(controls->gas) || isnan(controls->brake) || isnan(controls->steer))
@@ -345,7 +345,7 @@ ear_result ear_vehicle_set_controls(ear_physics *w, ear_body_id id,
 }
 
 ear_result ear_vehicle_set_engine(ear_physics *w, ear_body_id id, bool on) {
-    ear__body *b;
+    ear__body *b = NULL;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
     ear_vehicle_config *c = &b->vehicle->cfg;
@@ -356,7 +356,7 @@ ear_result ear_vehicle_set_engine(ear_physics *w, ear_body_id id, bool on) {
 }
 
 ear_result ear_vehicle_set_fuel(ear_physics *w, ear_body_id id, float fuel_l) {
-    ear__body *b;
+    ear__body *b = NULL;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
     if (!nonneg(fuel_l)) return EAR_E_INVALID_ARG;
@@ -367,7 +367,7 @@ ear_result ear_vehicle_set_fuel(ear_physics *w, ear_body_id id, float fuel_l) {
 
 ear_result ear_vehicle_get_state(const ear_physics *w, ear_body_id id, ear_vehicle_state *out) {
     if (!out) return EAR_E_INVALID_ARG;
-    ear__body *b;
+    ear__body *b = NULL;
     ear_result res = vehicle_of(w, id, &b);
     if (res != EAR_OK) return res;
     const ear__vehicle *v = b->vehicle;

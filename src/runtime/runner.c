@@ -36,7 +36,7 @@ void *ear__runner_phase_hook_user = NULL;
 #define MAX_SCENES       16
 #define MAX_CHANGES      16
 #define MAX_UI_EVENTS    64
-#define UI_ARENA_BYTES   4096
+#define UI_ARENA_BYTES   (64 * 1024) /* 64 events with their widget, item and value */
 #define MAX_STEP_EVENTS  1024
 #define STEP_TOLERANCE_S 1e-9
 
@@ -439,7 +439,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     /* 3. UI: the top widget (the UI module's hook) may block input and post events. */
     phase_mark("ui");
     r->phase = PHASE_UI;
-    if (r->cfg.ui) r->cfg.ui(ctx, r->cfg.hook_user);
+    if (r->cfg.ui) r->cfg.ui(ctx, r->cfg.ui_user ? r->cfg.ui_user : r->cfg.hook_user);
     r->phase = PHASE_OTHER;
 
     /* 4. UI events to the top scene. */
@@ -668,6 +668,10 @@ void *ear_ctx_hook_user(const ear_ctx *ctx) {
     return ctx->r->cfg.hook_user;
 }
 
+void *ear_ctx_ui_user(const ear_ctx *ctx) {
+    return ctx->r->cfg.ui_user;
+}
+
 bool ear_key_pressed(const ear_ctx *ctx, ear_key key) {
     const ear_runner *r = ctx->r;
     return r->phase == PHASE_FIXED ? ear_input_step_pressed(&r->input, key)
@@ -752,7 +756,8 @@ ear_result ear_ctx_post_ui_event(ear_ctx *ctx, const ear_ui_event *event) {
     e->widget = copy_str(r, event->widget ? event->widget : "");
     e->kind = copy_str(r, event->kind ? event->kind : "");
     e->value = copy_str(r, event->value ? event->value : "");
-    if (!e->widget || !e->kind || !e->value) {
+    e->item = copy_str(r, event->item ? event->item : "");
+    if (!e->widget || !e->kind || !e->value || !e->item) {
         r->ui_arena_used = arena;
         return EAR_E_OUT_OF_MEMORY;
     }

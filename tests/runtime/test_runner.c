@@ -44,7 +44,7 @@ static void o_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
 }
 static void o_ui_hook(ear_ctx *ctx, void *user) {
     log_name(user, "hook:ui");
-    ear_ui_event e = {"menu", "clicked", "start", 0};
+    ear_ui_event e = {"menu", "clicked", "start", 0, NULL};
     ear_ctx_post_ui_event(ctx, &e);
 }
 static void o_sync_hook(ear_ctx *ctx, void *user) {
@@ -438,7 +438,7 @@ static void ui_hook(ear_ctx *ctx, void *user) {
     ear_input_set_blocked(ear_ctx_input(ctx), ear_ctx_frame(ctx) >= 2);
     if (ear_ctx_frame(ctx) == 2) {
         char value[8] = "volume";
-        ear_ui_event e = {"settings", "changed", value, 3};
+        ear_ui_event e = {"settings", "changed", value, 3, NULL};
         ear_ctx_post_ui_event(ctx, &e);
         value[0] = 'X'; /* posted strings are copies */
     }
@@ -458,7 +458,7 @@ static void ui_update(ear_ctx *ctx, void *user) {
     if (ear_ctx_frame(ctx) == 2) {
         s->pressed_seen = ear_key_pressed(ctx, EAR_KEY_ENTER);
         s->raw_seen = ear_input_raw_pressed(ear_ctx_input(ctx), EAR_KEY_ENTER);
-        ear_ui_event e = {"x", "y", "z", 0};
+        ear_ui_event e = {"x", "y", "z", 0, NULL};
         s->post_outside = ear_ctx_post_ui_event(ctx, &e);
     }
 }

@@ -1,0 +1,68 @@
+/*
+ * The demo game "Earshot: Three Errands": the session (menus, routes, saves, pause
+ * reasons) and the levels it plays, on the engine's public API only. main.c owns the
+ * process (flags, the headless loop, the WAV and the summary); bot.c is the player that
+ * only hears.
+ */
+#ifndef EARSHOT_DEMO_H
+#define EARSHOT_DEMO_H
+
+#include "earshot/engine.h"
+#include "earshot/ui.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define DEMO_LEVELS 3
+
+typedef struct demo demo;
+
+/* Where the session goes after the frame that chose it. */
+typedef enum demo_route {
+    DEMO_ROUTE_NONE = 0,
+    DEMO_ROUTE_PLAY,         /* start route_level (from the menu or level select) */
+    DEMO_ROUTE_NEXT,         /* the level after this one */
+    DEMO_ROUTE_REPLAY,       /* this level again (completion) */
+    DEMO_ROUTE_RETRY,        /* this level again (game over, pause restart) */
+    DEMO_ROUTE_LEVEL_SELECT, /* back to the main menu's level list */
+    DEMO_ROUTE_EXIT,         /* quit the game */
+} demo_route;
+
+typedef struct demo_options {
+    const char *save_path;  /* NULL: no save file (in memory) */
+    const char *language;   /* NULL: the save's, else English */
+    int start_level;        /* 0: the main menu; 1..3: straight into that level */
+    const char *assets_dir; /* the folder make_sounds wrote */
+    /* Every spoken line, with the game time (the speech log, and the bot's ears). */
+    void (*on_line)(void *user, double game_s, const char *text);
+    void *line_user;
+} demo_options;
+
+/* Creates the game (its save is read here: a tampered save is set aside as .broken and
+ * the game starts from defaults, saying so once the first scene starts). NULL on no
+ * memory. Thread: game. */
+demo *demo_create(const demo_options *options);
+void demo_destroy(demo *d);
+/* The session's scene (its callbacks take d). */
+ear_scene demo_scene(demo *d);
+/* The hooks the session needs in the engine config (world_sync, hook_user). */
+void demo_configure(demo *d, ear_engine_config *cfg);
+/* The window was closed: one Exit, replacing any route chosen this frame. */
+void demo_close(demo *d);
+/* The hash of the audio rendered so far (main.c's), folded into the scene's state hash. */
+void demo_set_audio_hash(demo *d, uint64_t hash);
+
+typedef struct demo_result {
+    int level;       /* the last level played (1-based), 0 if none */
+    bool finished;   /* it was completed */
+    double time_s;   /* its time */
+    long score;      /* its score */
+    int levels_done; /* levels completed in this run */
+    uint64_t loads;  /* the asset cache's loads */
+} demo_result;
+demo_result demo_get_result(const demo *d);
+/* Loads counted by the cache when each level had loaded (for tests, printed by main). */
+uint64_t demo_loads_at_level_start(const demo *d, size_t index);
+size_t demo_level_starts(const demo *d);
+
+#endif

@@ -1,0 +1,423 @@
+/*
+ * earshot-demo: the demo game's process. A window and the sound card when there are a
+ * display and a sound card; otherwise (or with --headless / --autoplay) a headless run
+ * that this file drives frame by frame: script keys or the hearing bot's keys go in, the
+ * stage's output comes out (to the bot, the WAV, the plot and the audio hash).
+ */
+#define _DEFAULT_SOURCE
+#include "bot.h"
+#include "demo.h"
+#include <plot.h> /* tools/earshot: the SVG writer, reused */
+
+#include "earshot/wav.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifndef EAR_VERSION
+#define EAR_VERSION "0.1.0"
+#endif
+#ifndef DEMO_ASSETS
+#define DEMO_ASSETS "assets"
+#endif
+
+static const char usage_text[] =
+    "usage: earshot-demo [options]\n"
+    "  Three Errands, Earshot's demo game, played by ear.\n"
+    "  --window            a window (SDL2) even without a sound card or display check\n"
+    "  --headless          no window: frames run as fast as they can (keys from --script)\n"
+    "  --autoplay          headless, played by the bot that only hears\n"
+    "  --script FILE       headless keys (\"<frame> press|down|up KEY\", \"<frame> quit\")\n"
+    "  --record FILE       record the run's input and hashes per step\n"
+    "  --replay FILE       play a recording back, checking every step's hashes\n"
+    "  --speech-log FILE   every spoken line as \"<game time s>\\t<text>\"\n"
+    "  --level N           start straight in level N (1..3)\n"
+    "  --all               autoplay: play on through every level\n"
+    "  --lang CODE         en or de\n"
+    "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
+    "                      defaults to $XDG_DATA_HOME/earshot/three-errands.save)\n"
+    "  --seconds S         headless: stop after S seconds of game frames\n"
+    "  --wav FILE          headless: write what was heard\n"
+    "  --plot FILE         headless: an SVG picture of it\n"
+    "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
+    "  --assets DIR        the sounds folder's parent (default: the build's)\n"
+    "  --help, --version\n"
+    "Keys: arrows walk and turn (drive in the car), C facing, W where am I, T time and\n"
+    "score, S speed, K keys, F1 repeat, H history, Escape pause.\n";
+
+typedef struct run {
+    FILE *speech_log;
+    bool echo;
+    bot *bot;
+} run;
+
+static void on_line(void *user, double game_s, const char *text) {
+    run *r = user;
+    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\n", game_s, text);
+    if (r->echo) printf("%7.2f  %s\n", game_s, text);
+    if (r->bot) bot_hear_line(r->bot, text);
+}
+
+static char *read_text(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t size = 0;
+    for (;;) {
+        char *grown = realloc(text, size + 4097);
+        if (!grown) break;
+        text = grown;
+        size_t got = fread(text + size, 1, 4096, f);
+        size += got;
+        if (got == 0) break;
+    }
+    fclose(f);
+    if (text) text[size] = '\0';
+    return text;
+}
+
+static uint64_t fnv(uint64_t h, const float *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u;
+        memcpy(&u, &s[i], sizeof u);
+        for (int b = 0; b < 4; b++) {
+            h ^= (u >> (8 * b)) & 0xffu;
+            h *= 0x100000001b3ull;
+        }
+    }
+    return h;
+}
+
+static void queue_script(ear_runner *rn, const ear_script_event *e) {
+    switch (e->action) {
+    case EAR_SCRIPT_DOWN: ear_runner_key_down(rn, e->key); break;
+    case EAR_SCRIPT_UP: ear_runner_key_up(rn, e->key); break;
+    case EAR_SCRIPT_PRESS:
+        ear_runner_key_down(rn, e->key);
+        ear_runner_key_up(rn, e->key);
+        break;
+    case EAR_SCRIPT_TEXT: ear_runner_text(rn, e->text); break;
+    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(rn); break;
+    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(rn); break;
+    case EAR_SCRIPT_QUIT: break; /* handled by the caller */
+    }
+}
+
+static int by_frame(const void *a, const void *b) {
+    const ear_script_event *x = *(const ear_script_event *const *)a;
+    const ear_script_event *y = *(const ear_script_event *const *)b;
+    if (x->frame != y->frame) return x->frame < y->frame ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static bool have_display(void) {
+    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
+    return (x && *x) || (w && *w);
+}
+
+static bool have_sound_card(void) {
+    struct stat st;
+    return stat("/dev/snd", &st) == 0 && S_ISDIR(st.st_mode) &&
+           access("/dev/snd/controlC0", F_OK) == 0;
+}
+
+int main(int argc, char **argv) {
+    bool headless = false, autoplay = false, all = false, choose_mode = true;
+    const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
+    const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
+    const char *assets = DEMO_ASSETS, *bot_log_path = NULL;
+    int level = 0;
+    double seconds = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool v = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage_text, stdout);
+            return fflush(stdout) == 0 ? 0 : 1;
+        } else if (!strcmp(a, "--version")) {
+            printf("earshot-demo (Earshot) %s\n", EAR_VERSION);
+            return fflush(stdout) == 0 ? 0 : 1;
+        } else if (!strcmp(a, "--headless")) {
+            headless = true;
+            choose_mode = false;
+        } else if (!strcmp(a, "--autoplay")) {
+            headless = autoplay = true;
+            choose_mode = false;
+        } else if (!strcmp(a, "--window")) {
+            choose_mode = false; /* a window whatever the machine has */
+        } else if (!strcmp(a, "--all")) {
+            all = true;
+        } else if (!strcmp(a, "--script") && v) {
+            script_path = argv[++i];
+        } else if (!strcmp(a, "--record") && v) {
+            record = argv[++i];
+        } else if (!strcmp(a, "--replay") && v) {
+            replay = argv[++i];
+            headless = true;
+            choose_mode = false;
+        } else if (!strcmp(a, "--speech-log") && v) {
+            speech_path = argv[++i];
+        } else if (!strcmp(a, "--level") && v) {
+            level = atoi(argv[++i]);
+            if (level < 1 || level > DEMO_LEVELS) {
+                fprintf(stderr, "earshot-demo: --level %s: expected 1 to %d\n", argv[i],
+                        DEMO_LEVELS);
+                return 2;
+            }
+        } else if (!strcmp(a, "--lang") && v) {
+            lang = argv[++i];
+            if (strcmp(lang, "en") && strcmp(lang, "de")) {
+                fprintf(stderr, "earshot-demo: --lang %s: expected en or de\n", lang);
+                return 2;
+            }
+        } else if (!strcmp(a, "--save") && v) {
+            save = argv[++i];
+        } else if (!strcmp(a, "--seconds") && v) {
+            char *end;
+            seconds = strtod(argv[++i], &end);
+            if (*end || !(seconds > 0) || seconds > 86400) {
+                fprintf(stderr, "earshot-demo: --seconds %s: expected a number of seconds\n",
+                        argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--bot-log") && v) {
+            bot_log_path = argv[++i];
+        } else if (!strcmp(a, "--wav") && v) {
+            wav = argv[++i];
+        } else if (!strcmp(a, "--plot") && v) {
+            svg = argv[++i];
+        } else if (!strcmp(a, "--assets") && v) {
+            assets = argv[++i];
+        } else {
+            fprintf(stderr, "earshot-demo: %s: unknown option\n%s", a, usage_text);
+            return 2;
+        }
+    }
+    if (choose_mode) {
+        bool display = have_display(), card = have_sound_card();
+        if (display && card) {
+            printf("mode: window and sound card (a display and a sound card were found)\n");
+        } else {
+            headless = autoplay = true;
+            printf("mode: autoplay (%s): the bot that only hears plays level %d\n",
+                   !display ? "no display: DISPLAY and WAYLAND_DISPLAY are unset"
+                            : "no sound card in /dev/snd",
+                   level ? level : 1);
+            if (!wav) wav = "demo-autoplay.wav";
+            if (!svg) svg = "demo-autoplay.svg";
+        }
+        fflush(stdout);
+    }
+    if (autoplay && !level) level = 1;
+
+    run r = {0};
+    if (speech_path && !(r.speech_log = fopen(speech_path, "w"))) {
+        fprintf(stderr, "earshot-demo: --speech-log %s: %s\n", speech_path, strerror(errno));
+        return 1;
+    }
+    r.echo = autoplay;
+    FILE *bot_log = bot_log_path ? fopen(bot_log_path, "w") : NULL;
+    if (autoplay && !replay) r.bot = bot_create(all, bot_log);
+
+    ear_script script = {0};
+    char *script_text = NULL;
+    if (script_path) {
+        char err[256];
+        script_text = read_text(script_path);
+        if (!script_text || ear_script_parse(script_text, &script, err, sizeof err) != EAR_OK) {
+            fprintf(stderr, "earshot-demo: script '%s': %s\n", script_path,
+                    script_text ? err : "no such file");
+            free(script_text);
+            return 2;
+        }
+    }
+
+    /* A window run keeps its save in the user's data folder unless --save says where;
+     * headless runs keep none unless asked (tests, smoke runs). */
+    char default_save[1024];
+    if (!save && !headless) {
+        const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+        char dir[900];
+        if (data && *data)
+            snprintf(dir, sizeof dir, "%s/earshot", data);
+        else
+            snprintf(dir, sizeof dir, "%s/.local/share/earshot", home ? home : ".");
+        for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+            *slash = '\0'; /* the parents first, as mkdir -p */
+            mkdir(dir, 0700);
+            *slash = '/';
+        }
+        if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
+            snprintf(default_save, sizeof default_save, "%s/three-errands.save", dir);
+            save = default_save;
+        }
+    }
+    demo_options o = {0};
+    o.save_path = save;
+    o.language = lang;
+    o.start_level = level;
+    o.assets_dir = assets;
+    o.on_line = on_line;
+    o.line_user = &r;
+    demo *d = demo_create(&o);
+    ear_ui *ui = NULL;
+    if (!d || ear_ui_create(NULL, &ui) != EAR_OK) {
+        fprintf(stderr, "earshot-demo: out of memory\n");
+        return 1;
+    }
+    ear_engine_config cfg = ear_engine_config_default("Three Errands");
+    demo_configure(d, &cfg);
+    ear_ui_attach(ui, &cfg);
+    cfg.record_path = record;
+    cfg.replay_path = replay;
+    ear_scene scene = demo_scene(d);
+    int code = 0;
+
+    if (!headless) {
+        ear_result res = ear_engine_run(&cfg, &scene);
+        code = res == EAR_OK ? 0 : 1;
+        if (res == EAR_E_UNSUPPORTED) fprintf(stderr, "earshot-demo: no display\n");
+    } else {
+        cfg.backend = EAR_BACKEND_HEADLESS;
+        cfg.audio_attach = NULL;
+        cfg.audio_update = NULL;
+        cfg.audio_detach = NULL;
+        ear_runner *rn = NULL;
+        ear_result res = ear_runner_create(&cfg, &scene, &rn);
+        if (res != EAR_OK) {
+            fprintf(stderr, "earshot-demo: the game could not start: %s\n",
+                    ear_result_string(res));
+            return 1;
+        }
+        ear_runner_set_one_step_per_frame(rn, true);
+        static int fake_device;
+        ear_runner_set_audio_device(rn, &fake_device); /* this loop renders the stage */
+        ear_stage *stage = ear_ctx_stage(ear_runner_ctx(rn));
+        const uint32_t rate = 48000, per = 800;
+        float buf[800 * 2];
+        float *all_audio = NULL;
+        size_t audio_frames = 0, audio_cap = 0;
+        uint64_t audio_hash = 0xcbf29ce484222325ull, step_audio_hash = audio_hash;
+        uint64_t max_frames = seconds > 0 ? (uint64_t)(seconds * 60.0) : 0;
+        if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
+        bool held[EAR_KEY_COUNT] = {0};
+        size_t next = 0;
+        const ear_script_event **order = calloc(script.count + 1, sizeof *order);
+        for (size_t k = 0; order && k < script.count; k++) order[k] = &script.events[k];
+        if (order) qsort(order, script.count, sizeof *order, by_frame);
+        if (!order) script.count = 0;
+        bool closed = false;
+        for (uint64_t frame = 0; ear_runner_running(rn); frame++) {
+            if (replay && ear_runner_replay_done(rn)) break;
+            if (max_frames && frame >= max_frames && !closed) {
+                demo_close(d);
+                ear_runner_close(rn);
+                closed = true;
+            }
+            if (!replay) {
+                while (next < script.count && order[next]->frame <= frame) {
+                    const ear_script_event *e = order[next++];
+                    if (e->action == EAR_SCRIPT_QUIT) {
+                        demo_close(d);
+                        ear_runner_close(rn);
+                    } else {
+                        queue_script(rn, e);
+                    }
+                }
+                if (r.bot) {
+                    bot_keys k;
+                    bot_decide(r.bot, &k);
+                    for (int key = 1; key < EAR_KEY_COUNT; key++) {
+                        if (k.held[key] && !held[key]) ear_runner_key_down(rn, (ear_key)key);
+                        if (!k.held[key] && held[key]) ear_runner_key_up(rn, (ear_key)key);
+                        held[key] = k.held[key];
+                    }
+                    for (size_t t = 0; t < k.tap_count; t++) {
+                        ear_runner_key_down(rn, k.taps[t]);
+                        ear_runner_key_up(rn, k.taps[t]);
+                    }
+                }
+            }
+            uint64_t steps_before = ear_runner_steps(rn);
+            ear_runner_frame(rn, (double)frame / 60.0);
+            /* the audio hash the last step's state hash folded in */
+            if (ear_runner_steps(rn) != steps_before) step_audio_hash = audio_hash;
+            ear_stage_render(stage, buf, per);
+            audio_hash = fnv(audio_hash, buf, per * 2);
+            demo_set_audio_hash(d, audio_hash);
+            if (r.bot) bot_hear_audio(r.bot, buf, per, rate);
+            if (wav || svg) {
+                if (audio_frames + per > audio_cap) {
+                    size_t cap = audio_cap ? audio_cap * 2 : rate * 16;
+                    float *grown = realloc(all_audio, cap * 2 * sizeof *grown);
+                    if (grown) {
+                        all_audio = grown;
+                        audio_cap = cap;
+                    }
+                }
+                if (audio_frames + per <= audio_cap) {
+                    memcpy(all_audio + audio_frames * 2, buf, sizeof buf);
+                    audio_frames += per;
+                }
+            }
+        }
+        uint64_t frames = ear_runner_frames(rn), steps = ear_runner_steps(rn);
+        uint64_t spoken = ear_speech_total(ear_ctx_speech(ear_runner_ctx(rn)));
+        uint64_t voices = ear_world_get_stats(ear_ctx_world(ear_runner_ctx(rn))).started;
+        uint64_t mismatch = ear_runner_replay_mismatch(rn);
+        ear_runner_destroy(rn);
+        free(order);
+        if (replay && mismatch != UINT64_MAX) {
+            fprintf(stderr, "earshot-demo: the replay diverged at step %llu\n",
+                    (unsigned long long)mismatch);
+            code = 1;
+        }
+        if (wav && audio_frames) {
+            ear_wav_write_config wc = ear_wav_write_config_default();
+            wc.overwrite = true;
+            ear_io_error err = {0};
+            if (ear_wav_write_with(wav, all_audio, audio_frames, 2, rate, &wc, &err) !=
+                EAR_OK) {
+                fprintf(stderr, "earshot-demo: %s\n", err.message);
+                code = 1;
+            } else {
+                printf("wav: %s (%.1f s)\n", wav, (double)audio_frames / rate);
+            }
+        }
+        if (svg && audio_frames) {
+            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay") !=
+                0) {
+                fprintf(stderr, "earshot-demo: %s: %s\n", svg, strerror(errno));
+                code = 1;
+            } else {
+                printf("plot: %s\n", svg);
+            }
+        }
+        free(all_audio);
+        demo_result res_d = demo_get_result(d);
+        printf("loads:");
+        for (size_t i = 0; i < demo_level_starts(d); i++)
+            printf(" %llu", (unsigned long long)demo_loads_at_level_start(d, i));
+        printf("\n");
+        printf("audio_hash: %016llx (at step %llu)\n", (unsigned long long)step_audio_hash,
+               (unsigned long long)steps);
+        printf("summary: level=%d finished=%s time_s=%.2f score=%ld levels_done=%d frames=%llu "
+               "steps=%llu voices=%llu spoken=%llu loads=%llu\n",
+               res_d.level, res_d.finished ? "yes" : "no", res_d.time_s, res_d.score,
+               res_d.levels_done, (unsigned long long)frames, (unsigned long long)steps,
+               (unsigned long long)voices, (unsigned long long)spoken,
+               (unsigned long long)res_d.loads);
+    }
+    if (r.speech_log) fclose(r.speech_log);
+    bot_destroy(r.bot);
+    if (bot_log) fclose(bot_log);
+    demo_destroy(d);
+    ear_ui_destroy(ui);
+    ear_script_free(&script);
+    free(script_text);
+    return code;
+}
