@@ -1065,7 +1065,7 @@ static void play_step(ear_ctx *ctx, demo *d) {
                 lose(ctx, d);
                 return;
             }
-            char n[8];
+            char n[16]; /* room for any int */
             snprintf(n, sizeof n, "%d", d->lives);
             ear_lang_arg a[1] = {arg_s("n", n)};
             say_fmt(ctx, "hurt", a, 1);

@@ -1,8 +1,8 @@
 /*
  * The engine's own texts, built in for English and German so that menus, speech
  * and saves have something to say before a game ships a single .lang file. Each
- * language is a constant array of key/text pairs searched linearly (there are
- * fifteen); a game's own files override any of them because ear_lang_get asks the
+ * language is a constant array of key/text pairs searched linearly (a few
+ * dozen); a game's own files override any of them because ear_lang_get asks the
  * loaded tables first. Placeholders use ear_lang_format's {name} syntax.
  */
 #include "lang_internal.h"

@@ -86,9 +86,10 @@ static bool check_keys(parse *p, const json_t *obj, const char *where, const cha
 }
 
 static void path_of(char *out, size_t size, const char *where, const char *key) {
-    /* A path too long for out is cut (the JSON paths here are short). */
+    /* A path longer than out is cut (and ends in "..."): it only names a place in
+     * messages. */
     int n = snprintf(out, size, "%s%s%s", where, where[0] ? "." : "", key);
-    if (n < 0) out[0] = '\0';
+    if (n >= 0 && (size_t)n >= size && size > 4) memcpy(out + size - 4, "...", 4);
 }
 
 /* A number at obj[key] within [lo, hi] (open at lo when lo_open); *out keeps its value

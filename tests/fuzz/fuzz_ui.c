@@ -3,7 +3,8 @@
  * valid UTF-8 or not) and game-side requests (open a message box or a question, close a
  * widget by id, close everything) fed frame by frame into a headless engine whose UI
  * starts with a nested menu (toggle, slider, choice, text item, a submenu with its own
- * text item and a form). Any crash, leak, sanitizer report or assertion fails.
+ * text item and a form). Any crash, leak, sanitizer report or broken promise
+ * (check_promises) fails.
  *
  * Input bytes are read two at a time: an operation and its argument.
  */
@@ -11,6 +12,7 @@
 #include "earshot/ui.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct fuzz_game {
@@ -74,8 +76,34 @@ static ear_ui_menu *build_menus(void) {
     return main_menu;
 }
 
+/* The UI's promises, checked after every UI update: at most EAR_UI_DEPTH_MAX widgets;
+ * the game's input blocked while one is open; events of the five kinds, each naming its
+ * widget, with values in valid UTF-8 (typed text is filtered); everything said valid
+ * UTF-8 too (descriptions are cut on character boundaries). */
+static void check_promises(ear_ctx *ctx) {
+    ear_ui *ui = ear_ui_of(ctx);
+    if (ear_ui_depth(ui) > EAR_UI_DEPTH_MAX) abort();
+    if (ear_ui_depth(ui) > 0 && !ear_input_blocked(ear_ctx_input(ctx))) abort();
+    static const char *const kinds[] = {EAR_UI_CLICKED, EAR_UI_CHANGED, EAR_UI_CONFIRMED,
+                                        EAR_UI_CANCELLED, EAR_UI_CLOSED};
+    for (size_t i = 0; i < ear_ui_event_count(ctx); i++) {
+        const ear_ui_event *e = ear_ui_event_at(ctx, i);
+        bool known = false;
+        for (size_t k = 0; k < 5; k++) known = known || strcmp(e->kind, kinds[k]) == 0;
+        if (!known || !e->widget[0]) abort();
+        if (!ear_utf8_valid(e->value, strlen(e->value))) abort();
+    }
+    ear_speech *sp = ear_ctx_speech(ctx);
+    size_t n = ear_speech_history_count(sp);
+    if (n) {
+        const char *last = ear_speech_history_at(sp, n - 1);
+        if (!ear_utf8_valid(last, strlen(last))) abort();
+    }
+}
+
 static void fuzz_update(ear_ctx *ctx, void *user) {
     fuzz_game *g = user;
+    check_promises(ctx);
     /* Read the event queries as a game would. */
     (void)ear_ui_clicked(ctx, "main", "play");
     (void)ear_ui_changed(ctx, NULL, NULL);
