@@ -49,20 +49,20 @@ ear_hrtf_config ear_hrtf_config_default(void);
 typedef struct ear_hrtf_set {
     uint32_t sample_rate;
     uint32_t taps;
-    uint32_t count;         /* measured directions */
-    float *azimuth_deg;     /* count, 0 <= az < 360 */
-    float *elevation_deg;   /* count */
-    float *left;            /* count * taps */
-    float *right;           /* count * taps */
-    float *delay_left;      /* count, samples at sample_rate */
-    float *delay_right;     /* count */
-    uint32_t rings;         /* elevation rings */
-    float *ring_elevation;  /* rings */
-    uint32_t *ring_start;   /* rings + 1 */
-    uint32_t *ring_index;   /* count: direction indices, ring by ring, by azimuth */
-    double file_rate;       /* the SOFA file's sampling rate */
-    uint32_t file_taps;     /* the file's HRIR length */
-    char source[256];       /* the file's path as given (cut to fit) */
+    uint32_t count;        /* measured directions */
+    float *azimuth_deg;    /* count, 0 <= az < 360 */
+    float *elevation_deg;  /* count */
+    float *left;           /* count * taps */
+    float *right;          /* count * taps */
+    float *delay_left;     /* count, samples at sample_rate */
+    float *delay_right;    /* count */
+    uint32_t rings;        /* elevation rings */
+    float *ring_elevation; /* rings */
+    uint32_t *ring_start;  /* rings + 1 */
+    uint32_t *ring_index;  /* count: direction indices, ring by ring, by azimuth */
+    double file_rate;      /* the SOFA file's sampling rate */
+    uint32_t file_taps;    /* the file's HRIR length */
+    char source[256];      /* the file's path as given (cut to fit) */
 } ear_hrtf_set;
 
 /* Loads path into a new set for config (NULL: the defaults). On success *out_set owns the
@@ -72,8 +72,8 @@ typedef struct ear_hrtf_set {
  * EAR_E_IO when it cannot be read; EAR_E_FORMAT when it is not a SOFA HRIR set libmysofa
  * accepts (two receivers, finite data, a sampling rate, at least one direction);
  * EAR_E_OUT_OF_MEMORY. Thread: any (FFTW planning is serialised inside). */
-ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config, ear_hrtf_set **out_set,
-                         ear_hrtf_error *err);
+ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
+                         ear_hrtf_set **out_set, ear_hrtf_error *err);
 
 /* Frees a set from ear_hrtf_load; NULL is a no-op. Thread: any, once nobody reads it. */
 void ear_hrtf_free(ear_hrtf_set *set);

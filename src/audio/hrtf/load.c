@@ -25,11 +25,12 @@
 
 #include "earshot/hrtf.h"
 
+#define PI            3.14159265358979323846
 #define MIN_PHASE_FFT 2048u /* at the stage rate; >= 8 * EAR_HRTF_MAX_TAPS */
-#define FLOOR_DB -100.0
+#define FLOOR_DB      -100.0
 
 ear_hrtf_config ear_hrtf_config_default(void) {
-    ear_hrtf_config c = {48000u, 64u};
+    ear_hrtf_config c = {48000u, 128u};
     return c;
 }
 
@@ -42,7 +43,8 @@ static void init_planner_lock(void) {
     planner_lock_ok = mtx_init(&planner_lock, mtx_plain) == thrd_success;
 }
 
-static ear_result fail(ear_hrtf_error *err, ear_result code, const char *path, const char *why) {
+static ear_result fail(ear_hrtf_error *err, ear_result code, const char *path,
+                       const char *why) {
     char text[EAR_HRTF_ERROR_MAX];
     snprintf(text, sizeof text, "hrtf: cannot load '%s': %s", path ? path : "(null)", why);
     if (err) {
@@ -64,12 +66,15 @@ static const char *mysofa_reason(int code) {
     case MYSOFA_INVALID_DIMENSION_LIST: return "invalid dimension list";
     case MYSOFA_INVALID_COORDINATE_TYPE: return "invalid coordinate type";
     case MYSOFA_ONLY_EMITTER_WITH_ECI_SUPPORTED: return "emitters other than one per set";
-    case MYSOFA_ONLY_DELAYS_WITH_IR_OR_MR_SUPPORTED: return "delays neither per set nor per direction";
+    case MYSOFA_ONLY_DELAYS_WITH_IR_OR_MR_SUPPORTED:
+        return "delays neither per set nor per direction";
     case MYSOFA_ONLY_THE_SAME_SAMPLING_RATE_SUPPORTED: return "more than one sampling rate";
     case MYSOFA_RECEIVERS_WITH_RCI_SUPPORTED: return "receivers not given per set";
-    case MYSOFA_RECEIVERS_WITH_CARTESIAN_SUPPORTED: return "receivers not in cartesian coordinates";
+    case MYSOFA_RECEIVERS_WITH_CARTESIAN_SUPPORTED:
+        return "receivers not in cartesian coordinates";
     case MYSOFA_INVALID_RECEIVER_POSITIONS: return "invalid receiver positions (not two ears)";
-    case MYSOFA_ONLY_SOURCES_WITH_MC_SUPPORTED: return "source positions not given per direction";
+    case MYSOFA_ONLY_SOURCES_WITH_MC_SUPPORTED:
+        return "source positions not given per direction";
     default: return "libmysofa could not read it";
     }
 }
@@ -111,15 +116,15 @@ static double xcorr_lag(const float *a, const float *b, int n, int max_lag) {
 }
 
 typedef struct work {
-    uint32_t dense;       /* FFT size at the file rate */
-    double *dense_in;     /* dense */
+    uint32_t dense;   /* FFT size at the file rate */
+    double *dense_in; /* dense */
     fftw_complex *dense_out;
     fftw_plan dense_plan;
-    double *mag_dense;    /* dense / 2 + 1 */
-    double *cep;          /* MIN_PHASE_FFT */
-    fftw_complex *spec;   /* MIN_PHASE_FFT / 2 + 1 */
-    fftw_plan to_cep;     /* spec -> cep (c2r) */
-    fftw_plan to_spec;    /* cep -> spec (r2c) */
+    double *mag_dense;  /* dense / 2 + 1 */
+    double *cep;        /* MIN_PHASE_FFT */
+    fftw_complex *spec; /* MIN_PHASE_FFT / 2 + 1 */
+    fftw_plan to_cep;   /* spec -> cep (c2r) */
+    fftw_plan to_spec;  /* cep -> spec (r2c) */
 } work;
 
 static void work_free(work *w) {
@@ -181,7 +186,7 @@ static void make_filter(work *w, const float *hrir, uint32_t file_taps, double f
             m = w->mag_dense[i0] * (1 - t) + w->mag_dense[i0 + 1] * t;
         } else {
             double t = (f - file_nyq) / (nyq - file_nyq);
-            double fade = 0.5 * (1.0 + cos(M_PI * t));
+            double fade = 0.5 * (1.0 + cos(PI * t));
             m = w->mag_dense[w->dense / 2] * fade;
         }
         if (m < floor_mag) m = floor_mag;
@@ -206,7 +211,7 @@ static void make_filter(work *w, const float *hrir, uint32_t file_taps, double f
         double v = w->cep[n] / g;
         if (n >= taps - fade) {
             double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
-            v *= 0.5 * (1.0 + cos(M_PI * t));
+            v *= 0.5 * (1.0 + cos(PI * t));
         }
         out[n] = (float)v;
     }
@@ -216,7 +221,8 @@ static int cmp_dir(const void *pa, const void *pb, const ear_hrtf_set *s) {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     float ea = roundf(s->elevation_deg[a] * 100.0f), eb = roundf(s->elevation_deg[b] * 100.0f);
     if (ea != eb) return ea < eb ? -1 : 1;
-    if (s->azimuth_deg[a] != s->azimuth_deg[b]) return s->azimuth_deg[a] < s->azimuth_deg[b] ? -1 : 1;
+    if (s->azimuth_deg[a] != s->azimuth_deg[b])
+        return s->azimuth_deg[a] < s->azimuth_deg[b] ? -1 : 1;
     return a < b ? -1 : (a > b);
 }
 
@@ -275,8 +281,8 @@ static bool is_cartesian(const struct MYSOFA_HRTF *h) {
     return false;
 }
 
-ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config, ear_hrtf_set **out_set,
-                         ear_hrtf_error *err) {
+ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
+                         ear_hrtf_set **out_set, ear_hrtf_error *err) {
     if (!path || !out_set) return fail(err, EAR_E_INVALID_ARG, path, "no path or no output");
     ear_hrtf_config cfg = config ? *config : ear_hrtf_config_default();
     if (cfg.sample_rate < 8000 || cfg.sample_rate > 384000)
@@ -295,7 +301,7 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config, ear_hr
     if (!h || code != MYSOFA_OK) {
         if (h) mysofa_free(h);
         return fail(err,
-                    code == MYSOFA_READ_ERROR ? EAR_E_IO
+                    code == MYSOFA_READ_ERROR  ? EAR_E_IO
                     : code == MYSOFA_NO_MEMORY ? EAR_E_OUT_OF_MEMORY
                                                : EAR_E_FORMAT,
                     path, mysofa_reason(code));
@@ -308,11 +314,16 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config, ear_hr
     if (is_cartesian(h)) mysofa_tospherical(h);
     const char *bad = NULL;
     double file_rate = h->DataSamplingRate.elements >= 1 ? h->DataSamplingRate.values[0] : 0.0;
-    if (h->R != 2) bad = "not two receivers (ears)";
-    else if (h->M == 0 || h->N == 0) bad = "no measurements";
-    else if (h->C != 3 || h->SourcePosition.elements != h->M * 3) bad = "source positions missing";
-    else if (!(file_rate >= 1000.0 && file_rate <= 1e6)) bad = "no usable sampling rate";
-    else if (h->DataIR.elements != h->M * h->R * h->N) bad = "impulse responses missing";
+    if (h->R != 2)
+        bad = "not two receivers (ears)";
+    else if (h->M == 0 || h->N == 0)
+        bad = "no measurements";
+    else if (h->C != 3 || h->SourcePosition.elements != h->M * 3)
+        bad = "source positions missing";
+    else if (!(file_rate >= 1000.0 && file_rate <= 1e6))
+        bad = "no usable sampling rate";
+    else if (h->DataIR.elements != h->M * h->R * h->N)
+        bad = "impulse responses missing";
     for (uint32_t i = 0; !bad && i < h->DataIR.elements; i++)
         if (!isfinite(h->DataIR.values[i])) bad = "an impulse response value is not finite";
     for (uint32_t i = 0; !bad && i < h->SourcePosition.elements; i++)
