@@ -28,30 +28,32 @@ static void load_all(void) {
     ear_hrtf_load(SOFA, &c, &set44, NULL);
 }
 
+static double *fft_in;
+static fftw_complex *fft_out;
+static fftw_plan fft_plan;
+
 /* Band powers in dB of an impulse response h (n taps at rate) in third octaves
  * 500 Hz * 2^(b/3) +- 1/6 octave. */
 static void band_db(const float *h, uint32_t n, double rate, double out[NBANDS]) {
-    double *in = fftw_alloc_real(NFFT);
-    fftw_complex *sp = fftw_alloc_complex(NFFT / 2 + 1);
-    fftw_plan p = fftw_plan_dft_r2c_1d(NFFT, in, sp, FFTW_ESTIMATE);
-    for (uint32_t i = 0; i < NFFT; i++) in[i] = i < n ? h[i] : 0.0;
-    fftw_execute(p);
+    if (!fft_plan) {
+        fft_in = fftw_alloc_real(NFFT);
+        fft_out = fftw_alloc_complex(NFFT / 2 + 1);
+        fft_plan = fftw_plan_dft_r2c_1d(NFFT, fft_in, fft_out, FFTW_ESTIMATE);
+    }
+    for (uint32_t i = 0; i < NFFT; i++) fft_in[i] = i < n ? h[i] : 0.0;
+    fftw_execute(fft_plan);
     for (int b = 0; b < NBANDS; b++) {
         double fc = 500.0 * pow(2.0, b / 3.0);
         double lo = fc * pow(2.0, -1.0 / 6.0), hi = fc * pow(2.0, 1.0 / 6.0);
         double sum = 0;
         int cnt = 0;
-        for (uint32_t k = 0; k <= NFFT / 2; k++) {
-            double f = k * rate / NFFT;
-            if (f < lo || f >= hi) continue;
-            sum += sp[k][0] * sp[k][0] + sp[k][1] * sp[k][1];
+        uint32_t k0 = (uint32_t)ceil(lo * NFFT / rate);
+        for (uint32_t k = k0; k <= NFFT / 2 && k * rate / NFFT < hi; k++) {
+            sum += fft_out[k][0] * fft_out[k][0] + fft_out[k][1] * fft_out[k][1];
             cnt++;
         }
         out[b] = 10.0 * log10(sum / cnt + 1e-30);
     }
-    fftw_destroy_plan(p);
-    fftw_free(in);
-    fftw_free(sp);
 }
 
 static uint32_t find_dir(float az, float el) {
@@ -313,6 +315,12 @@ TEST(release) {
     ear_hrtf_free(set48);
     ear_hrtf_free(set44);
     if (raw) mysofa_free(raw);
+    if (fft_plan) {
+        fftw_destroy_plan(fft_plan);
+        fftw_free(fft_in);
+        fftw_free(fft_out);
+        fftw_cleanup();
+    }
     set48 = set44 = NULL;
     raw = NULL;
 }
