@@ -11,6 +11,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
 .PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean
+.PHONY: web web-serve
 
 all: build
 
@@ -82,6 +83,15 @@ install: deps
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 	@$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
 
+# The web build (docs/web.md): the games as pages in $(WEB_BUILD), served on 127.0.0.1.
+WEB_BUILD ?= build-web
+WEB_PORT  ?= 8000
+web: deps
+	@JOBS=$(JOBS) scripts/build-web $(WEB_BUILD)
+
+web-serve: web
+	@node tests/web/serve.mjs $(WEB_BUILD) $(WEB_PORT)
+
 # The UI's fuzzer alone (it is also one of FUZZ_TARGETS): FUZZ_UI_SECONDS, 5 minutes.
 fuzz-ui: deps
 	@$(MAKE) --no-print-directory fuzz FUZZ_TARGETS=fuzz_ui FUZZ_SECONDS=$(FUZZ_UI_SECONDS)
@@ -93,4 +103,4 @@ format-check:
 	@scripts/check-format
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)

@@ -78,6 +78,10 @@ typedef struct ear_scene {
 typedef enum ear_backend {
     EAR_BACKEND_SDL2 = 0, /* a window, keyboard and a frame timer (the default) */
     EAR_BACKEND_HEADLESS, /* scripted keys, one fixed step per frame, no window */
+    /* The browser (the web build only): keys and focus from the page's game area, one
+     * frame per animation frame, sound through the page's audio, speech into its live
+     * regions (docs/web.md). The web build runs EAR_BACKEND_SDL2 games here too. */
+    EAR_BACKEND_WEB,
 } ear_backend;
 
 /* ---- Headless scripts ------------------------------------------------------------- */
@@ -186,7 +190,9 @@ ear_engine_config ear_engine_config_default(const char *title);
 /* Runs the game until it quits: builds a runner, hands it to the backend, destroys it
  * (every scene ends, the save is written). Returns EAR_OK, a creation error, the
  * backend's error (EAR_E_UNSUPPORTED: no display), or EAR_E_STATE when a replay diverged
- * (the step is logged). Thread: the one that will own the game (the main thread). */
+ * (the step is logged). Thread: the one that will own the game (the main thread).
+ * The web build: a windowed game does not return while it runs; the browser's animation
+ * frames run it (main's locals stay valid) and the runner ends when the game quits. */
 ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *first_scene);
 
 /* ear_engine_run as a process exit code: 0 on success, 1 on failure (logged). */

@@ -43,9 +43,12 @@ typedef enum ear_speech_output {
     EAR_SPEECH_OUTPUT_ESPEAK,     /* espeak-ng into the stage */
     EAR_SPEECH_OUTPUT_CONSOLE,    /* printed lines */
     EAR_SPEECH_OUTPUT_LOG,        /* history only, no thread */
+    /* The web build: the page's ARIA live regions (src/speech/speech_web.c). */
+    EAR_SPEECH_OUTPUT_LIVE_REGION,
 } ear_speech_output;
 
-/* "none", "speech-dispatcher", "espeak-ng", "console", "log". Thread: any. */
+/* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region".
+ * Thread: any. */
 const char *ear_speech_output_name(ear_speech_output output);
 
 /* How a message meets what is already being said. Each is one of SSIP's priorities (the

@@ -19,8 +19,8 @@
  * touch. A body that leaves its fat box becomes an extra: it gets a new fat box and is
  * linked into the extras' grid (chains over the moving grid's buckets, O(1), no memory
  * taken), which queries and list users walk too (a few are simply scanned); its own list
- * is no longer used. When more than one moving body in 16 is an extra at the start of a
- * step, the moving grid and the lists are rebuilt. Rebuilding allocates only past the largest
+ * is no longer used. When more than 8 + N / 256 are extras at the start of a step, the
+ * moving grid and the lists are rebuilt. Rebuilding allocates only past the largest
  * size so far.
  */
 #include "physics_internal.h"
@@ -350,11 +350,11 @@ ear_result ear__broad_rebuild(ear_physics *w) {
 
 ear_result ear__broad_begin_step(ear_physics *w) {
     /* Extras cost little (a few are scanned, more have a grid), but each has lost its
-     * neighbour list: when more than one moving body in 16 has, rebuild. Measured: a
-     * lower bar rebuilds every step while bodies fall, which at 10,000 bodies costs more
-     * than the extras do. */
+     * neighbour list and queries the grids: past 8 + N / 256 of them, rebuild. Measured
+     * on the benchmark: N / 16 and N / 64 were slower at 10,000 bodies (too many full
+     * queries), a bare 8 slower too (a rebuild every step while bodies fall). */
     if (!w->grid_valid || w->fixed_dirty || !w->lists_valid ||
-        w->moving_grid.extra_count > FEW_EXTRAS + w->count / 16)
+        w->moving_grid.extra_count > FEW_EXTRAS + w->count / 256)
         return ear__broad_rebuild(w);
     return EAR_OK;
 }

@@ -6,7 +6,11 @@
 #include "runtime_internal.h"
 
 ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg);
+#ifdef __EMSCRIPTEN__
+ear_result ear__run_web(ear_runner *r, const ear_engine_config *cfg);
+#else
 ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage);
+#endif
 
 ear_engine_config ear_engine_config_default(const char *title) {
     ear_engine_config c = {0};
@@ -34,10 +38,24 @@ ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *firs
                 ear_result_string(res));
         return res;
     }
-    if (config->backend == EAR_BACKEND_HEADLESS || config->replay_path)
+    if (config->backend == EAR_BACKEND_HEADLESS || config->replay_path) {
         res = ear__run_headless(r, config);
-    else
-        res = ear__run_sdl(r, config, ear_ctx_stage(ear_runner_ctx(r)));
+    } else {
+#ifdef __EMSCRIPTEN__
+        /* The browser's frames own the runner from here: ear__run_web returns only when
+         * it could not start (r is destroyed below); otherwise it unwinds main's stack
+         * into the browser's loop and destroys r itself when the game quits. */
+        res = ear__run_web(r, config);
+#else
+        if (config->backend == EAR_BACKEND_WEB) {
+            ear_log(EAR_LOG_ERROR, "runtime",
+                    "the web backend exists only in the web build (make web)");
+            res = EAR_E_UNSUPPORTED;
+        } else {
+            res = ear__run_sdl(r, config, ear_ctx_stage(ear_runner_ctx(r)));
+        }
+#endif
+    }
     ear_runner_destroy(r);
     return res;
 }

@@ -175,7 +175,7 @@ static ear_result parse(const char *path, const uint8_t *b, size_t size, ear_rep
                   path, version);
         return EAR_E_FORMAT;
     }
-    rp->rows = calloc(rows ? rows : 1, sizeof *rp->rows);
+    rp->rows = calloc(rows ? (size_t)rows : 1, sizeof *rp->rows); /* rows <= size / 18 */
     size_t event_cap = 64;
     rp->events = malloc(event_cap * sizeof *rp->events);
     if (!rp->rows || !rp->events) return EAR_E_OUT_OF_MEMORY;

@@ -115,6 +115,7 @@ const char *ear_speech_output_name(ear_speech_output output) {
     case EAR_SPEECH_OUTPUT_ESPEAK: return "espeak-ng";
     case EAR_SPEECH_OUTPUT_CONSOLE: return "console";
     case EAR_SPEECH_OUTPUT_LOG: return "log";
+    case EAR_SPEECH_OUTPUT_LIVE_REGION: return "live-region";
     }
     return "none";
 }

@@ -23,7 +23,11 @@
 
 #include "storage_internal.h"
 
+/* The web build (EAR_STORAGE_NO_SODIUM) has no libsodium: saves are plain text there and
+ * a secret is refused (docs/web.md). */
+#ifndef EAR_STORAGE_NO_SODIUM
 #include <sodium.h>
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -39,9 +43,20 @@
 void (*ear__storage_before_rename)(const char *tmp_path) = NULL;
 
 #define MAGIC_LEN (sizeof EAR_STORAGE_MAGIC - 1)
+#ifdef EAR_STORAGE_NO_SODIUM
+#define NONCE_LEN 24 /* the file format's sizes, as libsodium's constants below */
+#define TAG_LEN   16
+#define KEY_LEN   32
+/* sodium_memzero's promise: a volatile store the compiler may not drop. */
+static void sodium_memzero(void *p, size_t n) {
+    volatile unsigned char *v = p;
+    while (n--) *v++ = 0;
+}
+#else
 #define NONCE_LEN crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
 #define TAG_LEN   crypto_aead_xchacha20poly1305_ietf_ABYTES
 #define KEY_LEN   crypto_aead_xchacha20poly1305_ietf_KEYBYTES
+#endif
 /* The KDF context: exactly crypto_kdf_CONTEXTBYTES (8) characters. */
 #define KDF_CONTEXT   "earsave1"
 #define KDF_SUBKEY_ID 1
@@ -509,12 +524,14 @@ static bool move_aside(ear_storage *s, const char *file) {
 
 /* key = crypto_kdf_derive_from_key(subkey 1, context "earsave1",
  *                                  master = crypto_generichash(32 bytes, secret)). */
+#ifndef EAR_STORAGE_NO_SODIUM
 static void derive_key(unsigned char key[KEY_LEN], const void *secret, size_t secret_size) {
     unsigned char master[crypto_kdf_KEYBYTES];
     crypto_generichash(master, sizeof master, secret, secret_size, NULL, 0);
     crypto_kdf_derive_from_key(key, KEY_LEN, KDF_SUBKEY_ID, KDF_CONTEXT, master);
     sodium_memzero(master, sizeof master);
 }
+#endif
 
 /* ---- Loading -------------------------------------------------------------------- */
 
@@ -575,9 +592,14 @@ static void load(ear_storage *s) {
             const unsigned char *nonce = (const unsigned char *)file.data + MAGIC_LEN;
             const unsigned char *cipher = nonce + NONCE_LEN;
             unsigned long long plain_len = 0;
+#ifdef EAR_STORAGE_NO_SODIUM
+            (void)nonce, (void)cipher; /* s->encrypt is never set without libsodium */
+            if (true) {
+#else
             if (crypto_aead_xchacha20poly1305_ietf_decrypt(
                     (unsigned char *)plain.data, &plain_len, NULL, cipher, body - NONCE_LEN,
                     (const unsigned char *)EAR_STORAGE_MAGIC, MAGIC_LEN, nonce, s->key) != 0) {
+#endif
                 snprintf(why, sizeof why,
                          "does not decrypt (it was changed, or saved with another secret)");
                 result = EAR_E_CRYPTO;
@@ -630,7 +652,16 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
     if (!out_storage) return EAR_E_INVALID_ARG;
     ear_storage_config c = config ? *config : ear_storage_config_default();
     if ((c.secret == NULL) != (c.secret_size == 0)) return EAR_E_INVALID_ARG;
+#ifdef EAR_STORAGE_NO_SODIUM
+    if (c.secret) {
+        ear_log(EAR_LOG_ERROR, "storage",
+                "an encrypted save needs libsodium, which this build (the web build) does not "
+                "have: saves here are plain text");
+        return EAR_E_UNSUPPORTED;
+    }
+#else
     if (c.secret && sodium_init() < 0) return EAR_E_CRYPTO;
+#endif
 
     ear_allocator alloc = ear_allocator_resolve(c.allocator);
     ear_storage *s = alloc.alloc_fn(sizeof *s, alloc.user);
@@ -646,10 +677,12 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
             return EAR_E_OUT_OF_MEMORY;
         }
     }
+#ifndef EAR_STORAGE_NO_SODIUM
     if (c.secret) {
         s->encrypt = true;
         derive_key(s->key, c.secret, c.secret_size);
     }
+#endif
     if (s->path) load(s);
     *out_storage = s;
     return EAR_OK;
@@ -693,6 +726,10 @@ static bool serialize(const ear_storage *s, buffer *out) {
 }
 
 static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out) {
+#ifdef EAR_STORAGE_NO_SODIUM
+    (void)s, (void)plain, (void)out;
+    return EAR_E_UNSUPPORTED; /* never called: s->encrypt is never set */
+#else
     size_t total = MAGIC_LEN + NONCE_LEN + plain->len + TAG_LEN;
     if (!buffer_reserve(s, out, total)) return EAR_E_OUT_OF_MEMORY;
     unsigned char *p = (unsigned char *)out->data;
@@ -706,6 +743,7 @@ static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out
         return EAR_E_CRYPTO;
     out->len = MAGIC_LEN + NONCE_LEN + (size_t)cipher_len;
     return EAR_OK;
+#endif
 }
 
 /* Writes bytes to a temporary file beside the save, fsyncs it, renames it over the
