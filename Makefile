@@ -10,7 +10,7 @@ FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean
+.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
 .PHONY: web web-serve
 
 all: build
@@ -104,3 +104,12 @@ format-check:
 
 clean:
 	rm -rf $(BUILD) $(TEST_BUILD) $(TSAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD) $(WEB_BUILD)
+
+# The stage's speed at BASE against the working tree (issue 15's performance contract):
+# alternating timed runs and callgrind instruction counts, with the output hashes checked.
+# `make bench-compare BASE=main [MODE=time|callgrind|both] [ROUNDS=5]`. Not part of CI.
+MODE ?= both
+ROUNDS ?= 5
+bench-compare:
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=<rev>"; exit 2; }
+	@scripts/bench-compare $(BASE) --mode $(MODE) --rounds $(ROUNDS) --jobs $(JOBS)

@@ -675,8 +675,9 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
     /* music */
     ear_clip *m = held(d, def->music);
     if (m) {
-        ear_music_source src = {.clip = m};
-        ear_stage_music_play(ear_ctx_stage(ctx), def->music, &src, true, 1.0f, 1.0f);
+        ear_music_params mp = {
+            .name = def->music, .source = {.clip = m}, .loop = true, .crossfade_s = 1.0f};
+        ear_stage_music_play(ear_ctx_stage(ctx), &mp);
     }
     say(ctx, ear_tr(ctx, def->intro_key));
     d->screen = SCREEN_GAME;
@@ -1193,7 +1194,10 @@ static void start(ear_ctx *ctx, void *user) {
     } else {
         ear_clip *m = NULL;
         if (ear_assets_get(ear_ctx_assets(ctx), "menu", &m) == EAR_OK)
-            ear_stage_music_play(st, "menu", &(ear_music_source){.clip = m}, true, 1.0f, 1.0f);
+            ear_stage_music_play(st, &(ear_music_params){.name = "menu",
+                                                         .source = {.clip = m},
+                                                         .loop = true,
+                                                         .crossfade_s = 1.0f});
         open_main_menu(ctx, d);
     }
 }

@@ -16,7 +16,8 @@ extern "C" {
 
 #define EAR_NAME_MAX 32 /* names of ducks, blends, pools, parameters: at most 31 bytes */
 
-/* "sfx", "master", "music", "ui", "engine", "ambience"; NULL for anything else. */
+/* "sfx", "master", "music", "ui", "engine", "ambience"; NULL for anything else.
+ * Thread: any. */
 const char *ear_bus_name(ear_bus bus);
 /* The bus of that name; EAR_E_NOT_FOUND otherwise. Thread: any. */
 ear_result ear_bus_from_name(const char *name, ear_bus *out_bus);
@@ -26,9 +27,10 @@ ear_result ear_bus_from_name(const char *name, ear_bus *out_bus);
 /* Sets a bus's volume (linear; negative or not finite is silence), ramped over one
  * block; cancels a fade in progress. Thread: game. */
 ear_result ear_stage_set_bus_volume(ear_stage *stage, ear_bus bus, float volume);
-/* Mutes or unmutes a bus (ramped over one block, so it never clicks). */
+/* Mutes or unmutes a bus (ramped over one block, so it never clicks). Thread: game. */
 ear_result ear_stage_set_bus_muted(ear_stage *stage, ear_bus bus, bool muted);
-/* Moves a bus's volume linearly to `volume` over `seconds` (0: one block). */
+/* Moves a bus's volume linearly to `volume` over `seconds` (0: one block). Any failure
+ * (EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY) changes nothing. Thread: game. */
 ear_result ear_stage_fade_bus(ear_stage *stage, ear_bus bus, float volume, float seconds);
 
 /* The game side's view of a bus: what was last asked for. */
@@ -36,6 +38,7 @@ typedef struct ear_bus_state {
     float volume; /* the target (or the fade's end) */
     bool muted;
 } ear_bus_state;
+/* Thread: game. */
 ear_bus_state ear_stage_get_bus(const ear_stage *stage, ear_bus bus);
 
 /* ---- Ducking ---------------------------------------------------------------------- */
@@ -60,11 +63,12 @@ typedef struct ear_duck_rule {
  * At most 16 rules. EAR_E_INVALID_ARG for an empty name or trigger == target.
  * Thread: game. */
 ear_result ear_stage_set_duck(ear_stage *stage, const ear_duck_rule *rule);
+/* Removes the named rule (EAR_E_NOT_FOUND otherwise). Thread: game. */
 ear_result ear_stage_remove_duck(ear_stage *stage, const char *name);
 /* Holds the named duck down for hold_s seconds from now (a crash under the music), as
- * if its trigger sounded. EAR_E_NOT_FOUND for an unknown name. */
+ * if its trigger sounded. EAR_E_NOT_FOUND for an unknown name. Thread: game. */
 ear_result ear_stage_trigger_duck(ear_stage *stage, const char *name, float hold_s);
-/* Copies the rule named `name` into *out (EAR_E_NOT_FOUND otherwise). */
+/* Copies the rule named `name` into *out (EAR_E_NOT_FOUND otherwise). Thread: game. */
 ear_result ear_stage_get_duck(const ear_stage *stage, const char *name, ear_duck_rule *out);
 
 /* ---- Blend sounds ----------------------------------------------------------------- */
@@ -125,12 +129,14 @@ typedef struct ear_blend_def {
  * a NULL clip, min > max. Thread: game. */
 ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def);
 /* Plays a registered blend with the placement and flags of params (its bus, volume
- * and smoothing come from the definition unless params sets volume or bus). */
+ * and smoothing come from the definition unless params sets volume or bus).
+ * EAR_E_NOT_FOUND for an unknown name, EAR_E_TOO_MANY_VOICES beyond max_blend_voices.
+ * Thread: game. */
 ear_result ear_stage_play_blend(ear_stage *stage, const char *name, const ear_play *params,
                                 ear_voice_id *out_id);
 /* Sets a blend voice's parameter (clamped to min..max, followed through the blend's
  * smoothing). EAR_E_NOT_FOUND for a parameter the blend does not have;
- * EAR_E_INVALID_ARG for a value that is not finite. */
+ * EAR_E_INVALID_ARG for a value that is not finite. Thread: game. */
 ear_result ear_stage_set_param(ear_stage *stage, ear_voice_id id, const char *param,
                                float value);
 
@@ -155,8 +161,12 @@ typedef struct ear_pool_def {
     uint8_t priority;
 } ear_pool_def;
 
+/* Registers (or replaces) a pool; it takes a reference to each clip. EAR_E_INVALID_ARG
+ * (logged) for a bad definition, EAR_E_STATE when the 64 pools are taken; nothing changes
+ * then. Thread: game. */
 ear_result ear_stage_register_pool(ear_stage *stage, const ear_pool_def *def);
-/* Plays one pick of the pool with the placement of params. */
+/* Plays one pick of the pool with the placement of params. EAR_E_NOT_FOUND for an unknown
+ * name; the stage's play errors otherwise. Thread: game. */
 ear_result ear_stage_play_pool(ear_stage *stage, const char *name, const ear_play *params,
                                ear_voice_id *out_id);
 
@@ -183,18 +193,30 @@ typedef struct ear_music_source {
     const ear_stream *stream; /* copied; the stage calls release when done with it */
 } ear_music_source;
 
+/* A music track to start. Zero fields are the defaults. */
+typedef struct ear_music_params {
+    const char *name;        /* kept for status (copied, up to 31 bytes); NULL: "" */
+    ear_music_source source; /* a clip or a stream, exactly one */
+    bool loop;               /* clips: loop; default false (streams loop themselves) */
+    float volume;            /* linear; 0 means the default 1; negative is silence */
+    float crossfade_s;       /* default 0: the old tracks stop (5 ms), the new one starts */
+} ear_music_params;
+
 /* Starts a track on the music bus: it fades in over crossfade_s while every playing
  * track fades out over the same time with constant-power gains (sin and cos of the
- * fade's progress times pi/2). Tracks at another rate are resampled. name is kept for
- * status (up to 31 bytes). Thread: game. */
-ear_result ear_stage_music_play(ear_stage *stage, const char *name,
-                                const ear_music_source *source, bool loop, float volume,
-                                float crossfade_s);
-/* Fades all music out over fade_s and ends it. */
+ * fade's progress times pi/2). Tracks at another rate are resampled. A stream source is
+ * taken (its release is called when the stage is done with it) only when this returns
+ * EAR_OK. EAR_E_INVALID_ARG (no or two sources, a bad stream, a negative or non-finite
+ * crossfade), EAR_E_TOO_MANY_VOICES (all 4 stream slots in use, or the voice budget);
+ * on failure the playing tracks keep playing. Thread: game. */
+ear_result ear_stage_music_play(ear_stage *stage, const ear_music_params *params);
+/* Fades all music out over fade_s and ends it. Thread: game. */
 ear_result ear_stage_music_stop(ear_stage *stage, float fade_s);
-/* The bus music plays on (default EAR_BUS_MUSIC); applies to tracks started later. */
+/* The bus music plays on (default EAR_BUS_MUSIC); applies to tracks started later.
+ * Thread: game. */
 ear_result ear_stage_set_music_bus(ear_stage *stage, ear_bus bus);
-/* The name of the newest track, or "" when none plays. */
+/* The name of the newest track, or "" when none plays (borrowed, until the next music
+ * call). Thread: game. */
 const char *ear_stage_music_name(const ear_stage *stage);
 
 /* ---- Fire-and-forget ---------------------------------------------------------------- */

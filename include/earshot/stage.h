@@ -56,17 +56,19 @@ void ear_clip_retain(ear_clip *clip);
  * thread). Thread: any (atomic). NULL does nothing. */
 void ear_clip_release(ear_clip *clip);
 
+/* Frames, channels and sample rate, fixed at creation. Thread: any. */
 uint64_t ear_clip_frames(const ear_clip *clip);
 uint32_t ear_clip_channels(const ear_clip *clip);
 uint32_t ear_clip_sample_rate(const ear_clip *clip);
-/* Length in seconds (frames / sample rate). */
+/* Length in seconds (frames / sample rate). Thread: any. */
 double ear_clip_seconds(const ear_clip *clip);
-/* The interleaved samples (borrowed; valid while a reference is held). */
+/* The interleaved samples (borrowed; valid while a reference is held). Thread: any. */
 const float *ear_clip_data(const ear_clip *clip);
 /* Writable samples, for filling a clip made with samples == NULL. Writing to a clip
- * that a voice is playing is a data race: fill first, then play. */
+ * that a voice is playing is a data race: fill first, then play. Thread: the one filling
+ * it, before any voice plays it. */
 float *ear_clip_data_mut(ear_clip *clip);
-/* The current number of references (for tests and diagnostics). */
+/* The current number of references (for tests and diagnostics). Thread: any (atomic). */
 uint32_t ear_clip_refcount(const ear_clip *clip);
 
 /* ---- Stage configuration ------------------------------------------------------------- */
@@ -111,7 +113,8 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
  * NULL does nothing. Thread: game, with no render running. */
 void ear_stage_destroy(ear_stage *stage);
 
-/* The configuration the stage was created with (defaults filled in). */
+/* The configuration the stage was created with (defaults filled in; kernel AUTO resolved to
+ * the kernel chosen). Thread: any. */
 ear_stage_config ear_stage_get_config(const ear_stage *stage);
 
 /* ---- Voices ------------------------------------------------------------------------ */
@@ -209,23 +212,30 @@ ear_result ear_stage_set_pan(ear_stage *stage, ear_voice_id id, float pan);
 ear_result ear_stage_set_position(ear_stage *stage, ear_voice_id id, ear_vec3 position_m);
 ear_result ear_stage_set_velocity(ear_stage *stage, ear_voice_id id, ear_vec3 velocity_mps);
 /* Position and velocity in one command, as a game sets them each frame (half the cost of
- * two calls). Both must be finite, or neither is applied (EAR_E_INVALID_ARG, warning). */
+ * two calls). Both must be finite, or neither is applied (EAR_E_INVALID_ARG, warning).
+ * Thread: game. */
 ear_result ear_stage_set_motion(ear_stage *stage, ear_voice_id id, ear_vec3 position_m,
                                 ear_vec3 velocity_mps);
+/* The cone's axis (zero: no direction). Thread: game. */
 ear_result ear_stage_set_forward(ear_stage *stage, ear_voice_id id, ear_vec3 forward);
-/* 0 (open) .. 1 (fully blocked), clamped; smoothed with the voice's time constant. */
+/* 0 (open) .. 1 (fully blocked), clamped; smoothed with the voice's time constant.
+ * Thread: game. */
 ear_result ear_stage_set_occlusion(ear_stage *stage, ear_voice_id id, float occlusion);
 
 /* Fades the voice out linearly over fade_s (at least 5 ms; never a cut) and then
- * ends it. A stopped voice's id stays valid for queries until it has ended.
+ * ends it. From the call on the voice reads as finished (ear_stage_is_playing is false);
+ * it still exists, and counts in ear_stage_voice_count, until its fade has ended.
  * Thread: game. */
 ear_result ear_stage_stop(ear_stage *stage, ear_voice_id id, float fade_s);
 
-/* Fades every voice out over 5 ms. Thread: game. */
-void ear_stage_stop_all(ear_stage *stage);
+/* Fades every voice out over 5 ms. EAR_E_INVALID_ARG for a NULL stage;
+ * EAR_E_OUT_OF_MEMORY when the command ring is full and its overflow queue cannot grow, and
+ * then nothing is stopped (all or nothing). Thread: game. */
+ear_result ear_stage_stop_all(ear_stage *stage);
 
-/* True while the voice exists (started, playing or fading out); false once it has
- * ended or for any id that is not a live voice. Thread: game. */
+/* True while the voice plays (started or playing); false once it was stopped (and is
+ * fading out), stolen or crossfaded out, once it has ended, and for any id that is not a
+ * live voice. Thread: game. */
 bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
 
 /* The voice's play position in clip frames, as of the last rendered control block (0
@@ -233,15 +243,15 @@ bool ear_stage_is_playing(const ear_stage *stage, ear_voice_id id);
  * date, at most 8 blocks before). EAR_E_STALE_ID once it has ended. Thread: game. */
 ear_result ear_stage_get_cursor(const ear_stage *stage, ear_voice_id id, uint64_t *out_frames);
 
-/* Number of voices that exist (playing, starting or fading). Thread: game. */
+/* Number of voices that exist (playing, starting, or fading out after a stop).
+ * Thread: game. */
 uint32_t ear_stage_voice_count(const ear_stage *stage);
 
 /* ---- Listener ------------------------------------------------------------------------ */
 
 /* The ears. forward and up need not be unit length or exactly perpendicular: the
- * stage makes them orthonormal (up is adjusted). Zero or non-finite vectors keep the
- * previous value and log a warning. Default: at the origin, still, looking along -Z
- * with +Y up. */
+ * stage makes them orthonormal (up is adjusted). Default: at the origin, still, looking
+ * along -Z with +Y up. */
 typedef struct ear_listener {
     ear_vec3 position;
     ear_vec3 velocity;
@@ -249,14 +259,19 @@ typedef struct ear_listener {
     ear_vec3 up;
 } ear_listener;
 
-/* Sets the whole pose; ramped inside the next control block. Thread: game. */
+/* Sets the whole pose; ramped inside the next control block. All or nothing: a vector
+ * that is not finite, or a zero forward or up, refuses the whole pose (EAR_E_INVALID_ARG,
+ * a warning naming the vector), and so does a full ring whose overflow queue cannot grow
+ * (EAR_E_OUT_OF_MEMORY); the listener then stays as it was. Thread: game. */
 ear_result ear_stage_set_listener(ear_stage *stage, const ear_listener *listener);
 /* The pose last set (defaults before any). Thread: game. */
 ear_listener ear_stage_get_listener(const ear_stage *stage);
 
 /* Linear master gain, ramped over one block. Negative or not finite is silence.
- * Default 1. Thread: game. */
-void ear_stage_set_master_gain(ear_stage *stage, float gain);
+ * Default 1. EAR_E_INVALID_ARG for a NULL stage; EAR_E_OUT_OF_MEMORY when the command ring
+ * is full and its overflow queue cannot grow, and then the gain is unchanged.
+ * Thread: game. */
+ear_result ear_stage_set_master_gain(ear_stage *stage, float gain);
 
 /* ---- Rendering ------------------------------------------------------------------------ */
 

@@ -39,7 +39,23 @@ static ear_play play_params(const json_t *p) {
     play.priority = (uint8_t)ear__num(p, "priority", 0);
     play.smoothing_ms = (float)ear__num(p, "smoothing_ms", 0);
     play.loop_crossfade_s = (float)ear__num(p, "loop_crossfade", 0);
+    const json_t *cone = json_object_get(p, "cone");
+    if (cone) {
+        const double rad = 3.14159265358979323846 / 180.0;
+        play.cone.inner_angle_rad = (float)(ear__num(cone, "inner_deg", 0) * rad);
+        play.cone.outer_angle_rad = (float)(ear__num(cone, "outer_deg", 0) * rad);
+        play.cone.outer_gain = (float)ear__num(cone, "outer_gain", 0);
+    }
     return play;
+}
+
+/* The n-th random start of a session with this seed (splitmix64), in [0, frames). */
+static uint64_t random_frame(uint64_t seed, uint64_t n, uint64_t frames) {
+    uint64_t x = seed + (n + 1u) * 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return frames ? x % frames : 0;
 }
 
 /* The blend parameters of params.params, checked against the blend (stage) one by one
@@ -101,7 +117,15 @@ json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err) {
         if ((*err = ear__cmd_check_synth(c, sound, where))) return NULL;
         ear_clip *clip = NULL;
         r = ear_assets_get(c->assets, sound, &clip);
-        if (r == EAR_OK) r = ear_stage_play(c->stage, clip, &play, &id);
+        if (r == EAR_OK) {
+            uint64_t frames = ear_clip_frames(clip);
+            if (ear__bool(params, "random_start", false))
+                play.start_frame = random_frame(c->seed, c->random_starts++, frames);
+            else if (json_object_get(params, "start"))
+                play.start_frame = (uint64_t)llround(ear__num(params, "start", 0) *
+                                                     (double)ear_clip_sample_rate(clip));
+            r = ear_stage_play(c->stage, clip, &play, &id);
+        }
     } else if (blend) {
         kind = "blend", name = blend, where = "params.blend";
         /* The blend's own bus and volume unless the params set them. */
@@ -193,8 +217,12 @@ json_t *ear__cmd_music_play(ear_commands *c, json_t *params, json_t **err) {
         strncmp(sound, "synth:", 6) == 0) {
         r = ear_assets_get(c->assets, sound, &clip);
         if (r == EAR_OK) {
-            ear_music_source src = {.clip = clip, .stream = NULL};
-            r = ear_stage_music_play(c->stage, sound, &src, loop, volume, crossfade);
+            ear_music_params mp = {.name = sound,
+                                   .source = {.clip = clip, .stream = NULL},
+                                   .loop = loop,
+                                   .volume = volume == 0.0f ? -1.0f : volume, /* 0: silence */
+                                   .crossfade_s = crossfade};
+            r = ear_stage_music_play(c->stage, &mp);
         }
     } else {
         r = ear_assets_play_music(c->assets, c->stage, sound, loop, volume, crossfade);

@@ -115,6 +115,7 @@ json_t *ear__cmd_reset(ear_commands *c, json_t *params, json_t **err) {
     c->stage = stage;
     c->assets = assets;
     c->seed = seed;
+    c->random_starts = 0;
     return json_pack("{s:I}", "seed", (json_int_t)seed);
 }
 
@@ -154,7 +155,7 @@ json_t *ear__cmd_duck_set(ear_commands *c, json_t *params, json_t **err) {
     }
     ear_result r = ear_stage_set_duck(c->stage, &d);
     if (r != EAR_OK) {
-        *err = ear__cmd_result_error(r, "params", "the stage refused the rule (16 at most)");
+        *err = ear__cmd_result_error(r, "params.name", "all 16 duck rules are in use");
         return NULL;
     }
     ear__cmd_remember(&c->ducks, &c->duck_count, &c->duck_cap, d.name);

@@ -226,6 +226,17 @@ json_t *ear__cmd_result_error(ear_result r, const char *where, const char *what)
     case EAR_E_OUT_OF_MEMORY:
         /* ear_commands_run makes this E_TOO_BIG when the session's budget refused it. */
         return ear_command_error("E_OUT_OF_MEMORY", where, "%s: out of memory", where);
+    case EAR_E_STATE:
+        /* A table that is full (17 ducks, 65 blends or pools) or a call out of turn. */
+        return ear_command_error("E_STATE", where, "%s: not possible now%s%s", where,
+                                 what ? ": " : "", what ? what : "");
+    case EAR_E_NO_DEVICE:
+        return ear_command_error("E_NO_DEVICE", where, "%s: no audio device could be opened",
+                                 where);
+    case EAR_E_CRYPTO:
+        return ear_command_error("E_CRYPTO", where, "%s: encryption or authentication failed",
+                                 where);
+    case EAR_OK:
     default:
         return ear_command_error("E_INTERNAL", where, "%s: %s", where, ear_result_string(r));
     }

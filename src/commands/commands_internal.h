@@ -56,6 +56,7 @@ struct ear_commands {
     ear_stage *stage;
     ear_assets *assets;
     uint64_t seed;
+    uint64_t random_starts; /* audio.play random_start draws so far (since the reset) */
 
     ear__cmd_voice *voices;
     size_t voice_count, voice_cap;

@@ -260,12 +260,17 @@ bool ear_input_raw_repeating(const ear_input *input, ear_key key, double delay_s
     if (input->pressed[key]) return true;
     if (!input->held[key]) return false;
     double now = input->held_s[key], before = input->prev_held_s[key];
-    if (!(delay_s >= 0) || now < delay_s) return false;
-    if (!(every_s > 0)) return before < delay_s; /* one repeat at the delay */
-    /* The last repeat point at or before `now`; it counts when it lies after `before`. */
-    double n = floor((now - delay_s) / every_s);
+    /* Times are sums and differences of doubles: a frame at exactly a repeat point (1/60 s
+     * frames and a 0.1 s step meet every 6 frames) can land a rounding error either side
+     * of it. A point counts as reached from EPS before it, at this frame and the last
+     * alike, so each point fires once, at the frame whose time is (or passes) it. */
+    const double EPS = 1e-9;
+    if (!(delay_s >= 0) || now < delay_s - EPS) return false;
+    if (!(every_s > 0)) return before < delay_s - EPS; /* one repeat at the delay */
+    /* The last repeat point reached by `now`; it counts when `before` had not reached it. */
+    double n = floor((now - delay_s + EPS) / every_s);
     double point = delay_s + n * every_s;
-    return point > before;
+    return point - EPS > before;
 }
 
 const char *ear_input_raw_text(const ear_input *input) {

@@ -604,9 +604,13 @@ static void play_track(ear_ui *ui, ear_ctx *ctx, const char *name) {
     if (res == EAR_OK && file[0] == '\0') {
         ear_clip *clip;
         if (ear_assets_get(assets, name, &clip) != EAR_OK) return;
-        ear_music_source src = {.clip = clip, .stream = NULL};
-        (void)ear_stage_music_play(stage, name, &src, true, ui->cfg.music_volume,
-                                   ui->cfg.music_crossfade_s);
+        float volume = ui->cfg.music_volume;
+        ear_music_params mp = {.name = name,
+                               .source = {.clip = clip, .stream = NULL},
+                               .loop = true,
+                               .volume = volume == 0.0f ? -1.0f : volume, /* 0: silence */
+                               .crossfade_s = ui->cfg.music_crossfade_s};
+        (void)ear_stage_music_play(stage, &mp);
         return;
     }
     (void)ear_assets_play_music(assets, stage, name, true, ui->cfg.music_volume,

@@ -192,6 +192,36 @@ TEST(a_missing_sound_warns_once_and_plays_nothing) {
     ear_assets_destroy(a);
 }
 
+/* 004: a sound that cannot be found is reported once and not looked up on disk again
+ * until a define or load changes something: a file that appears meanwhile is not seen
+ * until then. */
+TEST(a_missing_sound_is_not_looked_up_again_until_a_define) {
+    ear_assets *a = new_assets();
+    ASSERT_TRUE(a != NULL);
+    ear_clip *c = NULL;
+    remove(at("sounds/latecomer.wav"));
+    log_catcher log;
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_acquire(a, "latecomer", &c), EAR_E_NOT_FOUND);
+    ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 1 '%s' synth 0.1 sine 700 gain -6",
+                    at("sounds/latecomer.wav")));
+    ASSERT_EQ(ear_assets_acquire(a, "latecomer", &c), EAR_E_NOT_FOUND); /* not asked again */
+    stop_catching();
+    ASSERT_EQ(log.warnings, 1);
+    ASSERT_EQ(ear_assets_get_stats(a).loads, 0);
+    /* A define changes what names mean: the next request looks again and finds the file. */
+    ear_clip *other = NULL;
+    float x[4] = {0, 0, 0, 0};
+    ASSERT_OK(ear_clip_create(x, 4, 1, 48000, NULL, &other));
+    ASSERT_OK(ear_assets_register_clip(a, "other", other));
+    ear_clip_release(other);
+    ASSERT_OK(ear_assets_acquire(a, "latecomer", &c));
+    ASSERT_EQ(ear_clip_frames(c), 4800);
+    ASSERT_OK(ear_assets_release(a, c));
+    ear_assets_destroy(a);
+    remove(at("sounds/latecomer.wav"));
+}
+
 TEST(play_by_name_and_trim_while_playing) {
     ear_assets *a = new_assets();
     ear_stage *stage;
@@ -359,6 +389,7 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
           TEST_ENTRY(cache_counts_holders_keeps_idle_and_trims),
           TEST_ENTRY(a_failed_load_is_not_remembered),
           TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
+          TEST_ENTRY(a_missing_sound_is_not_looked_up_again_until_a_define),
           TEST_ENTRY(play_by_name_and_trim_while_playing),
           TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(music_opens_as_a_stream),
           TEST_ENTRY(bad_arguments), TEST_ENTRY(confined_files_outside_read_as_missing),

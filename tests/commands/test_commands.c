@@ -157,7 +157,8 @@ TEST(every_command_through_serve) {
     SEND("{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:square:200:0.2\", "
          "\"position\": [2, 0, 0], \"bus\": \"ui\"}}");
     SEND("{\"command\": \"audio.voices\"}");
-    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "voices")), 3);
+    /* The pool's and the square's voices; the stopped blend reads as finished. */
+    ASSERT_EQ(json_array_size(json_object_get(json_object_get(r, "result"), "voices")), 2);
     SEND("{\"command\": \"audio.listener.set\", \"params\": {\"position\": [1, 0, 0], "
          "\"forward\": [1, 0, 0]}}");
     SEND("{\"command\": \"audio.music.play\", \"params\": {\"sound\": \"tone\", \"crossfade\": "
@@ -305,6 +306,101 @@ TEST(too_many_voices_is_its_own_error) {
     ASSERT_STR_EQ(code(r), "E_AUDIO_TOO_MANY_VOICES");
     json_decref(r);
     ear_commands_destroy(c);
+}
+
+/* Every stage result has its own code: a 17th duck rule is E_STATE, not E_INTERNAL. */
+TEST(a_full_duck_table_is_a_state_error) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    char line[256];
+    for (int i = 0; i < 17; i++) {
+        snprintf(line, sizeof line,
+                 "{\"command\": \"audio.duck.set\", \"params\": {\"name\": \"d%d\", "
+                 "\"trigger\": \"ui\", \"target\": \"music\"}}",
+                 i);
+        json_t *r = serve(c, line);
+        if (i < 16) {
+            ASSERT_TRUE(ok(r));
+        } else {
+            ASSERT_STR_EQ(code(r), "E_STATE");
+            ASSERT_STR_EQ(where(r), "params.name");
+        }
+        json_decref(r);
+    }
+    ear_commands_destroy(c);
+}
+
+static double peak_of_a_voice_ahead(const char *extra) {
+    ear_commands *c = make();
+    char line[512];
+    snprintf(line, sizeof line,
+             "{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:sine:1000:1\", "
+             "\"looping\": true, \"position\": [0, 0, -5], \"model\": \"none\"%s}}",
+             extra);
+    json_t *r = serve(c, line);
+    bool played = ok(r);
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 0.5}}");
+    double peak = played ? num(r, "peak") : -1.0; /* -1: the play was refused */
+    json_decref(r);
+    ear_commands_destroy(c);
+    return peak;
+}
+
+/* audio.play's cone: a source ahead facing away plays at outer_gain; inside the inner
+ * angle at full level. */
+TEST(audio_play_takes_a_cone) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    double open = peak_of_a_voice_ahead("");
+    double away = peak_of_a_voice_ahead(
+        ", \"forward\": [0, 0, -1], \"cone\": {\"inner_deg\": 60, \"outer_deg\": 120, "
+        "\"outer_gain\": 0.25}");
+    double facing = peak_of_a_voice_ahead(
+        ", \"forward\": [0, 0, 1], \"cone\": {\"inner_deg\": 60, \"outer_deg\": 120, "
+        "\"outer_gain\": 0.25}");
+    ASSERT_DBL_GT(open, 0.1);
+    ASSERT_NEAR(away / open, 0.25, 1e-3);
+    ASSERT_NEAR(facing / open, 1.0, 1e-4);
+}
+
+/* The cursors audio.voices reports before the first render: where each voice starts. */
+static void start_frames(ear_commands *c, uint64_t *out, size_t n) {
+    json_t *r = serve(c, "{\"command\": \"audio.voices\"}");
+    json_t *list = json_object_get(json_object_get(r, "result"), "voices");
+    ASSERT_EQ(json_array_size(list), n);
+    for (size_t i = 0; i < n; i++)
+        out[i] =
+            (uint64_t)json_integer_value(json_object_get(json_array_get(list, i), "cursor"));
+    json_decref(r);
+}
+
+/* random_start draws each loop's start from the session's seed: loops started together
+ * are out of phase, and the same seed gives the same starts. start is in seconds. */
+TEST(audio_play_takes_a_start_and_a_random_start) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    uint64_t first[4], again[4];
+    for (int run = 0; run < 2; run++) {
+        ear_commands *c = make();
+        json_t *r = serve(c, "{\"command\": \"audio.reset\", \"params\": {\"seed\": 5}}");
+        json_decref(r);
+        for (int i = 0; i < 3; i++) {
+            r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                         "\"synth:sine:1000:1\", \"looping\": true, \"random_start\": true}}");
+            ASSERT_TRUE(ok(r));
+            json_decref(r);
+        }
+        r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                     "\"synth:sine:1000:1\", \"looping\": true, \"start\": 0.25}}");
+        ASSERT_TRUE(ok(r));
+        json_decref(r);
+        start_frames(c, run ? again : first, 4);
+        ear_commands_destroy(c);
+    }
+    for (int i = 0; i < 4; i++) ASSERT_U64_EQ(first[i], again[i]);
+    ASSERT_TRUE(first[0] != first[1] && first[1] != first[2] && first[0] != first[2]);
+    for (int i = 0; i < 3; i++) ASSERT_TRUE(first[i] < 48000);
+    ASSERT_U64_EQ(first[3], 12000);
 }
 
 TEST(render_writes_a_wav_and_state_goes_on) {
@@ -898,6 +994,8 @@ TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(every_command_through_serve),
           TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),
           TEST_ENTRY(too_many_voices_is_its_own_error),
+          TEST_ENTRY(a_full_duck_table_is_a_state_error), TEST_ENTRY(audio_play_takes_a_cone),
+          TEST_ENTRY(audio_play_takes_a_start_and_a_random_start),
           TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
           TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages),
           TEST_ENTRY(past_the_budget_is_too_big_and_nothing_is_lost),

@@ -57,21 +57,40 @@ TEST(down_for_a_held_key_is_an_os_repeat) {
 }
 
 TEST(repeating_fires_at_delay_then_every_interval) {
-    /* delay 0.5 s, every 0.1 s, frames every 1/60 s for 1 s of holding: true on the
-     * press, then at 0.5, 0.6, 0.7, 0.8, 0.9, 1.0 -> 1 + 6 frames. */
+    /* delay 0.5 s, every 0.1 s, frames at exactly f / 60 s (as headless runs step) for 1 s
+     * of holding: true on the press, then at frames 30, 36, 42, 48, 54, 60 (0.5 .. 1.0 s,
+     * each on a frame time) -> 1 + 6 frames. */
     static ear_input in;
     ear_input_init(&in);
     ear_input_key_down(&in, EAR_KEY_DOWN);
-    int hits = 0, first_repeat_frame = -1;
+    int hits = 0, frames[8], nframes = 0;
     for (int f = 0; f <= 60; f++) {
-        ear_input_begin_frame(&in, f / 60.0 + 1e-9 * f);
+        ear_input_begin_frame(&in, f / 60.0);
         if (ear_input_repeating(&in, EAR_KEY_DOWN, 0.5, 0.1)) {
             hits++;
-            if (f > 0 && first_repeat_frame < 0) first_repeat_frame = f;
+            if (f > 0 && nframes < 8) frames[nframes++] = f;
         }
     }
     ASSERT_EQ(hits, 7);
-    ASSERT_EQ(first_repeat_frame, 30);
+    for (int i = 0; i < 6 && i < nframes; i++) ASSERT_EQ(frames[i], 30 + 6 * i);
+    /* Other steps that are multiples: 1/120 s frames, and 0.05 s frames against 0.15 s. */
+    static ear_input in2;
+    ear_input_init(&in2);
+    ear_input_key_down(&in2, EAR_KEY_UP);
+    hits = 0;
+    for (int f = 0; f <= 120; f++) {
+        ear_input_begin_frame(&in2, f / 120.0);
+        hits += ear_input_repeating(&in2, EAR_KEY_UP, 0.25, 0.25); /* 0.25, 0.5, 0.75, 1 */
+    }
+    ASSERT_EQ(hits, 1 + 4);
+    ear_input_init(&in2);
+    ear_input_key_down(&in2, EAR_KEY_UP);
+    hits = 0;
+    for (int f = 0; f <= 20; f++) {
+        ear_input_begin_frame(&in2, f * 0.05);
+        hits += ear_input_repeating(&in2, EAR_KEY_UP, 0.3, 0.15); /* 0.3 .. 0.9: 5 points */
+    }
+    ASSERT_EQ(hits, 1 + 5);
     /* A frame long enough to cross several points reports once. */
     ear_input_begin_frame(&in, 2.0);
     ASSERT_TRUE(ear_input_repeating(&in, EAR_KEY_DOWN, 0.5, 0.1));

@@ -109,8 +109,8 @@ TEST(speech_is_on_the_ui_bus_and_ducks_the_music) {
         tone[i] = 0.2f * (float)sin(2.0 * 3.14159265358979 * 300.0 * i / 48000.0);
     ear_clip *music;
     ASSERT_OK(ear_clip_create(tone, 4800, 1, 48000, NULL, &music));
-    ASSERT_OK(ear_stage_music_play(stage, "tone", &(ear_music_source){.clip = music}, true,
-                                   1.0f, 0.0f));
+    ASSERT_OK(ear_stage_music_play(
+        stage, &(ear_music_params){.name = "tone", .source = {.clip = music}, .loop = true}));
 
     ear_speech_config cfg = ear_speech_config_default();
     cfg.skip_braille = true; /* never the developer's own display */

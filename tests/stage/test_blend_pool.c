@@ -243,9 +243,11 @@ TEST(pool_fades_the_oldest_beyond_max_instances) {
     ear_stage_play_pool(s, "hits", NULL, &b);
     free(render(s, 480));
     ear_stage_play_pool(s, "hits", NULL, &c);
-    ASSERT_TRUE(ear_stage_is_playing(s, a)); /* fading, not cut */
-    float *out = render(s, 4800);            /* 100 ms: the 50 ms fade is over */
-    ASSERT_FALSE(ear_stage_is_playing(s, a));
+    ASSERT_FALSE(ear_stage_is_playing(s, a)); /* finished to the game, */
+    ASSERT_EQ(ear_stage_voice_count(s), 3);   /* but fading, not cut */
+    float *out = render(s, 4800);             /* 100 ms: the 50 ms fade is over */
+    ear_stage_update(s);
+    ASSERT_EQ(ear_stage_voice_count(s), 2);
     ASSERT_TRUE(ear_stage_is_playing(s, b) && ear_stage_is_playing(s, c));
     free(out);
     ear_stage_destroy(s);

@@ -168,11 +168,12 @@ TEST(music_crossfade_is_constant_power) {
     ear_stage *s = new_stage();
     ear_clip *a = sine_clip(440.0, 1.0, RATE, 0.5f);
     ear_clip *b = sine_clip(660.0, 1.0, RATE, 0.5f);
-    ASSERT_OK(
-        ear_stage_music_play(s, "menu", &(ear_music_source){.clip = a}, true, 1.0f, 0.0f));
+    ASSERT_OK(ear_stage_music_play(
+        s, &(ear_music_params){.name = "menu", .source = {.clip = a}, .loop = true}));
     free(render(s, RATE / 2));
-    ASSERT_OK(
-        ear_stage_music_play(s, "race", &(ear_music_source){.clip = b}, true, 1.0f, 1.0f));
+    ASSERT_OK(ear_stage_music_play(
+        s, &(ear_music_params){
+               .name = "race", .source = {.clip = b}, .loop = true, .crossfade_s = 1.0f}));
     ASSERT_STR_EQ(ear_stage_music_name(s), "race");
     float *out = render(s, 3 * RATE / 2);
     double ea[75], eb[75];
@@ -230,8 +231,8 @@ TEST(music_streams_are_resampled_and_released) {
     ear_stage *s = new_stage();
     sine_stream st = {0, 44100, 0};
     ear_stream stream = {2, 44100, sine_read, sine_ended, sine_release, &st};
-    ASSERT_OK(ear_stage_music_play(s, "stream", &(ear_music_source){.stream = &stream}, false,
-                                   1.0f, 0.0f));
+    ASSERT_OK(ear_stage_music_play(
+        s, &(ear_music_params){.name = "stream", .source = {.stream = &stream}}));
     float *out = render(s, RATE);
     ASSERT_REL(ear_dominant_hz(out, 40000, 2, 0, RATE), 500.0, 0.001);
     ASSERT_REL(ear_tone_amplitude(out + 2 * 1000, 40000, 2, 0, RATE, 500.0), 0.4, 0.01);

@@ -99,8 +99,9 @@ TEST(stop_fades_without_a_click_and_ends_within_50_ms) {
         ear_stage_play(s, c, &(ear_play){.looping = true}, &v);
         free(render(s, 1000));
         ASSERT_OK(ear_stage_stop(s, v, fades[k])); /* 0 asks for the shortest: 5 ms */
-        ASSERT_TRUE(ear_stage_is_playing(s, v));
-        float *out = render(s, 4800); /* 100 ms */
+        ASSERT_FALSE(ear_stage_is_playing(s, v));  /* finished to the game, */
+        ASSERT_EQ(ear_stage_voice_count(s), 1);    /* still fading */
+        float *out = render(s, 4800);              /* 100 ms */
         ASSERT_DBL_LE(ear_max_delta(out, 4800, 2, 0), clean_step(0.9, 440.0));
         /* Fading over at least 5 ms: the first 4 ms are not yet silent. */
         ASSERT_DBL_GT(ear_rms(out + 2 * 160, 32, 2, 0), 0.01);

@@ -301,6 +301,107 @@ TEST(bad_config_and_arguments) {
     ear_clip_release(c);
 }
 
+/* An allocator that fails its fail_at-th call (1-based; 0: never) and counts what is live. */
+static int calls, fail_at, live;
+static void *failing_alloc(size_t size, void *user) {
+    (void)user;
+    if (++calls == fail_at) return NULL;
+    live++;
+    return malloc(size);
+}
+static void *failing_realloc(void *p, size_t size, void *user) {
+    (void)user;
+    if (++calls == fail_at) return NULL;
+    if (!p) live++;
+    return realloc(p, size);
+}
+static void counting_free(void *p, void *user) {
+    (void)user;
+    if (p) live--;
+    free(p);
+}
+
+/* Lua's ltests.h and SQLite's habit: fail the k-th allocation for every k at create. Each
+ * failure is EAR_E_OUT_OF_MEMORY with nothing left allocated and no stage written; the
+ * k past the last allocation succeeds, and a stage is one allocation. */
+TEST(create_fails_cleanly_at_every_allocation) {
+    ear_allocator a = {failing_alloc, failing_realloc, counting_free, NULL};
+    for (int config = 0; config < 3; config++) {
+        ear_stage_config cfg = ear_stage_config_default();
+        cfg.kernel = test_kernel();
+        cfg.allocator = &a;
+        if (config == 1) cfg.max_blend_voices = 0, cfg.max_total_voices = 1, cfg.max_voices = 1;
+        if (config == 2) cfg.max_total_voices = 4096, cfg.block_frames = 480;
+        int made = 0;
+        for (int k = 1; k < 1000; k++) {
+            calls = 0, fail_at = k, live = 0;
+            ear_stage *s = (ear_stage *)&a; /* must stay untouched on failure */
+            ear_result r = ear_stage_create(&cfg, &s);
+            if (calls < k) { /* no call failed: created */
+                ASSERT_OK(r);
+                made = calls;
+                ear_stage_destroy(s);
+                ASSERT_EQ(live, 0);
+                break;
+            }
+            ASSERT_EQ(r, EAR_E_OUT_OF_MEMORY);
+            ASSERT_TRUE(s == (ear_stage *)&a);
+            ASSERT_EQ(live, 0);
+        }
+        ASSERT_EQ(made, 1);
+    }
+    fail_at = 0;
+}
+
+/* A pose with one bad vector is refused whole; a full ring whose overflow cannot grow
+ * refuses the listener, stop_all and the master gain with nothing changed. */
+TEST(refused_calls_change_nothing) {
+    ear_clip *c = sine_clip(440.0, 1.0, RATE, 0.5f);
+    ear_log_set(NULL, NULL, EAR_LOG_ERROR); /* the warnings are expected */
+    ear_allocator a = {failing_alloc, failing_realloc, counting_free, NULL};
+    ear_stage_config cfg = ear_stage_config_default();
+    cfg.kernel = test_kernel();
+    cfg.allocator = &a;
+    cfg.command_capacity = 16;
+    calls = 0, fail_at = 0, live = 0;
+    ear_stage *s = NULL;
+    ASSERT_OK(ear_stage_create(&cfg, &s));
+    ear_listener before = ear_stage_get_listener(s);
+    ear_listener l = before;
+    l.forward = ear_vec3_make(1, 0, 0);
+    l.velocity = ear_vec3_make(0, NAN, 0);
+    ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_INVALID_ARG);
+    l.velocity = ear_vec3_make(0, 0, 0);
+    l.up = ear_vec3_make(0, 0, 0);
+    ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_INVALID_ARG);
+    ear_listener after = ear_stage_get_listener(s);
+    ASSERT_TRUE(memcmp(&before, &after, sizeof before) == 0);
+    /* Fill the ring (16 commands), then let the overflow queue's growth fail. */
+    ear_voice_id v;
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
+    for (int i = 0; i < 15; i++) ASSERT_OK(ear_stage_set_volume(s, v, 0.5f));
+    fail_at = calls + 1;
+    ASSERT_EQ(ear_stage_stop_all(s), EAR_E_OUT_OF_MEMORY);
+    fail_at = calls + 1;
+    ASSERT_EQ(ear_stage_set_master_gain(s, 0.0f), EAR_E_OUT_OF_MEMORY);
+    fail_at = calls + 1;
+    l = before;
+    l.position = ear_vec3_make(50, 0, 0);
+    ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_OUT_OF_MEMORY);
+    after = ear_stage_get_listener(s);
+    ASSERT_TRUE(memcmp(&before, &after, sizeof before) == 0);
+    fail_at = 0;
+    /* Nothing of the refused calls reached the mix: the voice plays at 0.5 where it was. */
+    float *out = render(s, 4800);
+    ASSERT_TRUE(ear_stage_is_playing(s, v));
+    ASSERT_NEAR(ear_rms(out + 2 * 2400, 2400, 2, 0), 0.5 * 0.5 / sqrt(2.0), 0.01);
+    free(out);
+    ear_stage_destroy(s);
+    ASSERT_EQ(live, 0);
+    ear_clip_release(c);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
 TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(negative_volume_fades_to_silence),
           TEST_ENTRY(non_finite_vectors_are_ignored_with_a_warning),
@@ -309,4 +410,6 @@ TEST_MAIN(TEST_ENTRY(bad_gains_are_silence_and_spoil_nothing),
           TEST_ENTRY(clips_live_as_long_as_their_voices),
           TEST_ENTRY(destroy_releases_pending_and_playing_clips),
           TEST_ENTRY(adopted_clips_play_in_place_and_free_their_buffer),
-          TEST_ENTRY(bad_config_and_arguments))
+          TEST_ENTRY(bad_config_and_arguments),
+          TEST_ENTRY(create_fails_cleanly_at_every_allocation),
+          TEST_ENTRY(refused_calls_change_nothing))

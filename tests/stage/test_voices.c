@@ -303,7 +303,41 @@ TEST(inaudible_voices_are_virtual) {
     ear_clip_release(c);
 }
 
-TEST_MAIN(TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_audibility),
+/* 002: a stopping voice reads as finished to the game; only the voice count still counts
+ * it, until its fade has ended (and it is heard fading meanwhile). */
+TEST(a_stopping_voice_reads_as_finished) {
+    ear_clip *c = sine_clip(440.0, 1.0, RATE, 0.5f);
+    ear_stage *s = new_stage();
+    ear_voice_id v, w;
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &w));
+    free(render(s, 960));
+    ASSERT_TRUE(ear_stage_is_playing(s, v));
+    ASSERT_OK(ear_stage_stop(s, v, 0.1f));
+    ASSERT_TRUE(!ear_stage_is_playing(s, v));
+    ASSERT_TRUE(ear_stage_is_playing(s, w));
+    ASSERT_EQ(ear_stage_voice_count(s), 2);
+    ASSERT_OK(ear_stage_stop(s, w, 0.1f)); /* both fade: what is heard is v and w fading */
+    float *out = render(s, 2400);          /* 50 ms of a 100 ms fade */
+    ASSERT_DBL_GT(ear_rms(out + 2 * 1200, 1200, 2, 0), 0.05);
+    free(out);
+    ear_stage_update(s);
+    ASSERT_EQ(ear_stage_voice_count(s), 2);
+    free(render(s, 4800)); /* past the fade's end */
+    ear_stage_update(s);
+    ASSERT_EQ(ear_stage_voice_count(s), 0);
+    ASSERT_EQ(ear_stage_stop(s, v, 0.1f), EAR_E_STALE_ID);
+    /* stop_all too. */
+    ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
+    ASSERT_OK(ear_stage_stop_all(s));
+    ASSERT_TRUE(!ear_stage_is_playing(s, v));
+    ASSERT_EQ(ear_stage_voice_count(s), 1);
+    ear_stage_destroy(s);
+    ear_clip_release(c);
+}
+
+TEST_MAIN(TEST_ENTRY(a_stopping_voice_reads_as_finished),
+          TEST_ENTRY(exactly_max_voices_are_real), TEST_ENTRY(priority_beats_audibility),
           TEST_ENTRY(hysteresis_keeps_near_equal_voices_in_place),
           TEST_ENTRY(leaving_and_entering_the_real_set_does_not_click),
           TEST_ENTRY(virtual_loops_come_back_in_phase), TEST_ENTRY(stealing_and_refusal),

@@ -246,8 +246,9 @@ static void register_tone(harness *h, const char *name, float hz) {
 static void game_plays(harness *h, const char *name, float crossfade_s) {
     ear_clip *clip;
     ear_assets_get(ear_ctx_assets(h->ctx), name, &clip);
-    ear_music_source src = {.clip = clip};
-    ear_stage_music_play(ear_ctx_stage(h->ctx), name, &src, true, 1, crossfade_s);
+    ear_music_params mp = {
+        .name = name, .source = {.clip = clip}, .loop = true, .crossfade_s = crossfade_s};
+    ear_stage_music_play(ear_ctx_stage(h->ctx), &mp);
 }
 
 static ear_ui_menu *music_menu(const char *id, const char *track) {

@@ -39,6 +39,11 @@ struct ear_assets {
     uint32_t alias_count, alias_cap;
     char **warned; /* names already warned about, so each warns once */
     uint32_t warned_count, warned_cap;
+    /* Names found nowhere (not registered, no alias, no file): answered EAR_E_NOT_FOUND
+     * without looking at the disk again until a define or load changes what names mean
+     * (ear__assets_forget_missing). */
+    char **missing;
+    uint32_t missing_count, missing_cap;
     ear_assets_stats stats;
     bool setup_applied;
     bool confined; /* files must lie inside one of roots (ear_assets_config) */
@@ -64,6 +69,9 @@ bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t
 
 /* Warns "message" once per name (module "assets"); later calls with the same name say
  * nothing. */
+/* Clears the list of missing names: called by everything that can make a name resolve
+ * (registering a clip, loading or applying audio.json, loading a blend file). */
+void ear__assets_forget_missing(ear_assets *a);
 void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

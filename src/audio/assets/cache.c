@@ -58,6 +58,27 @@ bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t
     return true;
 }
 
+void ear__assets_forget_missing(ear_assets *a) {
+    for (uint32_t i = 0; i < a->missing_count; i++) ear__assets_free(a, a->missing[i]);
+    a->missing_count = 0;
+}
+
+static bool is_missing(const ear_assets *a, const char *name) {
+    for (uint32_t i = 0; i < a->missing_count; i++)
+        if (strcmp(a->missing[i], name) == 0) return true;
+    return false;
+}
+
+/* Out of memory only means the name is looked up again next time. */
+static void remember_missing(ear_assets *a, const char *name) {
+    char *copy = ear__assets_strdup(a, name);
+    if (copy && ear__assets_grow(a, (void **)&a->missing, &a->missing_cap, a->missing_count + 1,
+                                 sizeof *a->missing))
+        a->missing[a->missing_count++] = copy;
+    else
+        ear__assets_free(a, copy);
+}
+
 void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, ...) {
     for (uint32_t i = 0; i < a->warned_count; i++)
         if (strcmp(a->warned[i], name) == 0) return;
@@ -157,6 +178,8 @@ void ear_assets_destroy(ear_assets *a) {
         ear__assets_free(a, a->aliases[i].path);
     }
     for (uint32_t i = 0; i < a->warned_count; i++) ear__assets_free(a, a->warned[i]);
+    ear__assets_forget_missing(a);
+    ear__assets_free(a, a->missing);
     ear__assets_free(a, a->entries);
     ear__assets_free(a, a->registered);
     ear__assets_free(a, a->aliases);
@@ -187,6 +210,7 @@ static ear__asset_entry *find_entry(ear_assets *a, const char *key) {
 
 ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *clip) {
     if (!a || !name_ok(name) || !clip) return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     ear__asset_registered *r = find_registered(a, name);
     if (r) {
         ear_clip_retain(clip);
@@ -290,9 +314,12 @@ static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_
         *out = reg->clip;
         return EAR_OK;
     }
+    /* Missing before and nothing defined or loaded since: the disk is not asked again. */
+    if (is_missing(a, name)) return EAR_E_NOT_FOUND;
     char key[4096];
     if (resolve_key(a, name, key, sizeof key) != EAR_OK) {
         warn_missing(a, name);
+        remember_missing(a, name);
         return EAR_E_NOT_FOUND;
     }
     ear__asset_entry *e = find_entry(a, key);

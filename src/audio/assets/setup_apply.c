@@ -22,6 +22,7 @@ static ear_result refused(ear_io_error *err, const char *file, const char *where
 
 ear_result ear_assets_apply_setup(ear_assets *a, ear_stage *stage, ear_io_error *err) {
     if (!a || !stage) return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     if (a->setup_applied) return EAR_OK;
     ear_audio_setup *s = NULL;
     ear_result r = ear_assets_load_setup(a, &s, err);
@@ -71,6 +72,7 @@ ear_result ear_assets_load_blend_file(ear_assets *a, ear_stage *stage, const cha
                                       ear_io_error *err) {
     if (!a || !stage || !name || !*name || strlen(name) >= EAR_NAME_MAX)
         return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     char path[4096];
     snprintf(path, sizeof path, "%s/sounds/%s.blend.json", a->root, name);
     char *text;
@@ -131,8 +133,13 @@ ear_result ear_assets_play_music(ear_assets *a, ear_stage *stage, const char *na
     ear_stream stream;
     ear_result r = ear_assets_open_music(a, name, loop, &stream);
     if (r != EAR_OK) return r;
-    ear_music_source source = {.clip = NULL, .stream = &stream};
-    r = ear_stage_music_play(stage, name, &source, loop, volume, crossfade_s);
+    /* A volume of 0 is silence here; the stage's 0 means its default. */
+    ear_music_params mp = {.name = name,
+                           .source = {.clip = NULL, .stream = &stream},
+                           .loop = loop,
+                           .volume = volume == 0.0f ? -1.0f : volume,
+                           .crossfade_s = crossfade_s};
+    r = ear_stage_music_play(stage, &mp);
     /* Refused, the stream was never handed over: it is ours to release. */
     if (r != EAR_OK) stream.release(stream.user);
     return r;

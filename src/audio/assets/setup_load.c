@@ -82,6 +82,7 @@ ear_result ear__assets_resolve_pool(ear_assets *a, ear_pool_source *p, const cha
 ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
                                  ear_io_error *err) {
     if (!a || !out_setup) return EAR_E_INVALID_ARG;
+    ear__assets_forget_missing(a);
     char path[4096];
     snprintf(path, sizeof path, "%s/audio.json", a->root);
     char *text;

@@ -3,7 +3,7 @@
  * header and the samples are one allocation, made and freed through the allocator
  * the clip was created with (copied into the clip, so the caller's struct may go).
  * The stage never drops the last reference on the audio thread: voices that end
- * hand their clip back to the game thread (see stage.c, the return ring). An adopted
+ * hand their clip back to the game thread (see api.c and block.c, the return ring). An adopted
  * clip (ear_clip_adopt) is the one exception to "one allocation": its samples are the
  * caller's buffer, freed beside the header.
  */

@@ -31,6 +31,14 @@ void ear__ring_init(ear__ring *ring, void *memory, size_t capacity, size_t entry
 size_t ear__ring_count(ear__ring *ring);
 size_t ear__ring_capacity(const ear__ring *ring);
 
+/* For the few functions on every command's path that the compiler must inline whatever
+ * its budget says (measured: out of line they cost VIRT 3 % more instructions). */
+#if defined(__GNUC__)
+#define EAR__ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define EAR__ALWAYS_INLINE inline
+#endif
+
 /* The hot operations are inline: a command costs a few instructions on each side. */
 
 /* Producer: the slot the next push would fill, to be written in place and published
@@ -61,7 +69,7 @@ static inline bool ear__ring_push(ear__ring *ring, const void *entry) {
 
 /* Consumer: true when there is nothing to pop (cheap: no shared line is read unless the
  * consumer's last view says empty). */
-static inline bool ear__ring_empty(ear__ring *ring) {
+static EAR__ALWAYS_INLINE bool ear__ring_empty(ear__ring *ring) {
     size_t tail = atomic_load_explicit(&ring->tail, memory_order_relaxed);
     if (tail != ring->head_seen) return false;
     ring->head_seen = atomic_load_explicit(&ring->head, memory_order_acquire);

@@ -19,7 +19,9 @@
 #include "earshot/stage.h"
 #include "ring.h"
 
+#include <math.h>
 #include <stdatomic.h>
+#include <string.h>
 
 /* Frames of history kept per voice for the interaural delay (0.66 ms is 31.7
  * frames at 48 kHz, 253 at 384 kHz). */
@@ -59,19 +61,25 @@ typedef enum ear__cmd_type {
     EAR__CMD_OCCLUSION,
     EAR__CMD_STOP,
     EAR__CMD_STOP_ALL,
-    EAR__CMD_LISTENER,      /* f: position, velocity */
-    EAR__CMD_LISTENER_AXES, /* f: forward, up */
+    EAR__CMD_LISTENER,
+    EAR__CMD_LISTENER_AXES,
     EAR__CMD_MASTER_GAIN,
     EAR__CMD_MOTION,
-    EAR__CMD_BUS_VOLUME, /* f: bus, volume, seconds (0: one block) */
-    EAR__CMD_BUS_MUTE,   /* f: bus, muted */
-    EAR__CMD_DUCK_SET, /* id: slot | trigger << 8 | target << 16; f: gain_db, threshold, attack,
-                          hold, release */
+    EAR__CMD_BUS_VOLUME,
+    EAR__CMD_BUS_MUTE,
+    EAR__CMD_DUCK_SET,
     EAR__CMD_DUCK_REMOVE,
-    EAR__CMD_DUCK_TRIGGER, /* id: duck slot; f: hold seconds */
-    EAR__CMD_ENVELOPE,     /* f: kind (1 in, 2 out), seconds */
-    EAR__CMD_PARAM,        /* f: param index, value */
+    EAR__CMD_DUCK_TRIGGER,
+    EAR__CMD_ENVELOPE,
+    EAR__CMD_PARAM,
 } ear__cmd_type;
+
+/* A music envelope: fading in with sin, or out with cos (then the voice ends). */
+typedef enum ear__envelope {
+    EAR__ENV_NONE = 0,
+    EAR__ENV_IN = 1,
+    EAR__ENV_OUT = 2,
+} ear__envelope;
 
 /* Slots beyond max_total_voices for voices being stolen while they fade out. */
 #define EAR__STEAL_RESERVE      32u
@@ -141,12 +149,49 @@ typedef struct ear__pool {
     ear_voice_id instances[EAR__POOL_MAX_INSTANCES];
 } ear__pool;
 
-/* One command: 32 bytes, two to a cache line. */
+/* One command: 32 bytes, two to a cache line. `type` says which payload `u` holds (one
+ * switch reads it: block.c's apply_command); `id` is the voice a voice command names, 0
+ * for the others. */
 typedef struct ear__cmd {
-    uint32_t type;
+    uint32_t type; /* ear__cmd_type */
     uint32_t id;
-    float f[6];
+    union {
+        float value;  /* VOLUME, PITCH, PAN, OCCLUSION (sanitised), MASTER_GAIN */
+        ear_vec3 vec; /* POSITION, VELOCITY, FORWARD */
+        float fade_s; /* STOP, STOP_ALL: at least EAR__MIN_FADE_S */
+        struct {      /* MOTION, LISTENER */
+            ear_vec3 position, velocity;
+        } motion;
+        struct { /* LISTENER_AXES */
+            ear_vec3 forward, up;
+        } axes;
+        struct { /* BUS_VOLUME: reach volume over seconds (0: one block) */
+            uint32_t bus;
+            float volume, seconds;
+        } bus_volume;
+        struct { /* BUS_MUTE */
+            uint32_t bus;
+            bool muted;
+        } bus_mute;
+        struct { /* DUCK_SET: a rule with its defaults filled in */
+            uint8_t slot, trigger, target;
+            float gain_db, threshold, attack_s, hold_s, release_s;
+        } duck_set;
+        struct { /* DUCK_REMOVE, DUCK_TRIGGER */
+            uint32_t slot;
+            float hold_s;
+        } duck;
+        struct {           /* ENVELOPE */
+            uint32_t kind; /* ear__envelope */
+            float seconds;
+        } envelope;
+        struct { /* PARAM: a blend parameter's index and clamped value */
+            uint32_t index;
+            float value;
+        } param;
+    } u;
 } ear__cmd;
+_Static_assert(sizeof(ear__cmd) == 32, "a command is 32 bytes, two to a cache line");
 
 /* What the audio side returns when a voice ends. */
 typedef struct ear__ret {
@@ -249,7 +294,7 @@ typedef struct ear__voice {
     uint32_t rendered_blocks;
     float coarse_gain; /* volume x fade x envelope x distance x cone x occlusion */
     float audibility;  /* end-of-block gain x bus gain, for the voice manager */
-    uint8_t env_kind;  /* 0 none, 1 fading in (sin), 2 fading out (cos) */
+    uint8_t env_kind;  /* ear__envelope */
     float env_t_s, env_len_s, env;
     int32_t stream; /* stream slot, or -1 */
     int32_t blend;  /* blend table index, or -1 */
@@ -285,13 +330,35 @@ typedef struct ear__group {
     uint32_t n;
 } ear__group;
 
-/* One voice's block: ear__voice_render or an equivalent SIMD kernel. */
-typedef bool (*ear__render_fn)(ear__voice *voice, const ear__kernel_io *io,
-                               const ear__targets *t);
+/* The kernel: every ISA-specific primitive behind one table, chosen once at create
+ * (ear__kernel_select, like OpenAL Soft's SelectMixer). The mixing code calls through it
+ * and never names an instruction set. Each kernel is deterministic on its own, and the
+ * kernels agree within 1e-5 (tests/stage/test_kernels.c). */
+typedef struct ear__kernel {
+    const char *name;
+    /* One voice's block into io's mix buffers, ramping from the voice's last values to t;
+     * true when a one-shot reached its end. */
+    bool (*render)(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
+    /* A blend layer's block: resampled into buf and added into sum with its gain ramped
+     * from g0 to g1 (no filter, no pan). */
+    void (*read_layer)(ear__voice *voice, uint64_t step_end, uint32_t frames, float *buf,
+                       float *sum, float g0, float g1);
+    /* Placed voices in groups of up to max_lanes (0: the kernel does not group): each
+     * voice's read and occlusion filters into buf + hist_len, then the group's cue
+     * filters as SIMD lanes and each voice's mix, in group order; bit for bit render on
+     * each voice in turn. */
+    uint32_t max_lanes;
+    bool (*read_grouped)(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t,
+                         float *buf);
+    void (*group_finish)(ear__group *group, const ear__kernel_io *io);
+} ear__kernel;
 
+/* The stage lives at the start of one allocation (create.c's heap layout) that holds
+ * every buffer below too; only the overflow queue grows on its own (game side). */
 struct ear_stage {
     ear_stage_config config;
     ear_allocator alloc;
+    void *heap; /* the allocation, as alloc_fn returned it */
     ear_rng rng;
     double block_s;
 
@@ -325,7 +392,7 @@ struct ear_stage {
     uint32_t block_pos;
     float *mix_l, *mix_r, *mono, *right;
     float *blend_sum, *layer_buf; /* a placed blend's summed layers, and one layer's read */
-    ear__render_fn render_voice;  /* the kernel chosen at create */
+    const ear__kernel *kernel;    /* chosen at create */
     float *lanes;                 /* grouped voices' scratch (SIMD kernels): EAR__LANE_FLOATS */
     /* The listener of the previous block, to tell whether it moved. */
     uint64_t ears_version; /* counts listener changes: cached placements compare it */
@@ -334,10 +401,12 @@ struct ear_stage {
     bool cue_table_built;
     uint64_t frames_rendered;
 
-    /* ---- the mixer (mixer.c, bus.c, manager.c) ---- */
+    /* ---- the mixer (buses.c, voice_manager.c, blends.c, music.c) ---- */
     uint32_t slot_count; /* max_total_voices + EAR__STEAL_RESERVE */
     /* game side */
     uint8_t *stolen;        /* per slot: fading out to make room */
+    uint8_t *stopping;      /* per slot: a stop (or a music fade-out) was sent: finished to
+                               the game (is_playing false), still counted until it ends */
     uint8_t *slot_priority; /* per slot */
     uint32_t counted;       /* alive and not stolen */
     bool saturated;         /* a refusal was logged and nothing freed since */
@@ -398,21 +467,21 @@ struct ear_stage {
     uint32_t touch_sink;          /* where touch_clip's loads go */
 };
 
-/* stage.c, shared with the mixer's files */
-void *ear__zalloc(const ear_allocator *a, size_t size);
-void ear__dealloc(const ear_allocator *a, void *p);
-/* Zeroed memory that starts on a cache line (64 bytes), through the stage's allocator,
- * for the buffers the kernels read and write 32 bytes at a time (a vector across two
- * lines costs two accesses) and the voices (so each one's delay line starts on a line).
- * Freed with ear__dealloc_lines only. */
-void *ear__zalloc_lines(const ear_allocator *a, size_t size);
-void ear__dealloc_lines(const ear_allocator *a, void *p);
+/* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
+ * blends.c and music.c build on it; voice_manager.c's steal serves ear__play. Audio side,
+ * one way down from the block loop: block.c -> buses.c, voice_manager.c, voice.c,
+ * blends.c (which uses voice.c's block helpers), music.c (streams, from voice.c), and the
+ * kernels (voice_render*.c), spatial.c at the bottom. */
+
+/* create.c: the configuration and the heap layout */
 uint32_t ear__hist_len(const ear_stage *s);
 /* Room for h frames of history rounded up to whole cache lines (16 floats), so that the
  * block after it starts on a line. */
 static inline uint32_t ear__hist_room(uint32_t h) {
     return (h + 15u) & ~15u;
 }
+
+/* api.c: ids, the command path, sanitising, starting voices (game side) */
 uint32_t ear__make_id(uint32_t slot, uint16_t gen);
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
 bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
@@ -423,24 +492,50 @@ static inline void ear__collect(ear_stage *s) {
     if (!ear__ring_empty(&s->returns)) ear__collect_returns(s);
 }
 ear_result ear__send(ear_stage *s, const ear__cmd *cmd);
+/* Makes room for `count` more commands (in the ring, or by growing the overflow queue) so
+ * that the next `count` ear__send calls cannot fail: all-or-nothing calls that send
+ * several commands reserve first. EAR_E_OUT_OF_MEMORY changes nothing. */
+ear_result ear__reserve(ear_stage *s, size_t count);
+/* Moves the overflow queue into the ring as far as it goes (block.c, offline). */
+void ear__flush_overflow(ear_stage *s);
 float ear__sane_gain(float g);
 float ear__sane_pitch(float p);
 bool ear__sane_vec(ear_vec3 v, const char *what);
+/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
+ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
+                     int32_t stream, float env_in_s, ear_voice_id *out_id);
+/* A name that fits EAR_NAME_MAX (ducks, blends, pools). */
+static inline bool ear__name_ok(const char *name) {
+    return name && name[0] && strlen(name) < EAR_NAME_MAX;
+}
+/* v, or d where v is zero, negative or not finite. */
+static inline float ear__or_default(float v, float d) {
+    return (v == 0.0f || !isfinite(v) || v < 0.0f) ? d : v;
+}
+
+/* voice_manager.c */
+/* Game side: makes room for a voice of `priority` when the budget is spent (the quietest
+ * voice of equal or lower priority fades out over 5 ms in a reserve slot); false when
+ * nothing may be stolen. */
+bool ear__steal(ear_stage *s, uint8_t priority);
+/* Audio side: marks at most max_voices voices real (real_idx); true when the full choice
+ * ran (the real set may then include voices that were not brought up to date). */
+bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
+
+/* voice.c: one voice on the audio side */
 float ear__smoothing_k(const ear_stage *s, float smoothing_ms);
 float ear__smooth(float current, float target, float k);
 uint64_t ear__to_fx(double step);
-void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
-void ear__end_voice(ear_stage *s, uint32_t index);
+void ear__voice_start(ear_stage *s, uint32_t id);
 ear__voice *ear__voice_for(ear_stage *s, uint32_t id);
-/* A blend layer's block: reads (resamples) the layer's clip into buf, with no filter or
- * pan, and adds it into sum with its gain ramped from g0 to g1 over the block. The
- * scalar kernel's, and the AVX2 kernel's (the scalar one where AVX2 is missing). */
-void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
-                     float g0, float g1);
-void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
-                          float *sum, float g0, float g1);
+void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c);
+void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s);
+/* True when a block of the voice's own evolution would change nothing. */
+bool ear__voice_settled(const ear_stage *s, const ear__voice *v);
 /* One block of a voice's own state: smoothers, fade, envelope, blend parameters. */
 void ear__voice_step_state(ear_stage *s, ear__voice *v);
+/* Steps the state (unless settled) and computes this block's coarse targets. */
+void ear__voice_targets(ear_stage *s, ear__voice *v, ear__targets *t);
 /* Catches a skipped virtual voice up on `blocks` blocks (state and cursor); true when a
  * one-shot ran out meanwhile. */
 bool ear__voice_catch_up(ear_stage *s, ear__voice *v, uint32_t blocks);
@@ -457,29 +552,41 @@ static inline void ear__voice_targets_fine(ear_stage *s, ear__voice *v, ear__tar
     }
     ear__voice_targets_fine_slow(s, v, t);
 }
-/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
-ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
-                     int32_t stream, float env_in_s, ear_voice_id *out_id);
-
-/* mixer.c: the game side of buses, ducks, blends, pools, music */
-bool ear__mixer_create(ear_stage *s);
-void ear__mixer_init(ear_stage *s);
-void ear__mixer_free(ear_stage *s);
-/* Called when a voice's return is collected. */
-void ear__mixer_voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret);
-
-/* mixdown.c: the audio side */
-void ear__mixer_apply(ear_stage *s, const ear__cmd *c);
-void ear__mixer_start_voice(ear_stage *s, ear__voice *v, const ear__start *st);
-void ear__buses_begin(ear_stage *s);
-float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
-bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
-/* Renders (real) or advances (virtual) one voice of any kind; true when it ended.
- * Placed voices join `group` when lanes >= 2 (SIMD kernels); the caller finishes it. */
+/* Before a voice renders: its first block starts at its targets; one entering the real
+ * set starts from silence with clean filters. */
+void ear__voice_prime(ear__voice *v, const ear__targets *t, bool first, bool entering);
+/* Renders one real (or leaving) voice's block; placed voices join `group` when lanes >= 2
+ * (SIMD kernels); true when a one-shot ended. */
+bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
+                           const ear__kernel_io *io, ear__group *group, uint32_t lanes,
+                           uint32_t stride);
+bool ear__voice_block_begin(ear_stage *s, ear__voice *v, ear__targets *t,
+                            const ear__kernel_io *io, ear__kernel_io *bio);
+void ear__voice_block_end(ear_stage *s, ear__voice *v);
+/* Renders (real) or advances (virtual) one clip or stream voice; true when it ended.
+ * The caller finishes the group. */
 bool ear__voice_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride);
+
+/* buses.c: audio side */
+void ear__buses_apply(ear_stage *s, const ear__cmd *c);
+void ear__buses_begin(ear_stage *s);
+float ear__bus_gain_now(const ear_stage *s, uint8_t bus);
+float *ear__bus_buffer(ear_stage *s, uint8_t bus, bool right);
 void ear__buses_mixdown(ear_stage *s);
-void ear__mixer_release_voice(ear_stage *s, ear__voice *v);
+
+/* blends.c: audio side */
+void ear__blend_start(ear_stage *s, ear__voice *v, const ear__start *st);
+void ear__blend_release(ear_stage *s, ear__voice *v);
+/* A blend voice's block, in place of ear__voice_block. */
+bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
+                      ear__group *group, uint32_t lanes, uint32_t stride);
+
+/* music.c: audio side */
+void ear__stream_start(ear_stage *s, ear__voice *v, const ear__start *st);
+/* Tops a stream voice's FIFO up before its read; drops what the read used after. */
+void ear__stream_prepare(ear_stage *s, ear__voice *v, uint64_t step_end);
+void ear__stream_consume(ear_stage *s, ear__voice *v);
 
 /* spatial.c */
 float ear__distance_gain(const ear_attenuation *att, float distance_m);
@@ -495,27 +602,25 @@ void ear__spatial_fine(const ear__voice *voice, float sample_rate, ear__spatial 
 /* One-pole TPT low-pass coefficient G = g / (1 + g), g = tan(pi fc / fs); 1 = open. */
 float ear__lowpass_G(float cutoff_hz, float sample_rate);
 
-/* voice_render.c */
-/* Pass 1 of the scalar kernel (the read), shared with the SIMD kernels for the
- * blocks their fast paths do not take. */
+/* voice_render.c: the scalar kernel (the reference, any CPU) */
+extern const ear__kernel ear__kernel_scalar;
+/* The read pass of the scalar kernel, shared with the SIMD kernels for the blocks their
+ * fast paths do not take. */
 bool ear__read_block(ear__voice *voice, uint64_t step_end_fx, uint32_t frames, float *out,
                      float *out_r);
-/* Renders one block of a real voice into io's mix buffers, ramping from the voice's
- * last values to t; returns true when a one-shot reached its end in this block. */
 bool ear__voice_render(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
-/* Moves a virtual voice's cursor as rendering would, without rendering; returns true
- * when a one-shot reached its end. */
+void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
+                     float g0, float g1);
+/* Moves a virtual voice's cursor as rendering would, without rendering (any kernel);
+ * returns true when a one-shot reached its end. */
 bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx);
 
-/* voice_render_avx2.c: the same kernel with AVX2 and FMA (x86-64 only). */
+/* voice_render_avx2.c: AVX2 and FMA (x86-64 with both; NULL elsewhere) */
+extern const ear__kernel *const ear__kernel_avx2;
+/* True when the CPU runs AVX2 and FMA (false off x86-64). */
 bool ear__kernel_avx2_available(void);
-bool ear__voice_render_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
-/* The same kernel split for grouped placed voices: the read and occlusion filters of
- * one voice into buf + hist_len (returns true when a one-shot ended), then the behind
- * cue filters of the whole group as SIMD lanes and each voice's mix, in group order.
- * The output is bit for bit that of ear__voice_render_avx2 on each voice in turn. */
-bool ear__voice_read_avx2(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t,
-                          float *buf);
-void ear__group_finish_avx2(ear__group *group, const ear__kernel_io *io);
+/* The kernel for a configuration's choice (EAR_KERNEL_AUTO: the fastest this CPU runs);
+ * NULL when the CPU lacks the one asked for. create.c, once. */
+const ear__kernel *ear__kernel_select(ear_kernel kind);
 
 #endif

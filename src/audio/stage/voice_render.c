@@ -295,3 +295,12 @@ bool ear__voice_advance(ear__voice *v, uint32_t frames, uint64_t step_end_fx) {
     }
     return v->pos >= v->frames;
 }
+
+const ear__kernel ear__kernel_scalar = {
+    .name = "scalar",
+    .render = ear__voice_render,
+    .read_layer = ear__read_layer,
+    .max_lanes = 0, /* one voice at a time */
+    .read_grouped = NULL,
+    .group_finish = NULL,
+};

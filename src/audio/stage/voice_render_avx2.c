@@ -553,8 +553,7 @@ AVX2_INLINE static void adopt_targets(ear__voice *v, const ear__targets *t) {
     v->occ_G = t->occ_G;
 }
 
-AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
-                                 const ear__targets *t) {
+AVX2 static bool render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
     uint32_t frames = io->frames, h = io->hist_len;
     float *mono = io->mono + h;
     bool stereo_flat = v->channels == 2 && !v->placed;
@@ -571,8 +570,8 @@ AVX2 bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io,
     return ended;
 }
 
-AVX2 void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
-                               float *sum, float g0, float g1) {
+AVX2 static void read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
+                                 float *sum, float g0, float g1) {
     float dg = (g1 - g0) / (float)frames;
     bool done;
     if (g0 == g1) {
@@ -591,8 +590,8 @@ AVX2 void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames
     _mm256_zeroupper();
 }
 
-AVX2 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                               float *buf) {
+AVX2 static bool read_grouped_avx2(ear__voice *v, const ear__kernel_io *io,
+                                   const ear__targets *t, float *buf) {
     bool ended = read_filter(v, io, t, buf + io->hist_len);
     /* Back to the caller's SSE code with clean upper halves: the compiler does not
      * always clear them after a tail call, and dirty ones slow down libm's maths. */
@@ -600,7 +599,7 @@ AVX2 bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ea
     return ended;
 }
 
-AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
+AVX2 static void group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
     uint32_t frames = io->frames, h = io->hist_len;
     float *x[EAR__LANES], *st[EAR__LANES], g0[EAR__LANES], g1[EAR__LANES];
     uint32_t k = 0;
@@ -636,30 +635,23 @@ AVX2 void ear__group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
     _mm256_zeroupper();
 }
 
+static const ear__kernel avx2_kernel = {
+    .name = "avx2",
+    .render = render_avx2,
+    .read_layer = read_layer_avx2,
+    .max_lanes = EAR__LANES,
+    .read_grouped = read_grouped_avx2,
+    .group_finish = group_finish_avx2,
+};
+
+const ear__kernel *const ear__kernel_avx2 = &avx2_kernel;
+
 #else
 
 bool ear__kernel_avx2_available(void) {
     return false;
 }
 
-bool ear__voice_render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
-    return ear__voice_render(v, io, t);
-}
-
-void ear__read_layer_avx2(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf,
-                          float *sum, float g0, float g1) {
-    ear__read_layer(v, step_end, frames, buf, sum, g0, g1);
-}
-
-bool ear__voice_read_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t,
-                          float *buf) {
-    (void)v, (void)io, (void)t, (void)buf;
-    return false; /* never called: grouping needs the AVX2 kernel */
-}
-
-void ear__group_finish_avx2(ear__group *group, const ear__kernel_io *io) {
-    (void)io;
-    group->n = 0;
-}
+const ear__kernel *const ear__kernel_avx2 = NULL;
 
 #endif

@@ -1,0 +1,283 @@
+/*
+ * The stage alone, untimed: fixed scenes rendered for a fixed number of blocks, each
+ * printed with a 64-bit FNV-1a hash of its output bytes. Two uses:
+ *
+ *  - the record that a change which should not move a sample moved none
+ *    (`bench_stage hash` before and after; EARSHOT_KERNEL=scalar for the scalar kernel);
+ *  - the workload under callgrind for `make bench-compare MODE=callgrind`, whose
+ *    instruction counts stay put while the machine is loaded (`bench_stage w64 256 200`).
+ *
+ * Scenes (all on W64's placement, bench/workload.h):
+ *  w64 N:    W64 itself: N placed looping voices moving on the circle, positions and
+ *            velocities set every 480-frame block.
+ *  virt:     4096 voices of which 64 are loud (the rest at 1/20: virtual), as bench_mixer.
+ *  blend:    64 three-layer blends with a parameter swept, as bench_mixer.
+ *  features: flat and placed voices, cones, occlusion, pools, ducks, bus fades and mutes,
+ *            stops, one-shots, events, a moving listener and the master gain.
+ *
+ * Usage: bench_stage hash | bench_stage <scene> [N] [blocks]
+ * Only the public API is used, so the same file builds against older revisions.
+ */
+#include "earshot/mixer.h"
+#include "workload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The scenes' functions are what callgrind counts (--toggle-collect), so they must stay
+ * functions under link-time optimisation. */
+#if defined(__GNUC__)
+#define MEASURED __attribute__((noinline))
+#else
+#define MEASURED
+#endif
+
+static uint64_t fnv(uint64_t h, const void *data, size_t bytes) {
+    const unsigned char *p = data;
+    for (size_t i = 0; i < bytes; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static ear_stage *make_stage(uint32_t max_voices, uint32_t total, uint32_t blends) {
+    ear_stage_config c = ear_stage_config_default();
+    c.max_voices = max_voices;
+    c.max_total_voices = total;
+    c.max_blend_voices = blends;
+    c.command_capacity = 16384;
+    const char *k = getenv("EARSHOT_KERNEL");
+    if (k && strcmp(k, "scalar") == 0) c.kernel = EAR_KERNEL_SCALAR;
+    ear_stage *s = NULL;
+    if (ear_stage_create(&c, &s) != EAR_OK) {
+        fprintf(stderr, "bench_stage: cannot create a stage for %u voices\n", total);
+        exit(1);
+    }
+    return s;
+}
+
+static ear_vec3 v3(w64_vec3 v) {
+    return ear_vec3_make(v.x, v.y, v.z);
+}
+
+static ear_play placed_play(const w64_workload *w, uint32_t i, float volume) {
+    ear_play p = {.looping = true, .placed = true};
+    p.position = v3(w->positions[i % w->voices]);
+    p.velocity = v3(w->velocities[i % w->voices]);
+    p.attenuation = (ear_attenuation){EAR_MODEL_INVERSE, W64_REF_DISTANCE_M, W64_MAX_DISTANCE_M,
+                                      W64_ROLLOFF};
+    p.volume = volume;
+    return p;
+}
+
+/* Plays `count` voices (blends when `blend`), the first `loud` at full volume, and
+ * renders `blocks` 480-frame blocks with every voice moved before each. */
+MEASURED static uint64_t run_w64(const w64_workload *w, uint32_t count, uint32_t loud,
+                                 bool blend, uint32_t max_voices, uint32_t blocks) {
+    ear_stage *s = make_stage(max_voices, count, blend ? count : 0);
+    uint32_t nclips = count < w->voices ? count : w->voices;
+    ear_clip **clips = calloc(nclips, sizeof *clips);
+    ear_voice_id *ids = calloc(count, sizeof *ids);
+    for (uint32_t i = 0; i < nclips; i++)
+        ear_clip_create(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
+                        W64_SAMPLE_RATE, NULL, &clips[i]);
+    if (blend) {
+        for (uint32_t i = 0; i < 60 && i < count; i++) {
+            ear_blend_def d;
+            memset(&d, 0, sizeof d);
+            snprintf(d.name, sizeof d.name, "b%u", i);
+            d.param_count = 1;
+            d.params[0] = (ear_blend_param){"rpm", 0, 1, 0.5f};
+            d.layer_count = 3;
+            for (uint32_t l = 0; l < 3; l++) {
+                d.layers[l].clip = clips[i % nclips];
+                d.layers[l].gain_count = 1;
+                d.layers[l].pitch_count = 1;
+                ear_curve *g = &d.layers[l].gain[0];
+                snprintf(g->param, sizeof g->param, "rpm");
+                g->count = 2;
+                g->x[0] = 0, g->x[1] = 1;
+                g->y[0] = l == 0 ? 1.0f : 0.0f, g->y[1] = l == 2 ? 1.0f : 0.3f;
+                g->shape = EAR_CURVE_EQUAL_POWER;
+                ear_curve *p = &d.layers[l].pitch[0];
+                snprintf(p->param, sizeof p->param, "rpm");
+                p->count = 2;
+                p->x[0] = 0, p->x[1] = 1;
+                p->y[0] = 0.9f + 0.1f * (float)l, p->y[1] = (0.9f + 0.1f * (float)l) * 1.2f;
+            }
+            ear_stage_register_blend(s, &d);
+        }
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        ear_play p = placed_play(w, i, i < loud ? 1.0f : 0.05f);
+        if (blend) {
+            char name[EAR_NAME_MAX];
+            snprintf(name, sizeof name, "b%u", i % 60);
+            ear_stage_play_blend(s, name, &p, &ids[i]);
+        } else {
+            ear_stage_play(s, clips[i % nclips], &p, &ids[i]);
+        }
+    }
+    float *buf = malloc(W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    uint64_t h = 14695981039346656037ull;
+    w64_workload *mw = (w64_workload *)w;
+    for (uint32_t b = 0; b < blocks; b++) {
+        w64_workload_at(mw, (double)b * W64_BLOCK_FRAMES / W64_SAMPLE_RATE);
+        for (uint32_t i = 0; i < count; i++)
+            ear_stage_set_motion(s, ids[i], v3(w->positions[i % w->voices]),
+                                 v3(w->velocities[i % w->voices]));
+        if (blend)
+            for (uint32_t i = 0; i < count; i++)
+                ear_stage_set_param(s, ids[i], "rpm", (float)((b + i) % 50) / 49.0f);
+        ear_stage_render(s, buf, W64_BLOCK_FRAMES);
+        h = fnv(h, buf, W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    }
+    free(buf);
+    ear_stage_destroy(s);
+    for (uint32_t i = 0; i < nclips; i++) ear_clip_release(clips[i]);
+    free(clips);
+    free(ids);
+    w64_workload_at(mw, 0.0);
+    return h;
+}
+
+/* Most of the mixer's paths in one scripted scene. */
+MEASURED static uint64_t run_features(const w64_workload *w, uint32_t blocks) {
+    ear_stage *s = make_stage(24, 64, 8);
+    ear_clip *clips[8];
+    for (uint32_t i = 0; i < 8; i++)
+        ear_clip_create(w->clips + (size_t)(i * 7) * W64_CLIP_FRAMES, W64_CLIP_FRAMES / 4, 1,
+                        i % 2 ? 44100 : 48000, NULL, &clips[i]);
+    float stereo[2 * 12000];
+    for (uint32_t j = 0; j < 12000; j++) {
+        stereo[2 * j] = w->clips[j];
+        stereo[2 * j + 1] = w->clips[W64_CLIP_FRAMES * 3 + j];
+    }
+    ear_clip *st = NULL;
+    ear_clip_create(stereo, 12000, 2, 48000, NULL, &st);
+
+    ear_pool_def pd;
+    memset(&pd, 0, sizeof pd);
+    snprintf(pd.name, sizeof pd.name, "steps");
+    pd.clip_count = 4;
+    for (uint32_t i = 0; i < 4; i++) pd.clips[i] = clips[i];
+    pd.volume_min = 0.5f, pd.volume_max = 1.0f;
+    pd.pitch_semitones_min = -2, pd.pitch_semitones_max = 2;
+    pd.no_repeat = true;
+    pd.max_instances = 3;
+    ear_stage_register_pool(s, &pd);
+
+    ear_duck_rule dr;
+    memset(&dr, 0, sizeof dr);
+    snprintf(dr.name, sizeof dr.name, "ui-over-sfx");
+    dr.trigger = EAR_BUS_UI;
+    dr.target = EAR_BUS_SFX;
+    ear_stage_set_duck(s, &dr);
+
+    ear_voice_id ids[16] = {0};
+    for (uint32_t i = 0; i < 8; i++) {
+        ear_play p = placed_play(w, i * 5, 0.8f);
+        p.pitch = 0.8f + 0.05f * (float)i;
+        if (i == 1) {
+            p.forward = ear_vec3_make(0, 0, 1);
+            p.cone = (ear_cone){1.0f, 2.5f, 0.2f};
+        }
+        if (i == 2) p.occlusion = 0.7f;
+        if (i == 3) p.loop_crossfade_s = 0.05f;
+        if (i == 4) p.attenuation.model = EAR_MODEL_FADE;
+        if (i == 5) p.no_doppler = true, p.priority = 9;
+        if (i == 6) p.bus = EAR_BUS_AMBIENCE;
+        ear_stage_play(s, clips[i], &p, &ids[i]);
+    }
+    ear_play flat = {.looping = true, .pan = -0.6f, .bus = EAR_BUS_MUSIC};
+    ear_stage_play(s, st, &flat, &ids[8]);
+
+    float *buf = malloc(W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    uint64_t h = 14695981039346656037ull;
+    w64_workload *mw = (w64_workload *)w;
+    for (uint32_t b = 0; b < blocks; b++) {
+        w64_workload_at(mw, (double)b * W64_BLOCK_FRAMES / W64_SAMPLE_RATE);
+        for (uint32_t i = 0; i < 8; i++)
+            ear_stage_set_motion(s, ids[i], v3(w->positions[i * 5]), v3(w->velocities[i * 5]));
+        if (b % 7 == 0) {
+            ear_play p = placed_play(w, b, 0);
+            p.looping = false;
+            ear_voice_id id;
+            ear_stage_play_pool(s, "steps", &p, &id);
+        }
+        if (b % 11 == 3) {
+            ear_play p = {.pan = 0.4f, .bus = EAR_BUS_UI};
+            ear_stage_play_event(s, clips[5], &p, NULL);
+        }
+        if (b == 10) ear_stage_fade_bus(s, EAR_BUS_AMBIENCE, 0.2f, 0.3f);
+        if (b == 20) ear_stage_set_bus_muted(s, EAR_BUS_MUSIC, true);
+        if (b == 26) ear_stage_set_bus_muted(s, EAR_BUS_MUSIC, false);
+        if (b == 30) ear_stage_set_volume(s, ids[0], 0.1f);
+        if (b == 33) ear_stage_set_pitch(s, ids[1], 1.5f);
+        if (b == 36) ear_stage_set_occlusion(s, ids[2], 0.1f);
+        if (b == 40) ear_stage_trigger_duck(s, "ui-over-sfx", 0.3f);
+        if (b == 45) ear_stage_stop(s, ids[3], 0.1f);
+        if (b == 50) ear_stage_set_master_gain(s, 0.7f);
+        if (b == 55) ear_stage_set_pan(s, ids[8], 0.8f);
+        if (b % 9 == 0) {
+            ear_listener l = ear_stage_get_listener(s);
+            l.position = ear_vec3_make(0.1f * (float)b, 0, -0.05f * (float)b);
+            l.forward = ear_vec3_make((float)(b % 5) - 2.0f, 0, -1);
+            ear_stage_set_listener(s, &l);
+        }
+        ear_stage_render(s, buf, W64_BLOCK_FRAMES);
+        h = fnv(h, buf, W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    }
+    ear_stage_stop_all(s);
+    for (uint32_t b = 0; b < 4; b++) {
+        ear_stage_render(s, buf, W64_BLOCK_FRAMES);
+        h = fnv(h, buf, W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    }
+    free(buf);
+    ear_stage_destroy(s);
+    for (uint32_t i = 0; i < 8; i++) ear_clip_release(clips[i]);
+    ear_clip_release(st);
+    w64_workload_at(mw, 0.0);
+    return h;
+}
+
+int main(int argc, char **argv) {
+    const char *scene = argc > 1 ? argv[1] : "hash";
+    uint32_t n = argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 10) : 256;
+    uint32_t blocks = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 200;
+    /* W64 at N needs N clips; the other scenes share W64's 64 (the hash's N = 256 too). */
+    w64_workload w;
+    if (w64_workload_init(&w, strcmp(scene, "w64") == 0 && n > 64 ? n : 256) != 0) return 1;
+    w64_workload_at(&w, 0.0);
+    const char *k = getenv("EARSHOT_KERNEL");
+    const char *kname = k && strcmp(k, "scalar") == 0 ? "scalar" : "default";
+    if (strcmp(scene, "hash") == 0) {
+        w64_workload w64;
+        if (w64_workload_init(&w64, 64) != 0) return 1;
+        w64_workload_at(&w64, 0.0);
+        printf("kernel=%s w64 N=64 %016llx\n", kname,
+               (unsigned long long)run_w64(&w64, 64, 64, false, 64, 200));
+        printf("kernel=%s w64 N=256 %016llx\n", kname,
+               (unsigned long long)run_w64(&w, 256, 256, false, 256, 100));
+        printf("kernel=%s virt %016llx\n", kname,
+               (unsigned long long)run_w64(&w64, 4096, 64, false, 64, 50));
+        printf("kernel=%s blend %016llx\n", kname,
+               (unsigned long long)run_w64(&w64, 64, 64, true, 64, 100));
+        printf("kernel=%s features %016llx\n", kname,
+               (unsigned long long)run_features(&w, 120));
+        w64_workload_deinit(&w64);
+    } else if (strcmp(scene, "w64") == 0) {
+        printf("%016llx\n", (unsigned long long)run_w64(&w, n, n, false, n, blocks));
+    } else if (strcmp(scene, "virt") == 0) {
+        printf("%016llx\n", (unsigned long long)run_w64(&w, 4096, 64, false, 64, blocks));
+    } else if (strcmp(scene, "blend") == 0) {
+        printf("%016llx\n", (unsigned long long)run_w64(&w, 64, 64, true, 64, blocks));
+    } else if (strcmp(scene, "features") == 0) {
+        printf("%016llx\n", (unsigned long long)run_features(&w, blocks));
+    } else {
+        fprintf(stderr, "usage: bench_stage hash | bench_stage w64|virt|blend|features [N] "
+                        "[blocks]\n");
+        return 2;
+    }
+    w64_workload_deinit(&w);
+    return 0;
+}
