@@ -1,0 +1,395 @@
+/*
+ * Loading a SOFA file into an ear_hrtf_set. For each measured direction and ear:
+ *   1. the interaural delay: the lag of the right ear's HRIR against the left's by
+ *      normalised cross-correlation over +-1.5 ms with parabolic interpolation (plus the
+ *      file's Data.Delay, if any), scaled to the stage rate; the earlier ear gets 0;
+ *   2. the magnitude response: the HRIR zero-padded to a dense FFT at the file's rate,
+ *      sampled (linear interpolation) on the stage rate's grid; above the file's Nyquist
+ *      frequency (a stage faster than the file) a raised-cosine fade to -100 dB;
+ *   3. the minimum-phase filter with that magnitude, by the real cepstrum (fold the
+ *      cepstrum onto positive quefrencies, exponentiate), cut to `taps` samples with a
+ *      half-Hann fade over the last quarter.
+ * Magnitudes are resampled, not waveforms, so a filter's gain at a frequency is the
+ * dataset's gain there whatever the two rates.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <threads.h>
+
+#include <fftw3.h>
+#include <mysofa.h>
+
+#include "earshot/hrtf.h"
+
+#define PI            3.14159265358979323846
+#define MIN_PHASE_FFT 2048u /* at the stage rate; >= 8 * EAR_HRTF_MAX_TAPS */
+#define FLOOR_DB      -100.0
+
+ear_hrtf_config ear_hrtf_config_default(void) {
+    ear_hrtf_config c = {48000u, 128u};
+    return c;
+}
+
+/* FFTW's planner is not thread-safe; plans are made and destroyed under this lock. */
+static once_flag planner_once = ONCE_FLAG_INIT;
+static mtx_t planner_lock;
+static bool planner_lock_ok;
+
+static void init_planner_lock(void) {
+    planner_lock_ok = mtx_init(&planner_lock, mtx_plain) == thrd_success;
+}
+
+static ear_result fail(ear_hrtf_error *err, ear_result code, const char *path,
+                       const char *why) {
+    char text[EAR_HRTF_ERROR_MAX];
+    snprintf(text, sizeof text, "hrtf: cannot load '%s': %s", path ? path : "(null)", why);
+    if (err) {
+        memcpy(err->message, text, sizeof text);
+    } else {
+        ear_log(EAR_LOG_ERROR, "hrtf", "%s", text);
+    }
+    return code;
+}
+
+static const char *mysofa_reason(int code) {
+    switch (code) {
+    case MYSOFA_INVALID_FORMAT: return "not a SOFA (HDF5) file";
+    case MYSOFA_UNSUPPORTED_FORMAT: return "a SOFA convention libmysofa does not support";
+    case MYSOFA_NO_MEMORY: return "out of memory while reading";
+    case MYSOFA_READ_ERROR: return "read error";
+    case MYSOFA_INVALID_ATTRIBUTES: return "invalid or missing SOFA attributes";
+    case MYSOFA_INVALID_DIMENSIONS: return "invalid dimensions";
+    case MYSOFA_INVALID_DIMENSION_LIST: return "invalid dimension list";
+    case MYSOFA_INVALID_COORDINATE_TYPE: return "invalid coordinate type";
+    case MYSOFA_ONLY_EMITTER_WITH_ECI_SUPPORTED: return "emitters other than one per set";
+    case MYSOFA_ONLY_DELAYS_WITH_IR_OR_MR_SUPPORTED:
+        return "delays neither per set nor per direction";
+    case MYSOFA_ONLY_THE_SAME_SAMPLING_RATE_SUPPORTED: return "more than one sampling rate";
+    case MYSOFA_RECEIVERS_WITH_RCI_SUPPORTED: return "receivers not given per set";
+    case MYSOFA_RECEIVERS_WITH_CARTESIAN_SUPPORTED:
+        return "receivers not in cartesian coordinates";
+    case MYSOFA_INVALID_RECEIVER_POSITIONS: return "invalid receiver positions (not two ears)";
+    case MYSOFA_ONLY_SOURCES_WITH_MC_SUPPORTED:
+        return "source positions not given per direction";
+    default: return "libmysofa could not read it";
+    }
+}
+
+/* Lag of b against a in samples (positive: b later), over +-max_lag, normalised by each
+ * lag's overlap energies, parabolic interpolation around the best integer lag. */
+static double xcorr_lag(const float *a, const float *b, int n, int max_lag) {
+    double best = -INFINITY;
+    int best_lag = 0;
+    double r[3] = {0, 0, 0};
+    double *score = malloc(sizeof(double) * (size_t)(2 * max_lag + 1));
+    if (!score) return 0.0;
+    for (int lag = -max_lag; lag <= max_lag; lag++) {
+        double s = 0, ea = 0, eb = 0;
+        for (int i = 0; i < n; i++) {
+            int j = i + lag;
+            if (j < 0 || j >= n) continue;
+            s += (double)a[i] * b[j];
+            ea += (double)a[i] * a[i];
+            eb += (double)b[j] * b[j];
+        }
+        double v = (ea > 0 && eb > 0) ? s / sqrt(ea * eb) : 0.0;
+        score[lag + max_lag] = v;
+        if (v > best) {
+            best = v;
+            best_lag = lag;
+        }
+    }
+    double frac = 0.0;
+    if (best_lag > -max_lag && best_lag < max_lag) {
+        r[0] = score[best_lag + max_lag - 1];
+        r[1] = score[best_lag + max_lag];
+        r[2] = score[best_lag + max_lag + 1];
+        double den = r[0] - 2.0 * r[1] + r[2];
+        if (den < 0) frac = 0.5 * (r[0] - r[2]) / den;
+    }
+    free(score);
+    return (double)best_lag + frac;
+}
+
+typedef struct work {
+    uint32_t dense;   /* FFT size at the file rate */
+    double *dense_in; /* dense */
+    fftw_complex *dense_out;
+    fftw_plan dense_plan;
+    double *mag_dense;  /* dense / 2 + 1 */
+    double *cep;        /* MIN_PHASE_FFT */
+    fftw_complex *spec; /* MIN_PHASE_FFT / 2 + 1 */
+    fftw_plan to_cep;   /* spec -> cep (c2r) */
+    fftw_plan to_spec;  /* cep -> spec (r2c) */
+} work;
+
+static void work_free(work *w) {
+    if (planner_lock_ok) mtx_lock(&planner_lock);
+    if (w->dense_plan) fftw_destroy_plan(w->dense_plan);
+    if (w->to_cep) fftw_destroy_plan(w->to_cep);
+    if (w->to_spec) fftw_destroy_plan(w->to_spec);
+    if (planner_lock_ok) mtx_unlock(&planner_lock);
+    fftw_free(w->dense_in);
+    fftw_free(w->dense_out);
+    fftw_free(w->cep);
+    fftw_free(w->spec);
+    free(w->mag_dense);
+}
+
+static bool work_init(work *w, uint32_t file_taps) {
+    memset(w, 0, sizeof *w);
+    uint32_t dense = 4096;
+    while (dense < 4 * file_taps) dense *= 2;
+    w->dense = dense;
+    w->dense_in = fftw_alloc_real(dense);
+    w->dense_out = fftw_alloc_complex(dense / 2 + 1);
+    w->mag_dense = malloc(sizeof(double) * (dense / 2 + 1));
+    w->cep = fftw_alloc_real(MIN_PHASE_FFT);
+    w->spec = fftw_alloc_complex(MIN_PHASE_FFT / 2 + 1);
+    if (!w->dense_in || !w->dense_out || !w->mag_dense || !w->cep || !w->spec) return false;
+    call_once(&planner_once, init_planner_lock);
+    if (!planner_lock_ok) return false;
+    mtx_lock(&planner_lock);
+    w->dense_plan = fftw_plan_dft_r2c_1d((int)dense, w->dense_in, w->dense_out, FFTW_ESTIMATE);
+    w->to_cep = fftw_plan_dft_c2r_1d((int)MIN_PHASE_FFT, w->spec, w->cep, FFTW_ESTIMATE);
+    w->to_spec = fftw_plan_dft_r2c_1d((int)MIN_PHASE_FFT, w->cep, w->spec, FFTW_ESTIMATE);
+    mtx_unlock(&planner_lock);
+    return w->dense_plan && w->to_cep && w->to_spec;
+}
+
+/* One ear of one direction: hrir (file_taps at file_rate) -> out (taps at rate). */
+static void make_filter(work *w, const float *hrir, uint32_t file_taps, double file_rate,
+                        uint32_t rate, uint32_t taps, float *out) {
+    const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
+    for (uint32_t i = 0; i < w->dense; i++) w->dense_in[i] = i < file_taps ? hrir[i] : 0.0;
+    fftw_execute(w->dense_plan);
+    double peak = 0;
+    for (uint32_t k = 0; k <= w->dense / 2; k++) {
+        double m = hypot(w->dense_out[k][0], w->dense_out[k][1]);
+        w->mag_dense[k] = m;
+        if (m > peak) peak = m;
+    }
+    double floor_mag = (peak > 0 ? peak : 1.0) * pow(10.0, FLOOR_DB / 20.0);
+    double file_nyq = file_rate / 2.0, nyq = rate / 2.0;
+    for (uint32_t k = 0; k <= half; k++) {
+        double f = (double)k * rate / g;
+        double m;
+        if (f <= file_nyq) {
+            double pos = f / file_rate * w->dense;
+            uint32_t i0 = (uint32_t)pos;
+            if (i0 >= w->dense / 2) i0 = w->dense / 2 - 1;
+            double t = pos - i0;
+            m = w->mag_dense[i0] * (1 - t) + w->mag_dense[i0 + 1] * t;
+        } else {
+            double t = (f - file_nyq) / (nyq - file_nyq);
+            double fade = 0.5 * (1.0 + cos(PI * t));
+            m = w->mag_dense[w->dense / 2] * fade;
+        }
+        if (m < floor_mag) m = floor_mag;
+        w->spec[k][0] = log(m);
+        w->spec[k][1] = 0.0;
+    }
+    fftw_execute(w->to_cep); /* real cepstrum, times g */
+    w->cep[0] /= g;
+    for (uint32_t n = 1; n < half; n++) w->cep[n] *= 2.0 / g;
+    w->cep[half] /= g;
+    for (uint32_t n = half + 1; n < g; n++) w->cep[n] = 0.0;
+    fftw_execute(w->to_spec);
+    for (uint32_t k = 0; k <= half; k++) {
+        double re = w->spec[k][0], im = w->spec[k][1];
+        double e = exp(re);
+        w->spec[k][0] = e * cos(im);
+        w->spec[k][1] = e * sin(im);
+    }
+    fftw_execute(w->to_cep);
+    uint32_t fade = taps / 4;
+    for (uint32_t n = 0; n < taps; n++) {
+        double v = w->cep[n] / g;
+        if (n >= taps - fade) {
+            double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
+            v *= 0.5 * (1.0 + cos(PI * t));
+        }
+        out[n] = (float)v;
+    }
+}
+
+static int cmp_dir(const void *pa, const void *pb, const ear_hrtf_set *s) {
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    float ea = roundf(s->elevation_deg[a] * 100.0f), eb = roundf(s->elevation_deg[b] * 100.0f);
+    if (ea != eb) return ea < eb ? -1 : 1;
+    if (s->azimuth_deg[a] != s->azimuth_deg[b])
+        return s->azimuth_deg[a] < s->azimuth_deg[b] ? -1 : 1;
+    return a < b ? -1 : (a > b);
+}
+
+/* Insertion sort (qsort has no context argument in C11); a set has at most a few thousand
+ * directions and is sorted once. */
+static void sort_dirs(uint32_t *idx, uint32_t n, const ear_hrtf_set *s) {
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = idx[i];
+        uint32_t j = i;
+        while (j > 0 && cmp_dir(&idx[j - 1], &v, s) > 0) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = v;
+    }
+}
+
+static bool build_rings(ear_hrtf_set *s) {
+    uint32_t n = s->count;
+    for (uint32_t i = 0; i < n; i++) s->ring_index[i] = i;
+    sort_dirs(s->ring_index, n, s);
+    uint32_t rings = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t d = s->ring_index[i];
+        if (i == 0 || roundf(s->elevation_deg[d] * 100.0f) !=
+                          roundf(s->elevation_deg[s->ring_index[i - 1]] * 100.0f)) {
+            s->ring_start[rings] = i;
+            s->ring_elevation[rings] = s->elevation_deg[d];
+            rings++;
+        }
+    }
+    s->ring_start[rings] = n;
+    s->rings = rings;
+    return rings > 0;
+}
+
+void ear_hrtf_free(ear_hrtf_set *set) {
+    if (!set) return;
+    free(set->azimuth_deg);
+    free(set->elevation_deg);
+    free(set->left);
+    free(set->right);
+    free(set->delay_left);
+    free(set->delay_right);
+    free(set->ring_elevation);
+    free(set->ring_start);
+    free(set->ring_index);
+    free(set);
+}
+
+static bool is_cartesian(const struct MYSOFA_HRTF *h) {
+    for (const struct MYSOFA_ATTRIBUTE *a = h->SourcePosition.attributes; a; a = a->next) {
+        if (a->name && a->value && strcmp(a->name, "Type") == 0)
+            return strcmp(a->value, "cartesian") == 0;
+    }
+    return false;
+}
+
+ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
+                         ear_hrtf_set **out_set, ear_hrtf_error *err) {
+    if (!path || !out_set) return fail(err, EAR_E_INVALID_ARG, path, "no path or no output");
+    ear_hrtf_config cfg = config ? *config : ear_hrtf_config_default();
+    if (cfg.sample_rate < 8000 || cfg.sample_rate > 384000)
+        return fail(err, EAR_E_INVALID_ARG, path, "sample_rate outside 8000..384000");
+    if (cfg.taps < 8 || cfg.taps > EAR_HRTF_MAX_TAPS)
+        return fail(err, EAR_E_INVALID_ARG, path, "taps outside 8..256");
+    FILE *probe = fopen(path, "rb");
+    if (!probe) {
+        char why[300];
+        snprintf(why, sizeof why, "%s", strerror(errno));
+        return fail(err, errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO, path, why);
+    }
+    fclose(probe);
+    int code = 0;
+    struct MYSOFA_HRTF *h = mysofa_load(path, &code);
+    if (!h || code != MYSOFA_OK) {
+        if (h) mysofa_free(h);
+        return fail(err,
+                    code == MYSOFA_READ_ERROR  ? EAR_E_IO
+                    : code == MYSOFA_NO_MEMORY ? EAR_E_OUT_OF_MEMORY
+                                               : EAR_E_FORMAT,
+                    path, mysofa_reason(code));
+    }
+    code = mysofa_check(h);
+    if (code != MYSOFA_OK) {
+        mysofa_free(h);
+        return fail(err, EAR_E_FORMAT, path, mysofa_reason(code));
+    }
+    if (is_cartesian(h)) mysofa_tospherical(h);
+    const char *bad = NULL;
+    double file_rate = h->DataSamplingRate.elements >= 1 ? h->DataSamplingRate.values[0] : 0.0;
+    if (h->R != 2)
+        bad = "not two receivers (ears)";
+    else if (h->M == 0 || h->N == 0)
+        bad = "no measurements";
+    else if (h->C != 3 || h->SourcePosition.elements != h->M * 3)
+        bad = "source positions missing";
+    else if (!(file_rate >= 1000.0 && file_rate <= 1e6))
+        bad = "no usable sampling rate";
+    else if (h->DataIR.elements != h->M * h->R * h->N)
+        bad = "impulse responses missing";
+    for (uint32_t i = 0; !bad && i < h->DataIR.elements; i++)
+        if (!isfinite(h->DataIR.values[i])) bad = "an impulse response value is not finite";
+    for (uint32_t i = 0; !bad && i < h->SourcePosition.elements; i++)
+        if (!isfinite(h->SourcePosition.values[i])) bad = "a source position is not finite";
+    if (bad) {
+        mysofa_free(h);
+        return fail(err, EAR_E_FORMAT, path, bad);
+    }
+
+    uint32_t m = h->M, n = h->N, taps = cfg.taps;
+    ear_hrtf_set *s = calloc(1, sizeof *s);
+    work w;
+    bool work_ok = false;
+    if (s) {
+        s->azimuth_deg = malloc(sizeof(float) * m);
+        s->elevation_deg = malloc(sizeof(float) * m);
+        s->left = malloc(sizeof(float) * m * taps);
+        s->right = malloc(sizeof(float) * m * taps);
+        s->delay_left = malloc(sizeof(float) * m);
+        s->delay_right = malloc(sizeof(float) * m);
+        s->ring_elevation = malloc(sizeof(float) * m);
+        s->ring_start = malloc(sizeof(uint32_t) * (m + 1));
+        s->ring_index = malloc(sizeof(uint32_t) * m);
+        work_ok = work_init(&w, n);
+    }
+    if (!s || !work_ok || !s->azimuth_deg || !s->elevation_deg || !s->left || !s->right ||
+        !s->delay_left || !s->delay_right || !s->ring_elevation || !s->ring_start ||
+        !s->ring_index) {
+        if (s) work_free(&w);
+        ear_hrtf_free(s);
+        mysofa_free(h);
+        return fail(err, EAR_E_OUT_OF_MEMORY, path, "out of memory");
+    }
+    s->sample_rate = cfg.sample_rate;
+    s->taps = taps;
+    s->count = m;
+    s->file_rate = file_rate;
+    s->file_taps = n;
+    snprintf(s->source, sizeof s->source, "%s", path);
+    double scale = cfg.sample_rate / file_rate;
+    int max_lag = (int)ceil(0.0015 * file_rate);
+    if (max_lag > (int)n - 1) max_lag = (int)n - 1;
+    for (uint32_t d = 0; d < m; d++) {
+        double az = fmod(h->SourcePosition.values[d * 3], 360.0);
+        if (az < 0) az += 360.0;
+        if (az >= 360.0) az = 0.0;
+        s->azimuth_deg[d] = (float)az;
+        s->elevation_deg[d] = h->SourcePosition.values[d * 3 + 1];
+        const float *l = h->DataIR.values + (size_t)d * 2 * n;
+        const float *r = l + n;
+        double itd = xcorr_lag(l, r, (int)n, max_lag);
+        /* Data.Delay: one pair for the set, or one pair per direction. */
+        if (h->DataDelay.elements == 2) {
+            itd += h->DataDelay.values[1] - h->DataDelay.values[0];
+        } else if (h->DataDelay.elements == 2 * m) {
+            itd += h->DataDelay.values[d * 2 + 1] - h->DataDelay.values[d * 2];
+        }
+        itd *= scale;
+        s->delay_left[d] = itd < 0 ? (float)-itd : 0.0f;
+        s->delay_right[d] = itd > 0 ? (float)itd : 0.0f;
+        make_filter(&w, l, n, file_rate, cfg.sample_rate, taps, s->left + (size_t)d * taps);
+        make_filter(&w, r, n, file_rate, cfg.sample_rate, taps, s->right + (size_t)d * taps);
+    }
+    work_free(&w);
+    mysofa_free(h);
+    build_rings(s);
+    *out_set = s;
+    return EAR_OK;
+}
