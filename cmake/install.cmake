@@ -22,7 +22,7 @@ include(CMakePackageConfigHelpers)
 
 find_package(Threads REQUIRED)
 
-set(EAR_AUDIO_PARTS core stage synth analysis io assets device)
+set(EAR_AUDIO_PARTS core stage synth analysis io assets device hrtf)
 set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
 
 # ear_collect_deps(<parts> <out prefix>): the external dependencies of the parts' targets.
