@@ -365,6 +365,41 @@ static uint32_t center_bucket(const ear__grid *g, ear_vec3 lo, ear_vec3 hi) {
                      cell_of(0.5f * (lo.z + hi.z), g->inv_cell), g->bucket_mask);
 }
 
+static bool boxes_overlap(ear_vec3 alo, ear_vec3 ahi, ear_vec3 lo, ear_vec3 hi);
+
+/* Body k (an extra) has a new fat box: every list user whose gridded (fat) box overlaps it
+ * may meet k, so it is marked to walk the extras; the others skip them. The gridded boxes
+ * are the moving grid's entries (a list user is inside its own), found by the same cell
+ * walk a query makes. */
+static void mark_near_extra(ear_physics *w, uint32_t k) {
+    const ear__grid *g = &w->moving_grid;
+    ear_vec3 lo = w->fat_lo[k], hi = w->fat_hi[k];
+    for (uint32_t i = 0; i < g->large_count; i++) {
+        uint32_t j = g->large[i];
+        if (boxes_overlap(w->fat_lo[j], w->fat_hi[j], lo, hi)) w->exited[j] |= EAR__NEAR_EXTRA;
+    }
+    if (g->bucket_mask == 0) return;
+    ear_vec3 reach = ear_vec3_make(g->reach, g->reach, g->reach);
+    range r = range_of(ear_vec3_sub(lo, reach), ear_vec3_add(hi, reach), g->inv_cell);
+    if (range_cells(&r) > (uint64_t)g->bucket_mask + 1) {
+        for (uint32_t i = 0; i < g->entry_count; i++) {
+            const ear__grid_entry *e = &g->entries[i];
+            if (boxes_overlap(e->lo, e->hi, lo, hi)) w->exited[e->index] |= EAR__NEAR_EXTRA;
+        }
+        return;
+    }
+    for (int32_t z = r.z0; z <= r.z1; z++)
+        for (int32_t y = r.y0; y <= r.y1; y++)
+            for (int32_t x = r.x0; x <= r.x1; x++) {
+                uint32_t bk = bucket_of(x, y, z, g->bucket_mask);
+                for (uint32_t i = g->starts[bk]; i < g->starts[bk + 1]; i++) {
+                    const ear__grid_entry *e = &g->entries[i];
+                    if (boxes_overlap(e->lo, e->hi, lo, hi))
+                        w->exited[e->index] |= EAR__NEAR_EXTRA;
+                }
+            }
+}
+
 void ear__broad_moved(ear_physics *w, uint32_t k) {
     const ear__body *b = &w->bodies[k];
     if (!w->grid_valid) return; /* the next query rebuilds */
@@ -383,6 +418,7 @@ void ear__broad_moved(ear_physics *w, uint32_t k) {
     ear_vec3 h = ear_vec3_scale(ear_vec3_sub(w->fat_hi[k], w->fat_lo[k]), 0.5f);
     float m = fmaxf(fmaxf(h.x, h.y), h.z);
     if (m > g->xreach) g->xreach = m;
+    mark_near_extra(w, k);
     uint32_t nb = center_bucket(g, w->fat_lo[k], w->fat_hi[k]);
     uint32_t ob = w->xbucket[k];
     if (ob == nb) return;
@@ -392,7 +428,7 @@ void ear__broad_moved(ear_physics *w, uint32_t k) {
         while (*link != k) link = &w->xnext[*link];
         *link = w->xnext[k];
     } else {
-        w->exited[k] = 1;
+        w->exited[k] |= EAR__EXITED;
         w->xlist[g->extra_count++] = k;
     }
     w->xnext[k] = g->xhead[nb];

@@ -42,8 +42,8 @@ typedef struct ear__body {
     /* State. */
     ear_vec3 vel;
     ear_vec3 force;
-    ear_vec3 carry;     /* displacement gathered during this step (riders follow it) */
-    ear_vec3 last_disp; /* the displacement of the last step */
+    ear_vec3 carry; /* displacement gathered during this step (riders follow it); between
+                     * steps, the last step's displacement */
     float facing, pitch;
     float mass, bounciness, friction, damping, gravity_scale, max_speed;
     ear_body_id id;
@@ -68,7 +68,6 @@ typedef struct ear__pair {
     ear_vec3 normal; /* from other towards body */
     ear_vec3 point;
     float speed;
-    uint32_t seq; /* the order it was found in (for a stable sort) */
 } ear__pair;
 
 /* A grid entry: a body's dense index with the (fat) box it was gridded with, so a query
@@ -117,10 +116,12 @@ struct ear_physics {
     uint32_t fat_cap;
     /* Neighbour lists (Verlet lists): for each moving body, the solid bodies whose boxes
      * overlapped its fat box at the last rebuild (CSR: nb_start[k] .. nb_start[k + 1] in
-     * nb_idx). Valid for a body until it leaves its fat box (exited). */
+     * nb_idx). Valid for a body until it leaves its fat box (EAR__EXITED). A body whose
+     * fat box some extra's fat box overlaps is EAR__NEAR_EXTRA: only those walk the extras
+     * (the flags are cleared when the lists are rebuilt). */
     uint32_t *nb_start, *nb_idx;
     uint32_t nb_start_cap, nb_idx_cap, nb_count;
-    uint8_t *exited;
+    uint8_t *exited; /* per dense body: EAR__EXITED | EAR__NEAR_EXTRA */
     uint32_t exited_cap;
     uint32_t *xnext, *xbucket; /* per dense body: its extra chain link and bucket */
     uint32_t *xlist;           /* the extras in the order they left (extra_count) */
@@ -138,6 +139,10 @@ struct ear_physics {
     /* Sensor overlaps (lo = sensor id, hi = visitor id) of this and the last step. */
     ear__pair *sense, *last_sense;
     uint32_t sense_count, last_sense_count, sense_cap, last_sense_cap;
+    /* The pair sort's buffer and its runs' starts. */
+    ear__pair *sort_tmp;
+    uint32_t *run_start;
+    uint32_t sort_tmp_cap, run_start_cap;
     /* Events since the last clear. */
     ear_physics_event *events;
     size_t event_count, event_cap, events_dropped;
@@ -167,9 +172,15 @@ void ear__broad_moved(ear_physics *w, uint32_t i);
 /* Rebuilds the moving grid and the neighbour lists when bodies left their fat boxes
  * (called at the start of a step). */
 ear_result ear__broad_begin_step(ear_physics *w);
+#define EAR__EXITED     1u
+#define EAR__NEAR_EXTRA 2u
 /* True when body i's neighbour list can stand in for a query. */
 static inline bool ear__list_usable(const ear_physics *w, uint32_t i) {
-    return w->lists_valid && w->grid_valid && !w->fixed_dirty && !w->exited[i];
+    return w->lists_valid && w->grid_valid && !w->fixed_dirty && !(w->exited[i] & EAR__EXITED);
+}
+/* True when some extra may reach body i (a list user): only then does it walk the extras. */
+static inline bool ear__near_extra(const ear_physics *w, uint32_t i) {
+    return (w->exited[i] & EAR__NEAR_EXTRA) != 0;
 }
 /* Calls fn for each body (dense index) whose box overlaps [lo, hi], once each; stops
  * early when fn returns false. */

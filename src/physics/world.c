@@ -87,10 +87,10 @@ void ear_physics_destroy(ear_physics *w) {
     for (uint32_t k = 0; k < w->count; k++) free_body_mem(w, &w->bodies[k]);
     ear__grid_free(w, &w->fixed_grid);
     ear__grid_free(w, &w->moving_grid);
-    void *blocks[] = {w->bodies,  w->slots,   w->free_slots, w->fat_lo, w->fat_hi,
-                      w->scratch, w->pairs,   w->last_pairs, w->sense,  w->last_sense,
-                      w->events,  w->stamps,  w->nb_start,   w->nb_idx, w->exited,
-                      w->xnext,   w->xbucket, w->xlist};
+    void *blocks[] = {w->bodies,  w->slots,   w->free_slots, w->fat_lo,   w->fat_hi,
+                      w->scratch, w->pairs,   w->last_pairs, w->sense,    w->last_sense,
+                      w->events,  w->stamps,  w->nb_start,   w->nb_idx,   w->exited,
+                      w->xnext,   w->xbucket, w->xlist,      w->sort_tmp, w->run_start};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
         if (blocks[i]) w->alloc.free_fn(blocks[i], w->alloc.user);
     w->alloc.free_fn(w, w->alloc.user);
@@ -443,7 +443,7 @@ ear_result ear_body_get(const ear_physics *w, ear_body_id id, ear_body_info *out
     info.force_n = b->force;
     info.on_ground = b->on_ground;
     info.ground = b->ground;
-    info.displacement_m = b->last_disp;
+    info.displacement_m = b->carry; /* the last step's (cleared as a step begins) */
     info.index = (uint64_t)(b - w->bodies);
     *out = info;
     return EAR_OK;
