@@ -139,10 +139,10 @@ struct ear_physics {
     /* Sensor overlaps (lo = sensor id, hi = visitor id) of this and the last step. */
     ear__pair *sense, *last_sense;
     uint32_t sense_count, last_sense_count, sense_cap, last_sense_cap;
-    /* The pair sort's buffer and its runs' starts. */
+    /* The pair sort's buffer and its digit counts. */
     ear__pair *sort_tmp;
-    uint32_t *run_start;
-    uint32_t sort_tmp_cap, run_start_cap;
+    uint32_t *sort_count;
+    uint32_t sort_tmp_cap, sort_count_cap;
     /* Events since the last clear. */
     ear_physics_event *events;
     size_t event_count, event_cap, events_dropped;

@@ -332,50 +332,57 @@ static bool pair_less(const ear__pair *x, const ear__pair *y) {
     return x->lo < y->lo || (x->lo == y->lo && x->hi < y->hi);
 }
 
-/* Merges the sorted runs a[lo, mid) and a[mid, hi) into out[lo, hi), the left first on
- * equal keys (stable). */
-static void merge_runs(const ear__pair *a, ear__pair *out, uint32_t lo, uint32_t mid,
-                       uint32_t hi) {
-    uint32_t i = lo, j = mid, k = lo;
-    while (i < mid && j < hi) out[k++] = pair_less(&a[j], &a[i]) ? a[j++] : a[i++];
-    while (i < mid) out[k++] = a[i++];
-    while (j < hi) out[k++] = a[j++];
+/* The digits of a pair's key for the radix sort, least significant first: an id is
+ * (generation << 32) | slot, so (lo, hi) in numbers is (lo's generation, lo's slot, hi's
+ * generation, hi's slot); generations go in two 16-bit digits. */
+#define SORT_DIGITS 6
+static uint32_t pair_digit(const ear__pair *p, int d) {
+    ear_body_id id = d < 3 ? p->hi : p->lo;
+    switch (d % 3) {
+    case 0: return (uint32_t)id;
+    case 1: return (uint32_t)(id >> 32) & 0xffffu;
+    default: return (uint32_t)(id >> 48);
+    }
 }
 
 /* Sorts by key, stably (so the first mover of a pair is kept), and merges duplicates,
- * keeping the largest speed. A natural merge sort: the pairs come in long sorted runs
- * (each mover's in id order), found first and merged pairwise through the world's sort
- * buffer (grown only past the largest count so far; qsort would allocate for large
- * lists and sorts pointers, which misses the caches at 10,000 bodies). When the buffer
- * cannot grow, an insertion sort in place. */
+ * keeping the largest speed. An LSD radix sort (counting sort per digit, through the
+ * world's sort buffer, grown only past the largest count so far): a digit that is the
+ * same in every pair is skipped, so a world whose slots were never reused sorts in two
+ * passes whatever N, where a comparison sort's passes grow with log N (and qsort
+ * allocates for large lists). When the buffer cannot grow, an insertion sort in place. */
 static void sort_unique(ear_physics *w, ear__pair *p, uint32_t *count) {
     uint32_t n = *count;
     if (n < 2) return;
-    uint32_t runs = 1;
-    for (uint32_t k = 1; k < n; k++)
-        if (pair_less(&p[k], &p[k - 1])) runs++;
-    if (runs > 1) {
-        if (ear__grow(w, (void **)&w->sort_tmp, &w->sort_tmp_cap, n, sizeof *w->sort_tmp) &&
-            ear__grow(w, (void **)&w->run_start, &w->run_start_cap, runs + 1,
-                      sizeof *w->run_start)) {
-            uint32_t *rs = w->run_start, r = 0;
-            rs[r++] = 0;
-            for (uint32_t k = 1; k < n; k++)
-                if (pair_less(&p[k], &p[k - 1])) rs[r++] = k;
-            rs[r] = n;
+    bool sorted = true;
+    for (uint32_t k = 1; k < n && sorted; k++)
+        if (pair_less(&p[k], &p[k - 1])) sorted = false;
+    if (!sorted) {
+        uint32_t lo_d[SORT_DIGITS], hi_d[SORT_DIGITS];
+        for (int d = 0; d < SORT_DIGITS; d++) lo_d[d] = hi_d[d] = pair_digit(&p[0], d);
+        for (uint32_t k = 1; k < n; k++)
+            for (int d = 0; d < SORT_DIGITS; d++) {
+                uint32_t v = pair_digit(&p[k], d);
+                if (v < lo_d[d]) lo_d[d] = v;
+                if (v > hi_d[d]) hi_d[d] = v;
+            }
+        uint32_t width = 1;
+        for (int d = 0; d < SORT_DIGITS; d++)
+            if (hi_d[d] - lo_d[d] + 1 > width) width = hi_d[d] - lo_d[d] + 1;
+        if (width <= (1u << 24) &&
+            ear__grow(w, (void **)&w->sort_tmp, &w->sort_tmp_cap, n, sizeof *w->sort_tmp) &&
+            ear__grow(w, (void **)&w->sort_count, &w->sort_count_cap, width + 1,
+                      sizeof *w->sort_count)) {
             ear__pair *src = p, *dst = w->sort_tmp;
-            while (r > 1) {
-                uint32_t m = 0;
-                for (uint32_t q = 0; q < r; q += 2) {
-                    if (q + 1 < r)
-                        merge_runs(src, dst, rs[q], rs[q + 1], rs[q + 2]);
-                    else
-                        memcpy(&dst[rs[q]], &src[rs[q]],
-                               (size_t)(rs[q + 1] - rs[q]) * sizeof *p);
-                    rs[m++] = rs[q];
-                }
-                rs[m] = n;
-                r = m;
+            uint32_t *cnt = w->sort_count;
+            for (int d = 0; d < SORT_DIGITS; d++) {
+                if (lo_d[d] == hi_d[d]) continue;
+                uint32_t span = hi_d[d] - lo_d[d] + 1;
+                memset(cnt, 0, (size_t)(span + 1) * sizeof *cnt);
+                for (uint32_t k = 0; k < n; k++) cnt[pair_digit(&src[k], d) - lo_d[d] + 1]++;
+                for (uint32_t v = 1; v <= span; v++) cnt[v] += cnt[v - 1];
+                for (uint32_t k = 0; k < n; k++)
+                    dst[cnt[pair_digit(&src[k], d) - lo_d[d]]++] = src[k];
                 ear__pair *t = src;
                 src = dst;
                 dst = t;

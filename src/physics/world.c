@@ -90,7 +90,7 @@ void ear_physics_destroy(ear_physics *w) {
     void *blocks[] = {w->bodies,  w->slots,   w->free_slots, w->fat_lo,   w->fat_hi,
                       w->scratch, w->pairs,   w->last_pairs, w->sense,    w->last_sense,
                       w->events,  w->stamps,  w->nb_start,   w->nb_idx,   w->exited,
-                      w->xnext,   w->xbucket, w->xlist,      w->sort_tmp, w->run_start};
+                      w->xnext,   w->xbucket, w->xlist,      w->sort_tmp, w->sort_count};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
         if (blocks[i]) w->alloc.free_fn(blocks[i], w->alloc.user);
     w->alloc.free_fn(w, w->alloc.user);
