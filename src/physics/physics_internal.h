@@ -61,14 +61,27 @@ typedef struct ear__slot {
     uint32_t dense;      /* place in the dense array; UINT32_MAX when free */
 } ear__slot;
 
-/* A contact pair this step: a is the body that moved into b. */
+/* A contact pair this step, 24 bytes, so sorting and comparing the step's pairs moves
+ * little memory: the ordered ids (the key), the impact speed, and in aux bit 0 whether the
+ * mover (the event's body) is hi, in bits 1.. the place of the contact's normal and point
+ * in the step's pair_info (only a new pair's event reads them). */
 typedef struct ear__pair {
-    ear_body_id lo, hi; /* ordered ids, the key */
-    ear_body_id body, other;
+    ear_body_id lo, hi;
+    float speed;
+    uint32_t aux;
+} ear__pair;
+
+typedef struct ear__pair_info {
     ear_vec3 normal; /* from other towards body */
     ear_vec3 point;
-    float speed;
-} ear__pair;
+} ear__pair_info;
+
+static inline ear_body_id ear__pair_body(const ear__pair *p) {
+    return (p->aux & 1u) ? p->hi : p->lo;
+}
+static inline ear_body_id ear__pair_other(const ear__pair *p) {
+    return (p->aux & 1u) ? p->lo : p->hi;
+}
 
 /* A grid entry: a body's dense index with the (fat) box it was gridded with, so a query
  * filters candidates without touching the bodies. */
@@ -136,6 +149,8 @@ struct ear_physics {
     /* Contacts of this and the last step. */
     ear__pair *pairs, *last_pairs;
     uint32_t pair_count, last_pair_count, pair_cap, last_pair_cap;
+    ear__pair_info *pair_info; /* this step's, in the order found */
+    uint32_t pair_info_count, pair_info_cap;
     /* Sensor overlaps (lo = sensor id, hi = visitor id) of this and the last step. */
     ear__pair *sense, *last_sense;
     uint32_t sense_count, last_sense_count, sense_cap, last_sense_cap;
@@ -220,8 +235,10 @@ void ear__resolve(ear_physics *w, uint32_t i, ear__resolve_out *out);
 void ear__move_by(ear_physics *w, uint32_t i, ear_vec3 delta, ear__resolve_out *out);
 /* True when a and b were a contact pair at the end of the last step. */
 bool ear__was_touching(const ear_physics *w, ear_body_id a, ear_body_id b);
-/* Adds a contact pair to this step's list. */
-void ear__record_pair(ear_physics *w, const ear__pair *p);
+/* Adds a contact pair to this step's list: body moved into other (normal from other
+ * towards body) with this closing speed. */
+void ear__record_pair(ear_physics *w, ear_body_id body, ear_body_id other, ear_vec3 normal,
+                      ear_vec3 point, float speed);
 
 /* ---- vehicle.c ---- */
 void ear__vehicle_init(ear__vehicle *v, const ear_vehicle_config *cfg);

@@ -505,15 +505,7 @@ static void step_dynamic(ear_physics *w, uint32_t i, float dt) {
             b->ground = o->id;
             landed_on = c;
         }
-        ear__pair p;
-        p.lo = b->id < o->id ? b->id : o->id;
-        p.hi = b->id < o->id ? o->id : b->id;
-        p.body = b->id;
-        p.other = o->id;
-        p.normal = r.c[c].normal;
-        p.point = r.c[c].point;
-        p.speed = speeds[c];
-        add_pair(w, &w->pairs, &w->pair_count, &w->pair_cap, &p);
+        ear__record_pair(w, b->id, o->id, r.c[c].normal, r.c[c].point, speeds[c]);
     }
     if (!was && b->on_ground) {
         ear_physics_event e;
@@ -545,8 +537,23 @@ bool ear__was_touching(const ear_physics *w, ear_body_id a, ear_body_id b) {
     return false;
 }
 
-void ear__record_pair(ear_physics *w, const ear__pair *p) {
-    add_pair(w, &w->pairs, &w->pair_count, &w->pair_cap, p);
+void ear__record_pair(ear_physics *w, ear_body_id body, ear_body_id other, ear_vec3 normal,
+                      ear_vec3 point, float speed) {
+    if (!ear__grow(w, (void **)&w->pair_info, &w->pair_info_cap, w->pair_info_count + 1,
+                   sizeof *w->pair_info) ||
+        w->pair_info_count >= (1u << 31))
+        return;
+    ear__pair p;
+    p.lo = body < other ? body : other;
+    p.hi = body < other ? other : body;
+    p.speed = speed;
+    p.aux = (w->pair_info_count << 1) | (body < other ? 0u : 1u);
+    uint32_t before = w->pair_count;
+    add_pair(w, &w->pairs, &w->pair_count, &w->pair_cap, &p);
+    if (w->pair_count == before) return;
+    w->pair_info[w->pair_info_count].normal = normal;
+    w->pair_info[w->pair_info_count].point = point;
+    w->pair_info_count++;
 }
 
 static void compare_pairs(ear_physics *w) {
@@ -559,8 +566,8 @@ static void compare_pairs(ear_physics *w) {
             ear_physics_event e;
             memset(&e, 0, sizeof e);
             e.type = EAR_PHYS_COLLISION_ENDED;
-            e.body = w->last_pairs[j].body;
-            e.other = w->last_pairs[j].other;
+            e.body = ear__pair_body(&w->last_pairs[j]);
+            e.other = ear__pair_other(&w->last_pairs[j]);
             ear__emit(w, &e);
             j++;
         }
@@ -571,11 +578,12 @@ static void compare_pairs(ear_physics *w) {
             ear_physics_event e;
             memset(&e, 0, sizeof e);
             e.type = EAR_PHYS_COLLISION_STARTED;
-            e.body = p->body;
-            e.other = p->other;
+            const ear__pair_info *in = &w->pair_info[p->aux >> 1];
+            e.body = ear__pair_body(p);
+            e.other = ear__pair_other(p);
             e.speed_mps = p->speed;
-            e.normal = p->normal;
-            e.point_m = p->point;
+            e.normal = in->normal;
+            e.point_m = in->point;
             ear__emit(w, &e);
         } else {
             continue;
@@ -586,8 +594,8 @@ static void compare_pairs(ear_physics *w) {
         ear_physics_event e;
         memset(&e, 0, sizeof e);
         e.type = EAR_PHYS_COLLISION_ENDED;
-        e.body = w->last_pairs[j].body;
-        e.other = w->last_pairs[j].other;
+        e.body = ear__pair_body(&w->last_pairs[j]);
+        e.other = ear__pair_other(&w->last_pairs[j]);
         ear__emit(w, &e);
     }
     w->pair_count = n;
@@ -609,10 +617,8 @@ static bool sense_visit(ear_physics *w, uint32_t k, void *user) {
     if (!ear_collider_penetration(&s->me, &c, &n, &depth)) return true;
     ear__pair p;
     memset(&p, 0, sizeof p);
-    p.lo = w->bodies[s->sensor].id;
+    p.lo = w->bodies[s->sensor].id; /* the event's body, aux 0 */
     p.hi = o->id;
-    p.body = p.lo;
-    p.other = p.hi;
     add_pair(w, &w->sense, &w->sense_count, &w->sense_cap, &p);
     return true;
 }
@@ -634,8 +640,8 @@ static void compare_sensors(ear_physics *w) {
             ear_physics_event e;
             memset(&e, 0, sizeof e);
             e.type = EAR_PHYS_LEFT;
-            e.body = w->last_sense[j].body;
-            e.other = w->last_sense[j].other;
+            e.body = w->last_sense[j].lo;
+            e.other = w->last_sense[j].hi;
             ear__emit(w, &e);
             j++;
         }
@@ -647,8 +653,8 @@ static void compare_sensors(ear_physics *w) {
         ear_physics_event e;
         memset(&e, 0, sizeof e);
         e.type = EAR_PHYS_ENTERED;
-        e.body = w->sense[k].body;
-        e.other = w->sense[k].other;
+        e.body = w->sense[k].lo;
+        e.other = w->sense[k].hi;
         ear__emit(w, &e);
     }
 }
@@ -672,6 +678,7 @@ ear_result ear_physics_step(ear_physics *w, float dt) {
     w->dt = dt;
     /* This step's contact lists start empty; removal may have left entries. */
     w->pair_count = 0;
+    w->pair_info_count = 0;
     w->sense_count = 0;
     if (ear__broad_begin_step(w) != EAR_OK) {
         /* No memory for the grid: queries scan every body. */

@@ -272,16 +272,7 @@ void ear__vehicle_step(ear_physics *w, uint32_t i, float dt) {
                 const ear__body *o = &w->bodies[p.best];
                 ear_collider co = ear__collider_of(o);
                 ear_vec3 point = ear__contact_point(&p.me, &co, n, p.depth);
-                ear__pair pr;
-                memset(&pr, 0, sizeof pr);
-                pr.lo = b->id < o->id ? b->id : o->id;
-                pr.hi = b->id < o->id ? o->id : b->id;
-                pr.body = b->id;
-                pr.other = o->id;
-                pr.normal = n;
-                pr.point = point;
-                pr.speed = lost;
-                ear__record_pair(w, &pr);
+                ear__record_pair(w, b->id, o->id, n, point, lost);
                 /* A crash is the impact; scraping along the same wall is not another. */
                 if (lost > CRASH_MIN_MPS && !ear__was_touching(w, b->id, o->id)) {
                     ear_physics_event e;
@@ -302,16 +293,8 @@ void ear__vehicle_step(ear_physics *w, uint32_t i, float dt) {
         const ear__body *o = &w->bodies[r.c[k].other];
         float closing =
             -ear_vec3_dot(ear_vec3_sub(ear_vec3_scale(fwd, s), o->vel), r.c[k].normal);
-        ear__pair pr;
-        memset(&pr, 0, sizeof pr);
-        pr.lo = b->id < o->id ? b->id : o->id;
-        pr.hi = b->id < o->id ? o->id : b->id;
-        pr.body = b->id;
-        pr.other = o->id;
-        pr.normal = r.c[k].normal;
-        pr.point = r.c[k].point;
-        pr.speed = closing > 0 ? closing : 0;
-        ear__record_pair(w, &pr);
+        ear__record_pair(w, b->id, o->id, r.c[k].normal, r.c[k].point,
+                         closing > 0 ? closing : 0);
     }
     b->vel = vel;
     gearbox(w, b);

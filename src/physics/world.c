@@ -87,10 +87,11 @@ void ear_physics_destroy(ear_physics *w) {
     for (uint32_t k = 0; k < w->count; k++) free_body_mem(w, &w->bodies[k]);
     ear__grid_free(w, &w->fixed_grid);
     ear__grid_free(w, &w->moving_grid);
-    void *blocks[] = {w->bodies,  w->slots,   w->free_slots, w->fat_lo,   w->fat_hi,
-                      w->scratch, w->pairs,   w->last_pairs, w->sense,    w->last_sense,
-                      w->events,  w->stamps,  w->nb_start,   w->nb_idx,   w->exited,
-                      w->xnext,   w->xbucket, w->xlist,      w->sort_tmp, w->sort_count};
+    void *blocks[] = {w->bodies,   w->slots,   w->free_slots, w->fat_lo,   w->fat_hi,
+                      w->scratch,  w->pairs,   w->last_pairs, w->sense,    w->last_sense,
+                      w->events,   w->stamps,  w->nb_start,   w->nb_idx,   w->exited,
+                      w->xnext,    w->xbucket, w->xlist,      w->sort_tmp, w->sort_count,
+                      w->pair_info};
     for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
         if (blocks[i]) w->alloc.free_fn(blocks[i], w->alloc.user);
     w->alloc.free_fn(w, w->alloc.user);
