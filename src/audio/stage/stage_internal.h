@@ -72,6 +72,10 @@ typedef enum ear__cmd_type {
     EAR__CMD_DUCK_TRIGGER,
     EAR__CMD_ENVELOPE,
     EAR__CMD_PARAM,
+    EAR__CMD_REVERB_SEND, /* a voice's send (reverb.c) */
+    EAR__CMD_REVERB_BUS,  /* a bus's send */
+    EAR__CMD_REVERB_A,    /* a room, first half: rt60s, crossover, pre-delay, size, density */
+    EAR__CMD_REVERB_B,    /* and second: damping, wet, transition (applies the room) */
 } ear__cmd_type;
 
 /* A music envelope: fading in with sin, or out with cos (then the voice ends). */
@@ -189,6 +193,11 @@ typedef struct ear__cmd {
             uint32_t index;
             float value;
         } param;
+        struct { /* REVERB_BUS */
+            uint32_t bus;
+            float send;
+        } rv_bus;
+        float f[6]; /* REVERB_A, REVERB_B: a room's parameters in two commands */
     } u;
 } ear__cmd;
 _Static_assert(sizeof(ear__cmd) == 32, "a command is 32 bytes, two to a cache line");
@@ -302,6 +311,8 @@ typedef struct ear__voice {
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
     float param_k; /* per-block smoothing of the parameters */
+    float rv_send; /* the reverb send asked for (0 .. 1) */
+    float rv_g;    /* the send gain applied at the end of the last block (reverb.c) */
     /* Blend layers: their curves' values and the parameters they were evaluated at. */
     bool curves_valid;
     float curve_gain, curve_pitch;
@@ -465,6 +476,7 @@ struct ear_stage {
     ear__rank *rank;              /* scratch for the voice manager */
     uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
     uint32_t touch_sink;          /* where touch_clip's loads go */
+    struct ear__reverb *reverb;   /* the room reverb (reverb.h); NULL with no_reverb */
 };
 
 /* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
