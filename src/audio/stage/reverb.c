@@ -53,8 +53,10 @@ static const float out_r[EAR__RV_LINES] = {1, 1, -1, -1, 1, 1, -1, -1};
 #define ROOM_SIZE_MIN   0.25f
 #define ROOM_SIZE_MAX   3.0f
 #define PREDELAY_MAX_MS 200.0f
-#define GLIDE_MAX       (1.0f / 16.0f) /* frames of delay change per frame */
-#define MIN_TRANSITION  0.02f
+/* Measured: the tail's energy over the formula's (docs/stage.md). */
+#define RV_ENERGY_TRIM 1.09f
+#define MIN_TRANSITION 0.02f
+#define EVICT_S        0.05f /* an older room's tail fades out over this, smoothstep */
 
 /* ---- presets and checks ---------------------------------------------------------- */
 
@@ -64,7 +66,7 @@ static const ear_reverb_params presets[EAR_REVERB_PRESET_COUNT] = {
     /* rt60 low, high, crossover, pre-delay, size, density, damping, wet */
     {0.7f, 0.45f, 1500.0f, 5.0f, 0.6f, 0.9f, 0.2f, 0.5f},   /* room */
     {2.2f, 1.5f, 1200.0f, 25.0f, 2.0f, 1.0f, 0.1f, 0.6f},   /* hall */
-    {3.5f, 2.2f, 800.0f, 40.0f, 2.5f, 0.6f, 0.3f, 0.7f},    /* cave */
+    {3.5f, 2.2f, 800.0f, 40.0f, 1.8f, 0.8f, 0.3f, 0.7f},    /* cave */
     {1.4f, 0.9f, 1500.0f, 8.0f, 0.9f, 0.5f, 0.15f, 0.6f},   /* corridor */
     {0.35f, 0.2f, 1000.0f, 20.0f, 1.5f, 0.3f, 0.5f, 0.25f}, /* outdoors */
 };
@@ -147,13 +149,28 @@ static void line_lengths(float size, uint32_t rate, uint32_t *out) {
     }
 }
 
-static uint32_t diff_length(uint32_t k, uint32_t rate) {
+/* The diffusers' lengths (the same in every room: measured, scaling them with the size
+ * made a hall's echo density build later, not sooner). */
+static uint32_t diff_length(uint32_t k, float size, uint32_t rate) {
+    (void)size;
     uint32_t x = (uint32_t)ceilf(diff_ms[k] * (float)rate / 1000.0f);
     return next_prime(x < EAR__RV_CHUNK ? EAR__RV_CHUNK : x);
 }
 
 static uint32_t predelay_frames(float ms, uint32_t rate) {
     return (uint32_t)lrintf(ms * (float)rate / 1000.0f);
+}
+
+/* Where inside each line the outputs also tap (fractions of its length): a first pass
+ * already reaches the output at 16 different times, so the echo density builds early. */
+static const float tap_l[EAR__RV_LINES] = {0.31f, 0.57f, 0.43f, 0.73f,
+                                           0.37f, 0.61f, 0.47f, 0.67f};
+static const float tap_r[EAR__RV_LINES] = {0.59f, 0.33f, 0.71f, 0.41f,
+                                           0.63f, 0.39f, 0.53f, 0.45f};
+
+static uint32_t inner_tap(uint32_t d, float f) {
+    uint32_t e = (uint32_t)lrintf((float)d * f);
+    return e < EAR__RV_CHUNK + 2u ? EAR__RV_CHUNK + 2u : e;
 }
 
 /* ---- the layout --------------------------------------------------------------------- */
@@ -169,9 +186,9 @@ static float *place(float *base, size_t *f, size_t count) {
     return p;
 }
 
-/* Walks the reverb's block: the struct, the block buffers, then the state (every ring,
- * contiguous, so clearing and scanning it is one pass). With rv NULL it only measures;
- * the pointers of a NULL walk are NULL and unused. */
+/* Walks the reverb's block: the struct, the block buffers, then each network's rings
+ * (contiguous, so clearing and scanning one is one pass). With rv NULL it only measures;
+ * the pointers of that walk are NULL and unused. */
 static size_t lay_out(ear__reverb *rv, const ear_stage_config *c) {
     size_t at = (sizeof(ear__reverb) + 63u) & ~(size_t)63u;
     float *base = rv ? (float *)(void *)((unsigned char *)rv + at) : NULL;
@@ -180,6 +197,7 @@ static size_t lay_out(ear__reverb *rv, const ear_stage_config *c) {
     size_t f = 0;
     uint32_t b = floats_16(c->block_frames);
     r->in = place(base, &f, b);
+    r->slot_in = place(base, &f, b);
     for (uint32_t k = 0; k < EAR_BUS_COUNT; k++) r->bus_in[k] = place(base, &f, b);
     r->dry_l = place(base, &f, b);
     r->dry_r = place(base, &f, b);
@@ -187,17 +205,24 @@ static size_t lay_out(ear__reverb *rv, const ear_stage_config *c) {
     r->wet_r = place(base, &f, b);
     uint32_t lmax[EAR__RV_LINES];
     line_lengths(ROOM_SIZE_MAX, c->sample_rate, lmax);
-    for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        r->line[i].len = floats_16(lmax[i] + EAR__RV_CHUNK + 4u);
-        r->line[i].buf = place(base, &f, r->line[i].len);
+    for (uint32_t k = 0; k < 2; k++) {
+        ear__fdn *n = &r->fdn[k];
+        size_t first = f;
+        for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
+            n->line[i].len = floats_16(lmax[i] + EAR__RV_CHUNK + 4u);
+            n->line[i].buf = place(base, &f, n->line[i].len);
+        }
+        for (uint32_t d = 0; d < EAR__RV_DIFF; d++) {
+            n->diff[d].len =
+                floats_16(diff_length(d, ROOM_SIZE_MAX, c->sample_rate) + EAR__RV_CHUNK + 4u);
+            n->diff[d].buf = place(base, &f, n->diff[d].len);
+        }
+        n->pre.len =
+            floats_16(predelay_frames(PREDELAY_MAX_MS, c->sample_rate) + EAR__RV_CHUNK + 4u);
+        n->pre.buf = place(base, &f, n->pre.len);
+        n->state = n->line[0].buf;
+        n->state_floats = (uint32_t)(f - first);
     }
-    for (uint32_t k = 0; k < EAR__RV_DIFF; k++) {
-        r->diff[k].len = floats_16(diff_length(k, c->sample_rate) + EAR__RV_CHUNK + 4u);
-        r->diff[k].buf = place(base, &f, r->diff[k].len);
-    }
-    r->pre.len =
-        floats_16(predelay_frames(PREDELAY_MAX_MS, c->sample_rate) + EAR__RV_CHUNK + 4u);
-    r->pre.buf = place(base, &f, r->pre.len);
     return at + f * sizeof(float);
 }
 
@@ -205,17 +230,33 @@ size_t ear__reverb_bytes(const ear_stage_config *c) {
     return lay_out(NULL, c);
 }
 
+/* A network takes a room at once (its state must be silent: asleep). */
+static void set_room(ear__reverb *rv, ear__fdn *n, const ear_reverb_params *room) {
+    n->cur = n->from = n->to = *room;
+    n->changing = false;
+    n->coeffs_valid = false;
+    line_lengths(room->size, rv->rate, n->d);
+    for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
+        n->el[i] = inner_tap(n->d[i], tap_l[i]);
+        n->er[i] = inner_tap(n->d[i], tap_r[i]);
+    }
+    n->pre_d = predelay_frames(room->predelay_ms, rv->rate);
+    for (uint32_t d = 0; d < EAR__RV_DIFF; d++)
+        n->diff_d[d] = diff_length(d, room->size, rv->rate);
+}
+
 void ear__reverb_init(ear__reverb *rv, const ear_stage_config *c) {
     (void)lay_out(rv, c);
-    uint32_t lmax[EAR__RV_LINES], l[EAR__RV_LINES];
-    line_lengths(ROOM_SIZE_MAX, c->sample_rate, lmax);
-    rv->line_max = lmax[EAR__RV_LINES - 1];
-    rv->game = rv->cur = rv->from = rv->to = ear_reverb_params_default();
-    line_lengths(rv->cur.size, c->sample_rate, l);
-    for (uint32_t i = 0; i < EAR__RV_LINES; i++) rv->d_cur[i] = rv->d_tgt[i] = (float)l[i];
-    for (uint32_t k = 0; k < EAR__RV_DIFF; k++) rv->diff_d[k] = diff_length(k, c->sample_rate);
-    rv->pre_cur = rv->pre_tgt = (float)predelay_frames(rv->cur.predelay_ms, c->sample_rate);
-    rv->u = 1.0f;
+    rv->rate = c->sample_rate;
+    rv->block = c->block_frames;
+    rv->game = ear_reverb_params_default();
+    for (uint32_t k = 0; k < 2; k++) {
+        ear__fdn *n = &rv->fdn[k];
+        set_room(rv, n, &rv->game);
+        n->in_p = n->in_tgt = k == 0 ? 1.0f : 0.0f;
+        n->out_g = n->out_tgt = 1.0f;
+    }
+    rv->active = 0;
     atomic_init(&rv->awake_flag, 0u);
 }
 
@@ -283,6 +324,12 @@ ear_result ear_stage_set_reverb_send(ear_stage *stage, ear_voice_id id, float se
     return ear__send(stage, &cmd);
 }
 
+static void scan(float v, float *peak, uint32_t *sub) {
+    float a = fabsf(v);
+    if (a > 0.0f && a < FLT_MIN) (*sub)++;
+    if (a > *peak) *peak = a;
+}
+
 ear_reverb_state ear_stage_reverb_state(const ear_stage *stage) {
     ear_reverb_state st;
     memset(&st, 0, sizeof st);
@@ -291,60 +338,112 @@ ear_reverb_state ear_stage_reverb_state(const ear_stage *stage) {
     st.awake = atomic_load_explicit(&rv->awake_flag, memory_order_relaxed) != 0u;
     st.blocks = rv->blocks;
     st.sleeps = rv->sleeps;
-    const float *from = rv->line[0].buf, *to = rv->pre.buf + rv->pre.len;
     float peak = 0.0f;
     uint32_t sub = 0, count = 0;
-    for (const float *p = from; p < to; p++, count++) {
-        float a = fabsf(*p);
-        if (a > 0.0f && a < FLT_MIN) sub++;
-        if (a > peak) peak = a;
-    }
-    const float *extra[2] = {rv->ic1, rv->ic2};
-    for (uint32_t k = 0; k < 2; k++)
-        for (uint32_t i = 0; i < EAR__RV_LINES; i++, count++) {
-            float a = fabsf(extra[k][i]);
-            if (a > 0.0f && a < FLT_MIN) sub++;
-            if (a > peak) peak = a;
+    for (uint32_t k = 0; k < 2; k++) {
+        const ear__fdn *n = &rv->fdn[k];
+        for (uint32_t i = 0; i < n->state_floats; i++) scan(n->state[i], &peak, &sub);
+        for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
+            scan(n->ic1[i], &peak, &sub);
+            scan(n->ic2[i], &peak, &sub);
         }
-    float z = fabsf(rv->z_damp);
-    if (z > 0.0f && z < FLT_MIN) sub++;
-    if (z > peak) peak = z;
+        scan(n->z_damp, &peak, &sub);
+        count += n->state_floats + 2u * EAR__RV_LINES + 1u;
+    }
     st.subnormals = sub;
     st.peak = peak;
-    st.state_floats = count + 1u;
+    st.state_floats = count;
     return st;
 }
 
-/* ---- audio side: commands and the room's change ------------------------------------ */
+/* ---- audio side: rooms -------------------------------------------------------------- */
+
+static bool same_lengths(const ear_reverb_params *a, const ear_reverb_params *b) {
+    return a->size == b->size && a->predelay_ms == b->predelay_ms;
+}
+
+/* Moves a network's levels to the room's over `seconds` (its lengths are the room's). */
+static void change_in_place(ear__reverb *rv, ear__fdn *n, const ear_reverb_params *room,
+                            float seconds) {
+    n->from = n->cur;
+    n->to = *room;
+    n->u = 0.0f;
+    n->du = (float)((double)rv->block / ((double)seconds * (double)rv->rate));
+    n->changing = true;
+}
+
+/* The room moves to network k: its input share rises over `seconds` (sin), the other's
+ * falls (and its tail rings out in its own room). */
+static void switch_to(ear__reverb *rv, uint32_t k, float seconds) {
+    float rate = (float)((double)rv->block / ((double)seconds * (double)rv->rate));
+    ear__fdn *n = &rv->fdn[k], *o = &rv->fdn[1u - k];
+    n->in_tgt = 1.0f;
+    n->in_rate = rate;
+    n->out_tgt = 1.0f;
+    n->out_rate = rate;
+    o->in_tgt = 0.0f;
+    o->in_rate = rate;
+    rv->active = k;
+}
+
+static void clear_state(ear__fdn *n) {
+    memset(n->state, 0, (size_t)n->state_floats * sizeof(float));
+    memset(n->ic1, 0, sizeof n->ic1);
+    memset(n->ic2, 0, sizeof n->ic2);
+    n->z_damp = 0.0f;
+    n->awake = false;
+    n->quiet_in = n->quiet_taps = 0;
+}
+
+/* A new room. Same lengths as the active network's: its levels move in place. The active
+ * network silent: it takes the room at once. The other network holding the same lengths
+ * (walking back into the room just left): its levels move and the room moves back to it.
+ * The other silent: it takes the room and the inputs crossfade. Else the other is still
+ * ringing from an older room: it fades out over 20 ms first (evicted), then as before. */
+static void new_room(ear__reverb *rv, const ear_reverb_params *p, float seconds) {
+    uint32_t k = rv->active;
+    ear__fdn *a = &rv->fdn[k], *o = &rv->fdn[1u - k];
+    rv->pending = false;
+    if (same_lengths(&a->to, p)) {
+        change_in_place(rv, a, p, seconds);
+        switch_to(rv, k, seconds); /* undoes an eviction or a switch in progress */
+        return;
+    }
+    if (!a->awake) {
+        set_room(rv, a, p);
+        switch_to(rv, k, seconds);
+        return;
+    }
+    if (o->awake && o->out_tgt > 0.0f && same_lengths(&o->to, p)) {
+        change_in_place(rv, o, p, seconds);
+        switch_to(rv, 1u - k, seconds);
+        return;
+    }
+    if (!o->awake) {
+        set_room(rv, o, p);
+        switch_to(rv, 1u - k, seconds);
+        return;
+    }
+    float evict = (float)((double)rv->block / ((double)EVICT_S * (double)rv->rate));
+    o->out_tgt = 0.0f;
+    o->out_rate = evict;
+    o->in_tgt = 0.0f;
+    o->in_rate = evict > o->in_rate ? evict : o->in_rate;
+    rv->pending = true;
+    rv->pending_room = *p;
+    rv->pending_s = seconds;
+}
 
 void ear__reverb_apply(ear_stage *s, const ear__cmd *c) {
     ear__reverb *rv = s->reverb;
     if (!rv) return;
-    uint32_t rate = s->config.sample_rate;
     switch ((ear__cmd_type)c->type) {
     case EAR__CMD_REVERB_BUS: rv->send[c->u.rv_bus.bus] = c->u.rv_bus.send; return;
-    case EAR__CMD_REVERB_A: memcpy(rv->pending, c->u.f, sizeof rv->pending); return;
+    case EAR__CMD_REVERB_A: memcpy(rv->pending_a, c->u.f, sizeof rv->pending_a); return;
     case EAR__CMD_REVERB_B: {
-        ear_reverb_params p = {rv->pending[0], rv->pending[1], rv->pending[2], rv->pending[3],
-                               rv->pending[4], rv->pending[5], c->u.f[0],      c->u.f[1]};
-        float seconds = c->u.f[2];
-        rv->from = rv->cur;
-        rv->to = p;
-        rv->u = 0.0f;
-        rv->du = (float)(s->block_s / (double)seconds);
-        rv->changing = true;
-        /* The lengths glide over the transition, at most GLIDE_MAX frames per frame. */
-        double frames = (double)seconds * (double)rate;
-        uint32_t l[EAR__RV_LINES];
-        line_lengths(p.size, rate, l);
-        for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-            rv->d_tgt[i] = (float)l[i];
-            float r = (float)(fabs((double)rv->d_tgt[i] - (double)rv->d_cur[i]) / frames);
-            rv->d_rate[i] = r > GLIDE_MAX ? GLIDE_MAX : r;
-        }
-        rv->pre_tgt = (float)predelay_frames(p.predelay_ms, rate);
-        float r = (float)(fabs((double)rv->pre_tgt - (double)rv->pre_cur) / frames);
-        rv->pre_rate = r > GLIDE_MAX ? GLIDE_MAX : r;
+        const float *x = rv->pending_a;
+        ear_reverb_params p = {x[0], x[1], x[2], x[3], x[4], x[5], c->u.f[0], c->u.f[1]};
+        new_room(rv, &p, c->u.f[2]);
         return;
     }
     default: return;
@@ -359,58 +458,56 @@ static float lin(float a, float b, float u) {
     return a + (b - a) * u;
 }
 
-/* One block of a room transition: this block's room. */
-static void advance_room(ear__reverb *rv) {
-    if (!rv->changing) return;
-    rv->u += rv->du;
-    if (rv->u >= 1.0f) {
-        rv->u = 1.0f;
-        rv->cur = rv->to;
-        rv->changing = false;
+/* One block of a network's level change: this block's room. */
+static void advance_room(ear__fdn *n) {
+    if (!n->changing) return;
+    n->u += n->du;
+    if (n->u >= 1.0f) {
+        n->u = 1.0f;
+        n->cur = n->to;
+        n->changing = false;
     } else {
-        const ear_reverb_params *a = &rv->from, *b = &rv->to;
-        float u = rv->u;
-        rv->cur.rt60_low_s = geo(a->rt60_low_s, b->rt60_low_s, u);
-        rv->cur.rt60_high_s = geo(a->rt60_high_s, b->rt60_high_s, u);
-        rv->cur.crossover_hz = geo(a->crossover_hz, b->crossover_hz, u);
-        rv->cur.predelay_ms = lin(a->predelay_ms, b->predelay_ms, u);
-        rv->cur.size = lin(a->size, b->size, u);
-        rv->cur.density = lin(a->density, b->density, u);
-        rv->cur.damping = lin(a->damping, b->damping, u);
-        rv->cur.wet = lin(a->wet, b->wet, u);
+        const ear_reverb_params *a = &n->from, *b = &n->to;
+        float u = n->u;
+        n->cur.rt60_low_s = geo(a->rt60_low_s, b->rt60_low_s, u);
+        n->cur.rt60_high_s = geo(a->rt60_high_s, b->rt60_high_s, u);
+        n->cur.crossover_hz = geo(a->crossover_hz, b->crossover_hz, u);
+        n->cur.density = lin(a->density, b->density, u);
+        n->cur.damping = lin(a->damping, b->damping, u);
+        n->cur.wet = lin(a->wet, b->wet, u);
     }
-    rv->coeffs_valid = false;
+    n->coeffs_valid = false;
 }
 
-static bool gliding(const ear__reverb *rv) {
-    for (uint32_t i = 0; i < EAR__RV_LINES; i++)
-        if (rv->d_cur[i] != rv->d_tgt[i]) return true;
-    return rv->pre_cur != rv->pre_tgt;
+static float step_to(float cur, float tgt, float rate) {
+    if (fabsf(tgt - cur) <= rate) return tgt;
+    return cur + (tgt > cur ? rate : -rate);
 }
 
-/* This block's coefficients from the room and the lines' current lengths. */
-static void coefficients(ear__reverb *rv, float rate) {
-    const ear_reverb_params *p = &rv->cur;
+/* This block's coefficients from the network's room. */
+static void coefficients(ear__fdn *n, float rate) {
+    const ear_reverb_params *p = &n->cur;
     float dsum = 0.0f;
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        float d = rv->d_cur[i];
+        float d = (float)n->d[i];
         dsum += d;
-        rv->g_lo[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_low_s));
-        rv->g_hi[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_high_s));
+        n->g_lo[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_low_s));
+        n->g_hi[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_high_s));
     }
     float fc = p->crossover_hz < 0.4f * rate ? p->crossover_hz : 0.4f * rate;
     float g = tanf((float)EAR__PI * fc / rate), k = 1.41421356f;
-    rv->a1 = 1.0f / (1.0f + g * (g + k));
-    rv->a2 = g * rv->a1;
-    rv->a3 = g * rv->a2;
-    rv->damp_G = ear__lowpass_G(20000.0f * powf(500.0f / 20000.0f, p->damping), rate);
-    rv->diff_g = 0.7f * p->density;
-    /* The tail's energy per channel, for white input, is wet^2 x RT60 / 1 s: a line
-     * passes (1/8) / (1 - g^2) of the injected energy out, 1 - g^2 ~ 6 ln 10 d / (rate
-     * RT60), so the rows of H8 are scaled by sqrt(6 ln 10 d_mean / rate). */
+    n->a1 = 1.0f / (1.0f + g * (g + k));
+    n->a2 = g * n->a1;
+    n->a3 = g * n->a2;
+    n->damp_G = ear__lowpass_G(20000.0f * powf(500.0f / 20000.0f, p->damping), rate);
+    n->diff_g = 0.7f * p->density;
+    /* The tail's energy per channel, for white input, is about wet^2 x RT60 / 1 s: a line
+     * passes (1/8) / (1 - g^2) of the injected energy out per tap, 1 - g^2 ~ 6 ln 10 d /
+     * (rate RT60), and each channel reads two taps a line; so the rows of H8 are scaled by
+     * sqrt(6 ln 10 d_mean / (2 rate)) (docs/stage.md has the measured energies). */
     float dmean = dsum / (float)EAR__RV_LINES;
-    rv->out_gain = p->wet * sqrtf(13.8155106f * dmean / rate);
-    rv->coeffs_valid = true;
+    n->out_gain = p->wet * sqrtf(13.8155106f * dmean / (2.0f * rate)) * RV_ENERGY_TRIM;
+    n->coeffs_valid = true;
 }
 
 /* ---- audio side: the network ------------------------------------------------------ */
@@ -424,53 +521,40 @@ static void ring_put(ear__rv_ring *r, const float *x, uint32_t n) {
     r->w = w;
 }
 
-/* n frames at delays d0 + (d1 - d0)(t + 1) / n behind position base + t, into
- * out[t * stride]: whole delays read samples, others interpolate linearly. */
-static void ring_tap(const ear__rv_ring *r, uint32_t base, float d0, float d1, uint32_t n,
-                     float *out, uint32_t stride) {
+/* n frames at delay d behind position base + t, into out[t * stride]. */
+static void ring_tap(const ear__rv_ring *r, uint32_t base, uint32_t d, uint32_t n, float *out,
+                     uint32_t stride) {
     uint32_t len = r->len;
-    if (d0 == d1 && d0 == floorf(d0)) {
-        uint32_t d = (uint32_t)d0;
-        uint32_t j = base >= d ? base - d : base + len - d;
-        for (uint32_t t = 0; t < n; t++) {
-            out[t * stride] = r->buf[j];
-            if (++j == len) j = 0;
-        }
-        return;
-    }
-    float dd = (d1 - d0) / (float)n;
+    uint32_t j = base >= d ? base - d : base + len - d;
     for (uint32_t t = 0; t < n; t++) {
-        float d = d0 + dd * (float)(t + 1u);
-        uint32_t di = (uint32_t)d;
-        float fr = d - (float)di;
-        uint32_t p = base + t;
-        uint32_t j0 = p >= di ? p - di : p + len - di;
-        if (j0 >= len) j0 -= len;
-        uint32_t j1 = j0 == 0 ? len - 1u : j0 - 1u;
-        out[t * stride] = r->buf[j0] * (1.0f - fr) + r->buf[j1] * fr;
+        out[t * stride] = r->buf[j];
+        if (++j == len) j = 0;
     }
 }
 
-static float glide(float cur, float tgt, float rate, uint32_t n) {
-    float step = rate * (float)n;
-    if (fabsf(tgt - cur) <= step) return tgt;
-    return cur + (tgt > cur ? step : -step);
+/* And added in, times g. */
+static void ring_tap_add(const ear__rv_ring *r, uint32_t base, uint32_t d, uint32_t n,
+                         float *acc, float g) {
+    uint32_t len = r->len;
+    uint32_t j = base >= d ? base - d : base + len - d;
+    for (uint32_t t = 0; t < n; t++) {
+        acc[t] += g * r->buf[j];
+        if (++j == len) j = 0;
+    }
 }
 
-/* One chunk: in[n] into the network, its output added into ol/or. Returns the largest
- * line output (for the sleep rule). */
-static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint32_t n) {
-    float x[EAR__RV_CHUNK], r[EAR__RV_CHUNK];
+/* One chunk of one network: in[n] through it, its output added into ol/or. Returns the
+ * largest line output (for the sleep rule). */
+static float chunk(ear__fdn *nw, const float *in, float *ol, float *or_, uint32_t n) {
+    float x[EAR__RV_CHUNK], r[EAR__RV_CHUNK], el[EAR__RV_CHUNK], er[EAR__RV_CHUNK];
     float tap[EAR__RV_CHUNK][EAR__RV_LINES];
     /* Pre-delay (no feedback: written first, so a delay of 0 reads this chunk). */
-    uint32_t base = rv->pre.w;
+    uint32_t base = nw->pre.w;
     for (uint32_t t = 0; t < n; t++) x[t] = fabsf(in[t]) < 1e-20f ? 0.0f : in[t];
-    ring_put(&rv->pre, x, n);
-    float p1 = glide(rv->pre_cur, rv->pre_tgt, rv->pre_rate, n);
-    ring_tap(&rv->pre, base, rv->pre_cur, p1, n, x, 1);
-    rv->pre_cur = p1;
+    ring_put(&nw->pre, x, n);
+    ring_tap(&nw->pre, base, nw->pre_d, n, x, 1);
     /* Damping: a one-pole TPT low-pass. */
-    float G = rv->damp_G, z = rv->z_damp;
+    float G = nw->damp_G, z = nw->z_damp;
     if (G < 1.0f) {
         for (uint32_t t = 0; t < n; t++) {
             float v = (x[t] - z) * G;
@@ -478,15 +562,14 @@ static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint
             z = y + v;
             x[t] = y;
         }
-        rv->z_damp = z;
+        nw->z_damp = z;
     }
     /* Diffusion: allpasses w = x + g r, y = r - g w, r = w delayed by D >= a chunk. */
-    float g = rv->diff_g;
+    float g = nw->diff_g;
     if (g > 0.0f) {
         for (uint32_t k = 0; k < EAR__RV_DIFF; k++) {
-            ear__rv_ring *ap = &rv->diff[k];
-            uint32_t b0 = ap->w;
-            ring_tap(ap, b0, (float)rv->diff_d[k], (float)rv->diff_d[k], n, r, 1);
+            ear__rv_ring *ap = &nw->diff[k];
+            ring_tap(ap, ap->w, nw->diff_d[k], n, r, 1);
             for (uint32_t t = 0; t < n; t++) {
                 float w = x[t] + g * r[t];
                 x[t] = r[t] - g * w;
@@ -497,28 +580,29 @@ static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint
             ring_put(ap, r, n);
         }
     }
-    /* The lines' outputs, chunk by chunk, side by side. */
-    uint32_t lb[EAR__RV_LINES];
+    /* The lines' outputs side by side, and the inner taps summed per channel. */
+    memset(el, 0, n * sizeof(float));
+    memset(er, 0, n * sizeof(float));
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        lb[i] = rv->line[i].w;
-        float d1 = glide(rv->d_cur[i], rv->d_tgt[i], rv->d_rate[i], n);
-        ring_tap(&rv->line[i], lb[i], rv->d_cur[i], d1, n, &tap[0][i], EAR__RV_LINES);
-        rv->d_cur[i] = d1;
+        const ear__rv_ring *l = &nw->line[i];
+        ring_tap(l, l->w, nw->d[i], n, &tap[0][i], EAR__RV_LINES);
+        ring_tap_add(l, l->w, nw->el[i], n, el, out_l[i]);
+        ring_tap_add(l, l->w, nw->er[i], n, er, out_r[i]);
     }
     float peak = 0.0f;
-    if (rv->quiet_in > 0u)
+    if (nw->quiet_in > 0u)
         for (uint32_t t = 0; t < n; t++)
             for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
                 float a = fabsf(tap[t][i]);
                 peak = a > peak ? a : peak;
             }
     /* Two-band decay filters, every line at once per frame. */
-    float ic1[EAR__RV_LINES], ic2[EAR__RV_LINES], glo[EAR__RV_LINES], gd[EAR__RV_LINES];
+    float ic1[EAR__RV_LINES], ic2[EAR__RV_LINES], ghi[EAR__RV_LINES], gd[EAR__RV_LINES];
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        ic1[i] = rv->ic1[i], ic2[i] = rv->ic2[i];
-        glo[i] = rv->g_hi[i], gd[i] = rv->g_lo[i] - rv->g_hi[i];
+        ic1[i] = nw->ic1[i], ic2[i] = nw->ic2[i];
+        ghi[i] = nw->g_hi[i], gd[i] = nw->g_lo[i] - nw->g_hi[i];
     }
-    float a1 = rv->a1, a2 = rv->a2, a3 = rv->a3;
+    float a1 = nw->a1, a2 = nw->a2, a3 = nw->a3;
     for (uint32_t t = 0; t < n; t++) {
         for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
             float v = tap[t][i];
@@ -527,15 +611,15 @@ static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint
             float v2 = ic2[i] + a2 * ic1[i] + a3 * v3;
             ic1[i] = 2.0f * v1 - ic1[i];
             ic2[i] = 2.0f * v2 - ic2[i];
-            tap[t][i] = glo[i] * v + gd[i] * v2;
+            tap[t][i] = ghi[i] * v + gd[i] * v2;
         }
     }
-    for (uint32_t i = 0; i < EAR__RV_LINES; i++) rv->ic1[i] = ic1[i], rv->ic2[i] = ic2[i];
+    for (uint32_t i = 0; i < EAR__RV_LINES; i++) nw->ic1[i] = ic1[i], nw->ic2[i] = ic2[i];
     /* Output rows, then the Hadamard mix and the input back into the lines. */
-    float og = rv->out_gain, h = 0.35355339f; /* 1 / sqrt 8 */
+    float og = nw->out_gain, h = 0.35355339f; /* 1 / sqrt 8 */
     for (uint32_t t = 0; t < n; t++) {
         float *v = tap[t];
-        float sl = 0.0f, sr = 0.0f;
+        float sl = el[t], sr = er[t];
         for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
             sl += out_l[i] * v[i];
             sr += out_r[i] * v[i];
@@ -557,8 +641,8 @@ static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint
         v[7] = h * (c3 - c7 + in_sign[7] * xi);
     }
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        ear__rv_ring *l = &rv->line[i];
-        uint32_t w = lb[i];
+        ear__rv_ring *l = &nw->line[i];
+        uint32_t w = l->w;
         for (uint32_t t = 0; t < n; t++) {
             l->buf[w] = tap[t][i];
             if (++w == l->len) w = 0;
@@ -566,14 +650,6 @@ static float chunk(ear__reverb *rv, const float *in, float *ol, float *or_, uint
         l->w = w;
     }
     return peak;
-}
-
-static void clear_state(ear__reverb *rv) {
-    float *from = rv->line[0].buf, *to = rv->pre.buf + rv->pre.len;
-    memset(from, 0, (size_t)(to - from) * sizeof(float));
-    memset(rv->ic1, 0, sizeof rv->ic1);
-    memset(rv->ic2, 0, sizeof rv->ic2);
-    rv->z_damp = 0.0f;
 }
 
 static float *bus_in(ear__reverb *rv, uint8_t bus, uint32_t n) {
@@ -618,11 +694,39 @@ bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t
     return ended;
 }
 
+/* An output fade's gain at position q: 3q^2 - 2q^3, flat at both ends (no kink). */
+static float smoothstep(float q) {
+    return q * q * (3.0f - 2.0f * q);
+}
+
+static float share(float p) {
+    return p >= 1.0f ? 1.0f : (p <= 0.0f ? 0.0f : sinf(p * (float)(EAR__PI / 2)));
+}
+
 bool ear__reverb_gather(ear_stage *s, const float *gains1) {
     ear__reverb *rv = s->reverb;
     if (!rv) return false;
-    advance_room(rv);
     uint32_t n = s->config.block_frames;
+    /* The rooms' changes go on whether or not anything sounds. */
+    ear__fdn *o = &rv->fdn[1u - rv->active];
+    if (rv->pending && o->out_g <= 0.0f) {
+        clear_state(o);
+        set_room(rv, o, &rv->pending_room);
+        switch_to(rv, 1u - rv->active, rv->pending_s);
+        rv->pending = false;
+    }
+    bool busy = false;
+    for (uint32_t k = 0; k < 2; k++) {
+        ear__fdn *f = &rv->fdn[k];
+        advance_room(f);
+        rv->blk_in0[k] = share(f->in_p);
+        f->in_p = step_to(f->in_p, f->in_tgt, f->in_rate);
+        rv->blk_in1[k] = share(f->in_p);
+        rv->blk_out0[k] = smoothstep(f->out_g);
+        f->out_g = step_to(f->out_g, f->out_tgt, f->out_rate);
+        rv->blk_out1[k] = smoothstep(f->out_g);
+        busy = busy || f->awake;
+    }
     bool any = false;
     for (uint32_t b = 0; b < EAR_BUS_COUNT; b++) {
         bool vin = rv->bus_in_used[b];
@@ -651,64 +755,84 @@ bool ear__reverb_gather(ear_stage *s, const float *gains1) {
             float a = fabsf(rv->in[j]);
             peak = a > peak ? a : peak;
         }
-    if (peak > EPS) {
-        if (!rv->awake) {
-            rv->awake = true;
-            rv->quiet_taps = 0;
-            atomic_store_explicit(&rv->awake_flag, 1u, memory_order_relaxed);
-        }
-        rv->quiet_in = 0;
+    rv->in_live = peak > EPS;
+    return busy || rv->in_live;
+}
+
+/* A network's block: its share of the input, its chunks, its output faded by out_g, and
+ * the sleep rule. */
+static void network_block(ear__reverb *rv, uint32_t k, uint32_t n) {
+    ear__fdn *f = &rv->fdn[k];
+    float i0 = rv->blk_in0[k], i1 = rv->blk_in1[k];
+    bool gets = rv->in_live && (i0 > 0.0f || i1 > 0.0f);
+    if (!f->awake && !gets) return;
+    float *x = rv->slot_in;
+    if (gets) {
+        float di = (i1 - i0) / (float)n;
+        for (uint32_t j = 0; j < n; j++) x[j] = (i0 + di * (float)(j + 1u)) * rv->in[j];
+        if (!f->awake) f->awake = true, f->quiet_taps = 0;
+        f->quiet_in = 0;
     } else {
-        if (!rv->awake) {
-            /* Asleep: nothing to bend, the lengths are where the room wants them. */
-            memcpy(rv->d_cur, rv->d_tgt, sizeof rv->d_cur);
-            rv->pre_cur = rv->pre_tgt;
-            return false;
-        }
-        if (!any) memset(rv->in, 0, n * sizeof(float));
-        rv->quiet_in += n;
+        memset(x, 0, n * sizeof(float));
+        f->quiet_in += n;
     }
-    return true;
+    if (!f->coeffs_valid) coefficients(f, (float)rv->rate);
+    float *tl = rv->dry_l, *tr = rv->dry_r; /* free once the voices are mixed */
+    memset(tl, 0, n * sizeof(float));
+    memset(tr, 0, n * sizeof(float));
+    float peak = 0.0f;
+    for (uint32_t at = 0; at < n; at += EAR__RV_CHUNK) {
+        uint32_t c = n - at < EAR__RV_CHUNK ? n - at : EAR__RV_CHUNK;
+        float p = chunk(f, x + at, tl + at, tr + at, c);
+        peak = p > peak ? p : peak;
+    }
+    float o0 = rv->blk_out0[k], o1 = rv->blk_out1[k];
+    if (o0 == 1.0f && o1 == 1.0f) {
+        for (uint32_t j = 0; j < n; j++) rv->wet_l[j] += tl[j], rv->wet_r[j] += tr[j];
+    } else {
+        float d = (o1 - o0) / (float)n;
+        for (uint32_t j = 0; j < n; j++) {
+            float g = o0 + d * (float)(j + 1u);
+            rv->wet_l[j] += g * tl[j];
+            rv->wet_r[j] += g * tr[j];
+        }
+    }
+    /* Filter states that have died away go to zero before they can turn subnormal. */
+    for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
+        if (fabsf(f->ic1[i]) < 1e-20f) f->ic1[i] = 0.0f;
+        if (fabsf(f->ic2[i]) < 1e-20f) f->ic2[i] = 0.0f;
+    }
+    if (fabsf(f->z_damp) < 1e-20f) f->z_damp = 0.0f;
+    /* The sleep rule (see the top of the file); an evicted network sleeps once silent. */
+    if (o1 <= 0.0f && f->out_tgt <= 0.0f) {
+        clear_state(f);
+        rv->sleeps++;
+        return;
+    }
+    if (f->quiet_in == 0u || peak > EPS) {
+        f->quiet_taps = 0;
+        return;
+    }
+    f->quiet_taps += n;
+    uint32_t feed = f->pre_d + n;
+    for (uint32_t d = 0; d < EAR__RV_DIFF; d++) feed += f->diff_d[d];
+    if (f->quiet_in >= feed && f->quiet_taps >= f->d[EAR__RV_LINES - 1] + n) {
+        clear_state(f);
+        rv->sleeps++;
+    }
 }
 
 void ear__reverb_render(ear_stage *s, float *ml, float *mr) {
     ear__reverb *rv = s->reverb;
     uint32_t n = s->config.block_frames;
-    float rate = (float)s->config.sample_rate;
-    if (!rv->coeffs_valid || gliding(rv)) coefficients(rv, rate);
-    float *wl = rv->wet_l, *wr = rv->wet_r;
-    memset(wl, 0, n * sizeof(float));
-    memset(wr, 0, n * sizeof(float));
-    float peak = 0.0f;
-    for (uint32_t at = 0; at < n; at += EAR__RV_CHUNK) {
-        uint32_t c = n - at < EAR__RV_CHUNK ? n - at : EAR__RV_CHUNK;
-        float p = chunk(rv, rv->in + at, wl + at, wr + at, c);
-        peak = p > peak ? p : peak;
-    }
+    memset(rv->wet_l, 0, n * sizeof(float));
+    memset(rv->wet_r, 0, n * sizeof(float));
+    for (uint32_t k = 0; k < 2; k++) network_block(rv, k, n);
     for (uint32_t j = 0; j < n; j++) {
-        ml[j] += wl[j];
-        mr[j] += wr[j];
+        ml[j] += rv->wet_l[j];
+        mr[j] += rv->wet_r[j];
     }
     rv->blocks++;
-    /* Filter states that have died away go to zero before they can turn subnormal. */
-    for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
-        if (fabsf(rv->ic1[i]) < 1e-20f) rv->ic1[i] = 0.0f;
-        if (fabsf(rv->ic2[i]) < 1e-20f) rv->ic2[i] = 0.0f;
-    }
-    if (fabsf(rv->z_damp) < 1e-20f) rv->z_damp = 0.0f;
-    /* The sleep rule (see the top of the file). */
-    if (rv->quiet_in == 0u || peak > EPS) {
-        rv->quiet_taps = 0;
-        return;
-    }
-    rv->quiet_taps += n;
-    uint32_t feed = (uint32_t)rv->pre_cur + n;
-    for (uint32_t k = 0; k < EAR__RV_DIFF; k++) feed += rv->diff_d[k];
-    if (rv->quiet_in >= feed && rv->quiet_taps >= rv->line_max + n) {
-        clear_state(rv);
-        rv->awake = false;
-        rv->quiet_in = rv->quiet_taps = 0;
-        rv->sleeps++;
-        atomic_store_explicit(&rv->awake_flag, 0u, memory_order_relaxed);
-    }
+    bool awake = rv->fdn[0].awake || rv->fdn[1].awake;
+    atomic_store_explicit(&rv->awake_flag, awake ? 1u : 0u, memory_order_relaxed);
 }

@@ -23,36 +23,54 @@ typedef struct ear__rv_ring {
     uint32_t w;
 } ear__rv_ring;
 
+/* One feedback delay network and the room it renders. A room's lengths (size,
+ * pre-delay) are fixed while it rings; its levels (decay times, crossover, density,
+ * damping, wet) move smoothly in place. */
+typedef struct ear__fdn {
+    ear__rv_ring line[EAR__RV_LINES], diff[EAR__RV_DIFF], pre;
+    float *state; /* every ring of this network, contiguous: state_floats floats */
+    uint32_t state_floats;
+    ear_reverb_params cur, from, to; /* cur: this block's room; from -> to over u */
+    float u, du;
+    bool changing, coeffs_valid;
+    uint32_t d[EAR__RV_LINES];                     /* line lengths, frames */
+    uint32_t el[EAR__RV_LINES], er[EAR__RV_LINES]; /* the output taps inside the lines */
+    uint32_t pre_d, diff_d[EAR__RV_DIFF];
+    float g_lo[EAR__RV_LINES], g_hi[EAR__RV_LINES];
+    float a1, a2, a3; /* the crossover's state-variable low-pass */
+    float ic1[EAR__RV_LINES], ic2[EAR__RV_LINES];
+    float diff_g;
+    float damp_G, z_damp;
+    float out_gain;                 /* wet x the energy normaliser */
+    float in_p, in_tgt, in_rate;    /* input share: position 0 .. 1 (gain sin(p pi/2)) */
+    float out_g, out_tgt, out_rate; /* output gain (1; 0 when it is being evicted) */
+    bool awake;
+    uint32_t quiet_in, quiet_taps; /* frames of silence at its input, at its taps */
+} ear__fdn;
+
 typedef struct ear__reverb {
     /* ---- game side ---- */
     ear_reverb_params game;         /* the room last set */
     float game_send[EAR_BUS_COUNT]; /* bus sends last set */
     /* ---- audio side ---- */
     _Atomic uint32_t awake_flag; /* for ear_stage_reverb_state */
-    bool awake;
-    bool changing; /* a room transition is in progress */
-    bool coeffs_valid;
-    ear_reverb_params cur, from, to; /* cur: the room this block */
-    float pending[6];                /* the first half of a room command (REVERB_A) */
-    float u, du;                     /* transition progress 0 .. 1, and per block */
-    ear__rv_ring line[EAR__RV_LINES], diff[EAR__RV_DIFF], pre;
-    float d_cur[EAR__RV_LINES], d_tgt[EAR__RV_LINES], d_rate[EAR__RV_LINES]; /* frames */
-    float pre_cur, pre_tgt, pre_rate;
-    uint32_t diff_d[EAR__RV_DIFF];
-    uint32_t line_max; /* frames: the longest delay of any line at any size */
-    float g_lo[EAR__RV_LINES], g_hi[EAR__RV_LINES];
-    float a1, a2, a3; /* the crossover's state-variable low-pass */
-    float ic1[EAR__RV_LINES], ic2[EAR__RV_LINES];
-    float diff_g;
-    float damp_G, z_damp;
-    float out_gain;                                   /* wet x the energy normaliser */
+    ear__fdn fdn[2];
+    uint32_t active; /* the network the room is in; the other rings out or waits */
+    bool pending;    /* a room waiting for the other network to be evicted */
+    ear_reverb_params pending_room;
+    float pending_s;
+    float pending_a[6]; /* the first half of a room command (REVERB_A) */
+    uint32_t rate, block;
     float send[EAR_BUS_COUNT], send_g[EAR_BUS_COUNT]; /* bus sends: target, last block's */
     float *in;                                        /* this block's reverb input (mono) */
+    float *slot_in;                                   /* one network's share of it */
     float *bus_in[EAR_BUS_COUNT];                     /* voices' sends, per bus, this block */
     bool bus_in_used[EAR_BUS_COUNT];
-    float *dry_l, *dry_r;          /* a sending voice's dry block */
-    float *wet_l, *wet_r;          /* this block's wet output */
-    uint32_t quiet_in, quiet_taps; /* frames of silence at the input, at the taps */
+    float *dry_l, *dry_r; /* a sending voice's dry block */
+    float *wet_l, *wet_r; /* this block's wet output */
+    bool in_live;         /* this block's input has signal */
+    /* Each network's input and output gains at the start and end of this block. */
+    float blk_in0[2], blk_in1[2], blk_out0[2], blk_out1[2];
     uint64_t blocks, sleeps;
 } ear__reverb;
 
