@@ -512,35 +512,36 @@ static void coefficients(ear__fdn *n, float rate) {
 
 /* ---- audio side: the network ------------------------------------------------------ */
 
+/* The rings are read and written in at most two contiguous runs (before and after the
+ * wrap), so the loops vectorise. */
 static void ring_put(ear__rv_ring *r, const float *x, uint32_t n) {
-    uint32_t w = r->w;
-    for (uint32_t t = 0; t < n; t++) {
-        r->buf[w] = x[t];
-        if (++w == r->len) w = 0;
-    }
-    r->w = w;
+    uint32_t w = r->w, first = r->len - w < n ? r->len - w : n;
+    memcpy(r->buf + w, x, first * sizeof(float));
+    memcpy(r->buf, x + first, (n - first) * sizeof(float));
+    w += n;
+    r->w = w >= r->len ? w - r->len : w;
+}
+
+static uint32_t tap_start(const ear__rv_ring *r, uint32_t base, uint32_t d) {
+    return base >= d ? base - d : base + r->len - d;
 }
 
 /* n frames at delay d behind position base + t, into out[t * stride]. */
 static void ring_tap(const ear__rv_ring *r, uint32_t base, uint32_t d, uint32_t n, float *out,
                      uint32_t stride) {
-    uint32_t len = r->len;
-    uint32_t j = base >= d ? base - d : base + len - d;
-    for (uint32_t t = 0; t < n; t++) {
-        out[t * stride] = r->buf[j];
-        if (++j == len) j = 0;
-    }
+    uint32_t j = tap_start(r, base, d), first = r->len - j < n ? r->len - j : n;
+    const float *a = r->buf + j;
+    for (uint32_t t = 0; t < first; t++) out[t * stride] = a[t];
+    for (uint32_t t = first; t < n; t++) out[t * stride] = r->buf[t - first];
 }
 
 /* And added in, times g. */
 static void ring_tap_add(const ear__rv_ring *r, uint32_t base, uint32_t d, uint32_t n,
                          float *acc, float g) {
-    uint32_t len = r->len;
-    uint32_t j = base >= d ? base - d : base + len - d;
-    for (uint32_t t = 0; t < n; t++) {
-        acc[t] += g * r->buf[j];
-        if (++j == len) j = 0;
-    }
+    uint32_t j = tap_start(r, base, d), first = r->len - j < n ? r->len - j : n;
+    const float *a = r->buf + j;
+    for (uint32_t t = 0; t < first; t++) acc[t] += g * a[t];
+    for (uint32_t t = first; t < n; t++) acc[t] += g * r->buf[t - first];
 }
 
 /* One chunk of one network: in[n] through it, its output added into ol/or. Returns the
@@ -642,12 +643,12 @@ static float chunk(ear__fdn *nw, const float *in, float *ol, float *or_, uint32_
     }
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
         ear__rv_ring *l = &nw->line[i];
-        uint32_t w = l->w;
-        for (uint32_t t = 0; t < n; t++) {
-            l->buf[w] = tap[t][i];
-            if (++w == l->len) w = 0;
-        }
-        l->w = w;
+        uint32_t w = l->w, first = l->len - w < n ? l->len - w : n;
+        float *a = l->buf + w;
+        for (uint32_t t = 0; t < first; t++) a[t] = tap[t][i];
+        for (uint32_t t = first; t < n; t++) l->buf[t - first] = tap[t][i];
+        w += n;
+        l->w = w >= l->len ? w - l->len : w;
     }
     return peak;
 }
