@@ -149,6 +149,7 @@ void ear_world_destroy(ear_world *w) {
     free(w->entries);
     free(w->attached);
     free(w->events);
+    free(w->zones);
     free(w);
 }
 
@@ -990,6 +991,7 @@ ear_result ear_world_sync(ear_world *w, double dt_s) {
     w->stats.syncs++;
     drop_gone(w, dt_s);
     sync_ear(w);
+    ear__world_zones_sync(w);
     sync_events(w);
     for (size_t i = 0; i < w->entry_count; i++)
         if (w->entries[i].has_source) sync_source(w, &w->entries[i]);
