@@ -294,11 +294,12 @@ ear_result ear_reverb_preset_from_name(const char *name, ear_reverb_preset *out)
 ear_result ear_reverb_params_check(const ear_reverb_params *params, const char **out_field);
 
 /* Sets the room (copied), reached smoothly over transition_s seconds (at least 20 ms, so
- * nothing clicks): the decay times and the crossover move geometrically, the other
- * levels linearly; the delay lines glide to their new lengths at most 1/16 frame per
- * frame (a room change bends the tail's pitch by at most 6 %, never clicks).
- * EAR_E_INVALID_ARG (a field out of range, logged by name; a negative or non-finite
- * transition), EAR_E_OUT_OF_MEMORY (full ring, no overflow): the room is then unchanged.
+ * nothing clicks). A room of the same size and pre-delay moves its levels in place (decay
+ * times and crossover geometrically, the rest linearly); a room of another size or
+ * pre-delay starts in the reverb's second network while the input crossfades to it and the
+ * old room's tail rings out in the old room (docs/stage.md). EAR_E_INVALID_ARG (a field out
+ * of range, logged by name; a negative or non-finite transition), EAR_E_UNSUPPORTED (no
+ * reverb), EAR_E_OUT_OF_MEMORY (full ring, no overflow): the room is then unchanged.
  * Thread: game. */
 ear_result ear_stage_set_reverb(ear_stage *stage, const ear_reverb_params *params,
                                 float transition_s);
@@ -331,7 +332,7 @@ typedef struct ear_reverb_state {
 } ear_reverb_state;
 
 /* Scans the reverb's state (delay lines, filters) for diagnostics and tests; costs a pass
- * over its memory (about 200 KB at 48 kHz). Zeroes when the stage has no reverb.
+ * over its memory (about 400 KB at 48 kHz). Zeroes when the stage has no reverb.
  * Thread: audio (offline: the game thread, between renders). */
 ear_reverb_state ear_stage_reverb_state(const ear_stage *stage);
 

@@ -97,7 +97,7 @@ typedef struct ear_stage_config {
     ear_kernel kernel;              /* mixing kernel; default EAR_KERNEL_AUTO. The stage's
                                        get_config reports the kernel AUTO chose. */
     bool no_reverb;                 /* default false: the stage has a room reverb (mixer.h),
-                                       its delay lines sized at create (about 200 KB at
+                                       its delay lines sized at create (about 400 KB at
                                        48 kHz); true: no reverb, no memory for it */
 } ear_stage_config;
 

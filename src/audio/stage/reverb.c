@@ -1,14 +1,15 @@
 /*
- * The room reverb: one feedback delay network per stage, fed by voices' and buses' sends,
- * its wet output added into the master before the master gain (docs/stage.md, "Room
- * reverb", has every formula).
+ * The room reverb: a feedback delay network per stage (two of them, for room changes), fed
+ * by voices' and buses' sends, its wet output added into the master before the master gain
+ * (docs/stage.md, "Room reverb", has every formula).
  *
  * Signal path, per frame, mono in and stereo out:
  *
  *   sends -> pre-delay -> damping low-pass -> 4 series allpasses (diffusion) -> into the
  *   8 lines (signs b_i / sqrt 8) -> each line's two-band decay filter -> Hadamard mix
  *   (orthonormal, H8 / sqrt 8) -> back into the lines; the outputs are two sign patterns
- *   (rows of H8) over the filtered line outputs, times the wet gain.
+ *   (rows of H8) over the filtered line outputs and over taps inside the lines (so a
+ *   first pass already reaches each ear 16 times), times the wet gain.
  *
  * The lines' lengths are distinct primes (so mutually prime) near base_ms x size, the
  * diffusers' fixed primes near their base lengths. Line i's filter has gain g_lo,i below
@@ -30,9 +31,18 @@
  * state ever decays into the subnormal range (filter states are flushed below 1e-20 each
  * block besides), so there is no denormal slowdown however long the silence.
  *
- * Room changes move smoothly: the decay times and crossover geometrically, the other
- * levels linearly over the transition (coefficients recomputed per block), and the line
- * and pre-delay lengths glide at most 1/16 frame per frame with linear interpolation.
+ * Room changes. A network's lengths (size, pre-delay) never change while it rings: a room
+ * of the same lengths moves its levels in place (decay times and crossover geometrically,
+ * the rest linearly, coefficients recomputed per block). A room of other lengths goes to
+ * the other network (cleared, asleep): the input crossfades to it over the transition
+ * (sin / cos), while the old room's tail rings out in its own room, as in a real doorway.
+ * When the other network is still ringing from an older room, its tail first fades out
+ * over 50 ms (smoothstep), then the switch happens. Walking back into the room just left
+ * reuses the network still ringing with it. Delay lengths never glide, so no tail bends in
+ * pitch and nothing clicks (tests/stage/test_reverb.c measures it).
+ *
+ * Memory: the two networks' rings at the largest size (3) and pre-delay (200 ms), about
+ * 400 KB at 48 kHz (proportional to the rate), carved from the stage's one allocation.
  */
 #include "reverb.h"
 
