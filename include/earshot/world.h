@@ -102,7 +102,7 @@ typedef struct ear_param_value {
 
 /* What a body sounds like; start from ear_source_default(). One source is one voice.
  * Changing sound, blend, bus, looping, spatial, random_start or loop_crossfade_ms
- * restarts the voice; volume, pitch, occlusion, params and drive apply live; the
+ * restarts the voice; volume, pitch, occlusion, reverb_send, params and drive apply live; the
  * distance model, cone, doppler, priority and smoothing have no live setter on the stage,
  * so a change to them restarts a voice where its clip was (the old one ramps out). */
 typedef struct ear_source {
@@ -129,6 +129,8 @@ typedef struct ear_source {
     ear_param_value params[EAR_BLEND_MAX_PARAMS];
     uint32_t drive_count; /* drive bindings; default none */
     ear_drive drive[EAR_WORLD_MAX_DRIVES];
+    float reverb_send; /* 0 .. 1, live: the voice's send to the room reverb (mixer.h); default
+                          0 */
 } ear_source;
 
 /* The defaults above. Thread: any. */

@@ -19,7 +19,7 @@ typedef struct ear__src {
     bool failed;  /* the name did not resolve: not retried until the source is set again */
     bool sent_valid;
     ear_vec3 sent_pos, sent_vel, sent_fwd;
-    float sent_volume, sent_pitch, sent_occ;
+    float sent_volume, sent_pitch, sent_occ, sent_send;
     float occ_target;
     uint32_t sent_param_count;
     ear_param_value sent_params[EAR__WORLD_SENT_PARAMS];

@@ -156,5 +156,47 @@ TEST(bad_zones_are_refused_and_change_nothing) {
     fixture_close(&f);
 }
 
+/* A source's reverb_send: a looping tone sending 1 rings on in the room after it stops
+ * (with send 0: silence after the stop's ramp); a live change reaches the voice. */
+static double tail_rms(float send, bool change_live) {
+    fixture f;
+    if (!fixture_open(&f, v3(0, 0, 0))) return -1.0;
+    add_sine(&f, "tone", 500, 1, 0.5f);
+    ear_body_id head = body_at(&f, "head", EAR_BODY_FIXED, v3(0, 0, 0), v3(0.2f, 0.2f, 0.2f));
+    ear_body_id radio =
+        body_at(&f, "radio", EAR_BODY_FIXED, v3(0, 0, -2), v3(0.2f, 0.2f, 0.2f));
+    ear_listener_component l = ear_listener_component_default();
+    ear_world_set_listener(f.world, head, &l);
+    ear_reverb_zone z = zone("hall", EAR_REVERB_HALL, v3(-10, -10, -10), v3(10, 10, 10), 0);
+    ear_world_set_reverb_zone(f.world, &z);
+    ear_source s = looping("tone");
+    s.reverb_send = change_live ? 0.0f : send;
+    ear_world_set_source(f.world, radio, &s);
+    for (int i = 0; i < 30; i++) sync_render(&f);
+    if (change_live) {
+        s.reverb_send = send;
+        ear_world_set_source(f.world, radio, &s);
+        for (int i = 0; i < 30; i++) sync_render(&f);
+    }
+    s.play = false;
+    ear_world_set_source(f.world, radio, &s);
+    double t0 = (double)f.frames / RATE;
+    for (int i = 0; i < 30; i++) sync_render(&f);
+    double r = ear_rms(at(&f, t0 + 0.1), span(t0 + 0.1, t0 + 0.4), 2, 0);
+    fixture_close(&f);
+    return r;
+}
+
+TEST(a_sources_send_rings_on_in_the_room) {
+    double dry = tail_rms(0.0f, false), wet = tail_rms(1.0f, false);
+    double live = tail_rms(1.0f, true);
+    printf("  after the stop: send 0 %.3g, send 1 %.3g, send 1 set live %.3g\n", dry, wet,
+           live);
+    ASSERT_DBL_LE(dry, 0.0);
+    ASSERT_DBL_GT(wet, 1e-3);
+    ASSERT_DBL_GT(live, 1e-3);
+}
+
 TEST_MAIN(TEST_ENTRY(the_ear_walks_through_zones_and_the_room_follows),
-          TEST_ENTRY(bad_zones_are_refused_and_change_nothing))
+          TEST_ENTRY(bad_zones_are_refused_and_change_nothing),
+          TEST_ENTRY(a_sources_send_rings_on_in_the_room))
