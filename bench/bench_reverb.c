@@ -27,6 +27,7 @@
 #include <AL/efx-presets.h>
 #include <AL/efx.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,16 @@
 
 /* The thread's CPU time: on a shared, loaded machine, wall time counts other programs'
  * turns too (both engines render on this thread: OpenAL's loopback has no mixer thread). */
+/* The RMS of a call 0.1 s after the source stopped, per engine and with/without: the
+ * reverb's tail must be heard, and nothing without it (else the bench exits 1). */
+static double last_rms[2][2];
+
+static double rms_of(const float *x, uint32_t n) {
+    double e = 0.0;
+    for (uint32_t i = 0; i < n; i++) e += (double)x[i] * x[i];
+    return sqrt(e / n);
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -71,6 +82,9 @@ static double earshot_run(const float *samples, uint32_t frames, bool reverb) {
     double t0 = now_s();
     for (uint32_t k = 0; k < SECONDS * RATE / CALL; k++) ear_stage_render(s, out, CALL);
     double t = now_s() - t0;
+    ear_stage_stop_all(s);
+    for (uint32_t k = 0; k < RATE / 10 / CALL; k++) ear_stage_render(s, out, CALL);
+    last_rms[0][reverb] = rms_of(out, 2 * CALL);
     ear_stage_destroy(s);
     ear_clip_release(c);
     return t;
@@ -207,6 +221,9 @@ static double openal_run(const float *samples, uint32_t frames, bool reverb) {
     for (uint32_t k = 0; k < SECONDS * RATE / CALL; k++) render(dev, out, (ALCsizei)CALL);
     double t = now_s() - t0;
     alSourceStop(src);
+    for (uint32_t k = 0; k < RATE / 10 / CALL; k++) render(dev, out, (ALCsizei)CALL);
+    last_rms[1][reverb] = rms_of(out, 2 * CALL);
+    alSourceStop(src);
     alDeleteSources(1, &src);
     alDeleteBuffers(1, &buf);
     if (reverb) {
@@ -245,6 +262,15 @@ int main(void) {
     printf("REVERB engine=openal ns_per_frame=%.2f (with %.2f, without %.2f)\n", ons,
            best[1][1] / n * 1e9, best[1][0] / n * 1e9);
     printf("REVERB ratio earshot_over_openal=%.3f\n", ens / ons);
+    printf("# RMS 0.1 s after the source stopped, without / with the reverb: earshot %.3g / "
+           "%.3g, openal %.3g / %.3g\n",
+           last_rms[0][0], last_rms[0][1], last_rms[1][0], last_rms[1][1]);
+    for (int k = 0; k < 2; k++)
+        if (!isfinite(last_rms[k][1]) || !(last_rms[k][1] > 1e-4) || last_rms[k][0] > 1e-6) {
+            fprintf(stderr, "bench_reverb: %s's reverb tail is not heard\n",
+                    k ? "openal" : "earshot");
+            return 1;
+        }
     const char *hour = getenv("REVERB_HOUR"); /* 0: skip the hour (profiling) */
     if (!hour || strcmp(hour, "0") != 0) earshot_hour(samples, frames);
     free(samples);
