@@ -86,6 +86,7 @@ void ear_device_close(ear_device *device);
  * the interval has passed. Thread: game. */
 void ear_device_update(ear_device *device);
 
+/* The device's state (EAR_DEVICE_NO_DEVICE for NULL). Thread: game. */
 ear_device_state ear_device_get_state(const ear_device *device);
 
 /* True only while a device plays the stage: false when muted, without a device, or lost.
