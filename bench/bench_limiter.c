@@ -35,6 +35,9 @@ static ear_vec3 v3(w64_vec3 v) {
     return ear_vec3_make(v.x, v.y, v.z);
 }
 
+/* The limiter's lowest gain over the last run_scene, dB. */
+static float lowest_db;
+
 /* W64 for `blocks` 480-frame blocks; returns the render time and a checksum. */
 MEASURED static double run_scene(w64_workload *w, bool limiter, uint32_t blocks, float *sum) {
     ear_stage_config c = ear_stage_config_default();
@@ -60,6 +63,7 @@ MEASURED static double run_scene(w64_workload *w, bool limiter, uint32_t blocks,
     static float out[W64_BLOCK_FRAMES * 2];
     double t = 0;
     float acc = 0;
+    lowest_db = 0.0f;
     for (uint32_t b = 0; b < blocks; b++) {
         w64_workload_at(w, (double)b * W64_BLOCK_FRAMES / W64_SAMPLE_RATE);
         double t0 = now_s();
@@ -68,6 +72,8 @@ MEASURED static double run_scene(w64_workload *w, bool limiter, uint32_t blocks,
         ear_stage_render(s, out, W64_BLOCK_FRAMES);
         t += now_s() - t0;
         acc += out[b % (W64_BLOCK_FRAMES * 2)];
+        float g = ear_stage_limiter_gain_db(s);
+        if (g < lowest_db) lowest_db = g;
     }
     *sum += acc;
     ear_stage_destroy(s);
@@ -84,7 +90,8 @@ int main(int argc, char **argv) {
         if (w64_workload_init(&w, n) != 0) return 1;
         float sum = 0;
         run_scene(&w, on, blocks, &sum);
-        printf("limiter %s: checksum %g\n", on ? "on" : "off", (double)sum);
+        printf("limiter %s: checksum %g, lowest gain %.2f dB\n", on ? "on" : "off", (double)sum,
+               (double)lowest_db);
         w64_workload_deinit(&w);
         return 0;
     }

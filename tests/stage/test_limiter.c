@@ -321,6 +321,70 @@ TEST(non_finite_input_is_silence_and_leaves_no_trace) {
     ear_clip_release(tone);
 }
 
+/* Other rates and control blocks (a block much longer than the rings, one shorter than the
+ * lookahead): a quiet mix passes bit for bit L frames late, a loud one stays within the
+ * ceiling, and chunking still changes nothing. */
+TEST(any_rate_and_block) {
+    const uint32_t rates[] = {96000, 22050, 48000};
+    const uint32_t blocks[] = {4096, 16, 333};
+    for (size_t k = 0; k < 3; k++) {
+        uint32_t rate = rates[k], frames = rate / 2;
+        ear_clip *tone = sine_clip(250.0, 0.5, rate, 0.7f);
+        ear_clip *noise = noise_clip(0.5, rate, 0.1f, 3);
+        float *out[3];
+        uint32_t L = 0;
+        for (int run = 0; run < 3; run++) {
+            ear_stage_config c = ear_stage_config_default();
+            c.kernel = test_kernel();
+            c.sample_rate = rate;
+            c.block_frames = blocks[k];
+            c.limiter.enabled = run > 0;
+            c.limiter.lookahead_ms = 3.0f;
+            ear_stage *st = NULL;
+            ASSERT_OK(ear_stage_create(&c, &st));
+            ASSERT_OK(ear_stage_play(st, tone, &(ear_play){.looping = true}, NULL));
+            ASSERT_OK(ear_stage_play(st, noise, &(ear_play){.looping = true}, NULL));
+            out[run] = malloc((size_t)frames * 2 * sizeof(float));
+            /* Run 2 is run 1 rendered in chunks of 7 frames. */
+            uint32_t step = run == 2 ? 7u : frames;
+            for (uint32_t done = 0; done < frames;) {
+                uint32_t n = frames - done < step ? frames - done : step;
+                ASSERT_OK(ear_stage_render(st, out[run] + 2 * (size_t)done, n));
+                done += n;
+            }
+            if (run == 1) L = ear_stage_latency_frames(st);
+            ear_stage_destroy(st);
+        }
+        ASSERT_EQ(L, (uint32_t)lround(3e-3 * rate));
+        ASSERT_TRUE(max_abs(out[0], 2 * (size_t)frames) <= ceiling_of(-1.0f));
+        ASSERT_EQ(
+            memcmp(out[1] + 2 * (size_t)L, out[0], (size_t)(frames - L) * 2 * sizeof(float)),
+            0);
+        ASSERT_EQ(memcmp(out[1], out[2], (size_t)frames * 2 * sizeof(float)), 0);
+        for (int run = 0; run < 3; run++) free(out[run]);
+        /* Loud: ten of the tone, far above the ceiling. */
+        ear_stage_config c = ear_stage_config_default();
+        c.kernel = test_kernel();
+        c.sample_rate = rate;
+        c.block_frames = blocks[k];
+        c.limiter.enabled = true;
+        ear_stage *st = NULL;
+        ASSERT_OK(ear_stage_create(&c, &st));
+        for (int v = 0; v < 10; v++)
+            ASSERT_OK(ear_stage_play(st, tone, &(ear_play){.looping = true}, NULL));
+        float *loud = render(st, frames);
+        float peak = max_abs(loud, 2 * (size_t)frames);
+        printf("  %u Hz, blocks of %u: latency %u frames, loud peak %.9f\n", rate, blocks[k], L,
+               (double)peak);
+        ASSERT_TRUE(peak <= ceiling_of(-1.0f));
+        ASSERT_DBL_GT(peak, 0.99 * ceiling_of(-1.0f));
+        free(loud);
+        ear_stage_destroy(st);
+        ear_clip_release(tone);
+        ear_clip_release(noise);
+    }
+}
+
 TEST(settings_are_checked_defaulted_and_reported) {
     ear_stage *s = stage_with(NULL);
     ear_limiter l = ear_stage_get_limiter(s);
@@ -366,4 +430,5 @@ TEST_MAIN(TEST_ENTRY(a_loud_mix_never_exceeds_the_ceiling),
           TEST_ENTRY(the_gain_returns_with_the_release_time_constant_then_passes_bit_for_bit),
           TEST_ENTRY(engaging_does_not_click), TEST_ENTRY(chunking_changes_no_bit),
           TEST_ENTRY(non_finite_input_is_silence_and_leaves_no_trace),
+          TEST_ENTRY(any_rate_and_block),
           TEST_ENTRY(settings_are_checked_defaulted_and_reported))

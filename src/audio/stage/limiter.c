@@ -160,8 +160,55 @@ void ear__limiter_apply(ear_stage *s, const ear__cmd *c) {
     if (!on) publish_gain(s, 1.0f);
 }
 
+/* The idle block: nothing in the window reduces (below == 0) and no sample of the block
+ * is above the ceiling (nor NaN: the comparison fails), so every gain of the block is 1
+ * and the general loop would only delay the block. This does that and leaves the state
+ * the general loop would: zero reductions for the block's frames, the deque holding the
+ * block's last required gain of 1. */
+static bool idle_block(ear__limiter *l, float *out, uint32_t frames) {
+    if (l->below != 0) return false;
+    /* |x| <= c, compared as bits: for floats of one sign the bit patterns order as the
+     * values do, and a NaN's (or an infinity's) is above every finite value's. An integer
+     * maximum, which the compiler vectorises. */
+    uint32_t c_bits, worst = 0;
+    memcpy(&c_bits, &l->ceiling, sizeof c_bits);
+    for (uint32_t i = 0; i < 2u * frames; i++) {
+        uint32_t b;
+        memcpy(&b, &out[i], sizeof b);
+        b &= 0x7fffffffu;
+        worst = b > worst ? b : worst;
+    }
+    if (worst > c_bits) return false;
+    /* The delay, in runs that neither wrap the ring nor read what they write: the block
+     * goes into the ring at t, the output comes from the ring at t - look. */
+    const uint32_t mask = l->mask, look = l->look, cap = l->cap;
+    uint32_t t = l->t;
+    for (uint32_t j = 0; j < frames;) {
+        uint32_t w = t & mask, r = (t - look) & mask;
+        uint32_t n = frames - j;
+        if (n > look) n = look;
+        if (n > cap - look) n = cap - look;
+        if (n > cap - w) n = cap - w;
+        if (n > cap - r) n = cap - r;
+        memcpy(&l->delay[2u * w], &out[2u * j], (size_t)n * 2u * sizeof(float));
+        memcpy(&out[2u * j], &l->delay[2u * r], (size_t)n * 2u * sizeof(float));
+        memset(&l->box[w], 0, (size_t)n * sizeof(float));
+        j += n;
+        t += n;
+    }
+    l->dq_val[l->dq_head] = 1.0f;
+    l->dq_at[l->dq_head] = t - 1u;
+    l->dq_count = 1;
+    l->t = t;
+    return true;
+}
+
 void ear__limiter_block(ear_stage *s, float *out, uint32_t frames) {
     ear__limiter *l = &s->lim;
+    if (idle_block(l, out, frames)) {
+        publish_gain(s, 1.0f);
+        return;
+    }
     const uint32_t mask = l->mask, look = l->look, win = look + 1u;
     const float c = l->ceiling, a = 1.0f - l->release_k;
     float *delay = l->delay, *box = l->box, *dq_val = l->dq_val;
@@ -169,6 +216,7 @@ void ear__limiter_block(ear_stage *s, float *out, uint32_t frames) {
     uint32_t head = l->dq_head, count = l->dq_count, t = l->t, below = l->below;
     float d = l->reduction, lowest = 1.0f;
     double sum = l->sum;
+    const double inv_win = 1.0 / (double)win;
     for (uint32_t j = 0; j < frames; j++, t++) {
         float xl = out[2 * j], xr = out[2 * j + 1];
         if (!isfinite(xl)) xl = 0.0f;
@@ -203,7 +251,7 @@ void ear__limiter_block(ear_stage *s, float *out, uint32_t frames) {
             sum = 0.0;
         } else {
             sum += (double)d - (double)old;
-            g = (float)(1.0 - sum / (double)win);
+            g = (float)(1.0 - sum * inv_win);
         }
         float *in = &delay[2u * (t & mask)];
         in[0] = xl;
