@@ -10,9 +10,9 @@
  *     one gain, so the image does not move);
  *  2. its minimum over the window, h[t] = min r[t - L .. t] (a monotonic deque: each value
  *     enters and leaves it once);
- *  3. released, as a reduction d = 1 - e: d[t] = 1 - h[t] when that is more than
- *     d[t - 1] (instant), else d[t] = (1 - h[t]) + (d[t - 1] - (1 - h[t])) * (1 - release_k),
- *     so with no peak pending d decays as exp(-t / release). Kept as the reduction, not
+ *  3. released, as a reduction d (1 minus the released gain e): d[t] = 1 - h[t] when that is
+ * more than d[t - 1] (instant), else d[t] = (1 - h[t]) + (d[t - 1] - (1 - h[t])) * (1 -
+ * release_k), so with no peak pending d decays as exp(-t / release). Kept as the reduction, not
  *     the gain, because a gain just under 1 has too few bits: e += (1 - e) k stalls once
  *     (1 - e) k is under half an ulp of 1 (at 1 - e ~ 7e-5 for 50 ms at 48 kHz), d * (1 - k)
  *     does not;
@@ -29,8 +29,11 @@
  * Bit for bit below the threshold: `below` counts the window's entries with d > 0; when it
  * is 0 the gain is exactly 1 and each sample leaves as it came, L frames later (a gain of 1
  * implies r[t - L] = 1, so the clamp does nothing). The release snaps d to 0 once under
- * 1e-6 (-120 dB of gain), so it does not crawl towards 0 for ever, and the moving sum is
- * then reset to 0 exactly, so rounding cannot accumulate across engagements.
+ * 1e-6 (the gain within 1e-6 of 1: a step 120 dB under the signal), so it does not crawl
+ * towards 0 for ever, and the moving sum is then reset to 0 exactly, so rounding cannot
+ * accumulate across engagements. A block that starts with nothing pending and holds no
+ * sample above the ceiling is only delayed (idle_block: the same bits and state as the
+ * frame loop, at the cost of two copies).
  *
  * Non-finite input samples are taken as 0 (silence): neither the state nor the output
  * ever holds a NaN. Nothing here allocates: the rings are carved from the stage's heap at
