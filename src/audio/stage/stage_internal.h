@@ -198,7 +198,7 @@ typedef struct ear__cmd {
             uint32_t bus;
             float send;
         } rv_bus;
-        float f[6]; /* REVERB_A, REVERB_B: a room's parameters in two commands */
+        float f[6];          /* REVERB_A, REVERB_B: a room's parameters in two commands */
         struct {             /* LIMITER: limiter.c's settings, checked and converted */
             uint32_t on;     /* 0 or 1 */
             uint32_t look;   /* lookahead, frames (1 .. the buffers' capacity - 2) */
