@@ -19,11 +19,13 @@
  *  5. each voice's block (voice.c, or blends.c for a blend), prefetching the clips and
  *     states a few voices ahead; finish the SIMD group; publish cursors and audibility;
  *  6. voices that ended go back to the game side through the return ring;
- *  7. buses.c: ducks and the mixdown into the output block.
+ *  7. buses.c: ducks and the mixdown into the output block;
+ *  8. limiter.c, while it is on: the output limiter on the finished block.
  *
  * Because commands apply only at block boundaries and blocks are always whole, the output
  * does not depend on how the caller splits its render calls.
  */
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -61,6 +63,9 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_DUCK_SET:
     case EAR__CMD_DUCK_REMOVE:
     case EAR__CMD_DUCK_TRIGGER: ear__buses_apply(s, c); return;
+    case EAR__CMD_REVERB_BUS:
+    case EAR__CMD_REVERB_A:
+    case EAR__CMD_REVERB_B: ear__reverb_apply(s, c); return;
     case EAR__CMD_PLAY: {
         uint32_t slot = (c->id & 0xffffu) - 1u;
         const ear__start *st = &s->start[slot];
@@ -83,6 +88,7 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         return;
     }
     case EAR__CMD_MASTER_GAIN: s->master_target = c->u.value; return;
+    case EAR__CMD_LIMITER: ear__limiter_apply(s, c); return;
     case EAR__CMD_STOP_ALL:
         for (uint32_t i = 0; i < s->active_count; i++) {
             ear__begin_stop(s, &s->voices[s->active[i]], c->u.fade_s);
@@ -96,7 +102,8 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_OCCLUSION:
     case EAR__CMD_STOP:
     case EAR__CMD_ENVELOPE:
-    case EAR__CMD_PARAM: {
+    case EAR__CMD_PARAM:
+    case EAR__CMD_REVERB_SEND: {
         ear__voice *v = ear__voice_for(s, c->id);
         if (v) ear__voice_apply(s, v, c); /* else it ended before the command arrived */
         return;
@@ -293,6 +300,7 @@ static void render_block(ear_stage *s) {
         s->sel_valid = false; /* indices moved: the next block chooses afresh */
     }
     ear__buses_mixdown(s);
+    if (s->lim.on) ear__limiter_block(s, s->block_out, b);
 }
 
 /* ---- rendering ----------------------------------------------------------- */
