@@ -46,7 +46,18 @@ typedef struct ear_assets_config {
      * NULL (the default): any file. Copied. */
     const char *const *allowed_roots;
     size_t allowed_root_count;
+    /* The longest clip a synth name ("synth:<waveform>:<hz>:<seconds>") may make here, in
+     * seconds: a name asking for more is refused with EAR_E_UNSUPPORTED and a warning
+     * (once) naming the sound, its seconds field and this limit, and plays nothing; an
+     * audio.json blend layer or pool clip asking for more fails the setup with the file,
+     * the JSON path and the same reason. It bounds what a few bytes of a name can cost
+     * (an hour of 48 kHz sound is 660 MiB). 0 (the default): EAR_ASSETS_SYNTH_MAX_S
+     * (60 s); at most 3600 (the synth's own limit); EAR_E_INVALID_ARG otherwise. */
+    float synth_max_s;
 } ear_assets_config;
+
+/* The default longest synth clip of an assets cache (ear_assets_config.synth_max_s). */
+#define EAR_ASSETS_SYNTH_MAX_S 60.0f
 
 /* The defaults above. Thread: any. */
 ear_assets_config ear_assets_config_default(void);

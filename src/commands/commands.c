@@ -260,7 +260,9 @@ json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
                              const char *name) {
     if (r == EAR_E_NOT_FOUND || r == EAR_E_TOO_MANY_VOICES || r == EAR_E_STALE_ID || !name)
         return ear__cmd_result_error(r, where, name);
-    if (strncmp(name, "synth:", 6) == 0) return synth_name_error(where, name);
+    /* A valid synth name longer than the cache allows is said as the cache says it. */
+    if (strncmp(name, "synth:", 6) == 0 && r != EAR_E_UNSUPPORTED)
+        return synth_name_error(where, name);
     /* The file the name resolves to says why it will not load: the decoder's own reason
      * when the cache just tried (a body that ends early is found only by decoding), else
      * its header's. */
