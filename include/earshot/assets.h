@@ -179,6 +179,11 @@ typedef struct ear_audio_setup {
     bool clips_resolved; /* the blends' and pools' clips are filled and held */
 } ear_audio_setup;
 
+/* The longest synth clip a setup file (audio.json, a .blend.json) may name, in seconds:
+ * a blend layer's "clip" or a pool's clip that is a synth name asking for more fails the
+ * parse (EAR_E_FORMAT) naming the file, the JSON path, the sound and its seconds field. */
+#define EAR_AUDIO_SETUP_SYNTH_MAX_S 60.0f
+
 /* Parses audio.json's text (`label` names the file in errors, e.g. "assets/audio.json")
  * into a new setup (free with ear_audio_setup_destroy). Every key is checked: an unknown
  * key, a wrong type or a value out of range fails with EAR_E_FORMAT and an error naming

@@ -496,6 +496,9 @@ ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_ass
     ear_assets_config ac = ear_assets_config_default();
     ac.root = root;
     ac.allocator = &c->alloc; /* the session's memory budget */
+    /* synth: names up to the registry's own limit (audio.json's are limited by its parser). */
+    ac.synth_max_s =
+        (float)(c->config.max_synth_seconds < 3600 ? c->config.max_synth_seconds : 3600);
     if (c->config.confine_paths) {
         /* An empty list still confines: it admits nothing. */
         static const char *const none[1] = {NULL};

@@ -311,24 +311,46 @@ TEST(synth_names_are_limited_in_length) {
     ASSERT_OK(ear_assets_release(a, clip));
     ear_assets_destroy(a);
 
-    /* audio.json: a 51-byte pool asking for an hour. */
-    char dir[300], sounds[320];
+    /* audio.json: a 51-byte pool asking for an hour fails its parse, naming the file, the
+     * place, the sound and the field; so does a blend layer of 61 s. */
+    char dir[300], json[320];
     snprintf(dir, sizeof dir, "%s/long", root);
-    snprintf(sounds, sizeof sounds, "%s/audio.json", dir);
+    snprintf(json, sizeof json, "%s/audio.json", dir);
     ASSERT_TRUE(run("mkdir -p '%s'", dir));
     ASSERT_TRUE(write_text_file(
-        sounds, "{\"pools\":[{\"name\":\"p\",\"clips\":[\"synth:sine:1:3600\"]}]}"));
+        json, "{\"pools\":[{\"name\":\"p\",\"clips\":[\"synth:sine:1:3600\"]}]}"));
     c.root = dir;
     ASSERT_OK(ear_assets_create(&c, &a));
     ear_stage *stage;
     ASSERT_OK(ear_stage_create(NULL, &stage));
     ear_io_error err = {{0}};
+    ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
+                                    "\"synth:sine:1:3600\": its seconds field asks for 3600 "
+                                    "s, more than the 60 s a synth clip in a setup file may "
+                                    "last") != NULL);
+    ear_blend_source blend;
+    const char *layer = "{\"name\":\"car\",\"params\":[{\"name\":\"rpm\",\"min\":0,"
+                        "\"max\":1,\"default\":0}],\"layers\":[{\"clip\":\"synth:engine:"
+                        "60:61\"}]}";
+    ASSERT_EQ(ear_blend_parse(layer, strlen(layer), "car.blend.json", &blend, &err),
+              EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "car.blend.json: layers[0]: sound \"synth:engine:60:61\": "
+                                    "its seconds field asks for 61 s") != NULL);
+    ear_assets_destroy(a);
+
+    /* Within the file's 60 s but past a game's tighter cache: the cache's reason, with the
+     * file and the place. */
+    ASSERT_TRUE(write_text_file(
+        json, "{\"pools\":[{\"name\":\"p\",\"clips\":[\"synth:sine:1:45\"]}]}"));
+    c.synth_max_s = 30.0f;
+    ASSERT_OK(ear_assets_create(&c, &a));
     start_catching(&log);
     ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_UNSUPPORTED);
     stop_catching();
     ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
-                                    "\"synth:sine:1:3600\" will not load: its seconds field "
-                                    "asks for 3600 s, more than the 60 s") != NULL);
+                                    "\"synth:sine:1:45\" will not load: its seconds field "
+                                    "asks for 45 s, more than the 30 s") != NULL);
     ear_stage_destroy(stage);
     ear_assets_destroy(a);
 
