@@ -52,11 +52,13 @@ const char *ear_audio_format_name(ear_audio_format format);
 ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *err);
 
 /* Decodes a whole file into a new clip (one reference, owned by the caller; alloc NULL:
- * the default allocator) of interleaved floats in [-1, 1] at the file's own rate and
- * channel count. A float file's samples beyond 1 in magnitude (and a lossy decoder's
- * overshoot) are clamped to -1 or 1, NaN and infinities set to 0, and a warning naming
- * the file says how many (module "io", once per file). Fails, with *out_clip untouched and the
- * reason in err: EAR_E_INVALID_ARG  NULL path or out_clip; EAR_E_NOT_FOUND    no file at path;
+ * the default allocator) of interleaved floats at the file's own rate and channel count.
+ * Integer formats come in [-1, 1) (libsndfile's normalisation); float formats (and a lossy
+ * decoder's output) come as stored, so a sample may pass 1 in magnitude (a float file's
+ * headroom: nothing is clamped; the stage's master output deals with overs), except NaN and
+ * infinities, which become 0. Fails, with *out_clip untouched and the reason in err:
+ *   EAR_E_INVALID_ARG  NULL path or out_clip;
+ *   EAR_E_NOT_FOUND    no file at path;
  *   EAR_E_FORMAT       not audio, malformed, or truncated (a WAV, FLAC, Vorbis or Opus
  *                      body shorter than its header promises, an Ogg file without its
  *                      end), a header claiming more frames than a file of its size can
@@ -95,22 +97,19 @@ typedef struct ear_file_stream_config {
  * the thread and frees everything; the stage calls it when it is done with a stream it
  * was given, and a caller who never hands the stream over calls it once itself.
  * A read error in mid-file (a truncated file) is logged by the decoder thread (module
- * "io", naming the file) and ends the stream there. Samples are clamped into [-1, 1] as
- * ear_decode_file's, with one warning for the file (at the end of its first pass, or at
- * release if it comes first). Errors as ear_decode_file's, with
+ * "io", naming the file) and ends the stream there. Samples as ear_decode_file's (the same
+ * range, bit for bit). Errors as ear_decode_file's, with
  * nothing started and *out_stream untouched. Thread: game. */
 ear_result ear_file_stream_open(const char *path, const ear_file_stream_config *config,
                                 ear_stream *out_stream, ear_io_error *err);
 
 typedef struct ear_file_stream_stats {
-    uint64_t frames_decoded;  /* by the decoder, loops included */
-    uint64_t frames_read;     /* by the reader */
-    uint64_t underruns;       /* reads that got fewer frames than asked while the file
-                                 had more */
-    uint64_t loops;           /* times the decoder went back to the start */
-    uint64_t samples_clamped; /* samples put into [-1, 1] (NaN and infinities: 0), loops
-                                 included */
-    uint32_t buffer_frames;   /* the ring's capacity */
+    uint64_t frames_decoded; /* by the decoder, loops included */
+    uint64_t frames_read;    /* by the reader */
+    uint64_t underruns;      /* reads that got fewer frames than asked while the file
+                                had more */
+    uint64_t loops;          /* times the decoder went back to the start */
+    uint32_t buffer_frames;  /* the ring's capacity */
 } ear_file_stream_stats;
 
 /* Counters of a stream made by ear_file_stream_open (EAR_E_INVALID_ARG for any other

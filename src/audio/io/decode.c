@@ -38,38 +38,6 @@ const char *ear_audio_format_name(ear_audio_format format) {
     return "other";
 }
 
-void ear__io_clamp(float *samples, size_t n, ear__io_clamped *seen) {
-    for (size_t i = 0; i < n; i++) {
-        float v = samples[i];
-        if (v >= -1.0f && v <= 1.0f) continue; /* false for NaN too */
-        if (!isfinite(v)) {
-            samples[i] = 0.0f;
-            seen->nonfinite++;
-            continue;
-        }
-        float mag = fabsf(v);
-        if (mag > seen->peak) seen->peak = mag;
-        samples[i] = v > 0.0f ? 1.0f : -1.0f;
-        seen->over++;
-    }
-}
-
-void ear__io_clamp_warn(const char *path, const ear__io_clamped *seen) {
-    if (seen->over && seen->nonfinite)
-        ear_log(EAR_LOG_WARN, "io",
-                "%s: %llu samples outside [-1, 1] clamped to it (largest magnitude %g) and "
-                "%llu NaN or infinite samples set to 0",
-                path, (unsigned long long)seen->over, (double)seen->peak,
-                (unsigned long long)seen->nonfinite);
-    else if (seen->over)
-        ear_log(EAR_LOG_WARN, "io",
-                "%s: %llu samples outside [-1, 1] clamped to it (largest magnitude %g)", path,
-                (unsigned long long)seen->over, (double)seen->peak);
-    else if (seen->nonfinite)
-        ear_log(EAR_LOG_WARN, "io", "%s: %llu NaN or infinite samples set to 0", path,
-                (unsigned long long)seen->nonfinite);
-}
-
 ear_result ear__io_failv(ear_io_error *err, ear_result result, const char *path,
                          const char *log_prefix, const char *format, va_list args) {
     char text[EAR_ERROR_TEXT_MAX];
@@ -203,8 +171,7 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
         sf_close(file);
         return result;
     }
-    /* Integer files are read as floats in [-1, 1); float files as they are, and then
-     * clamped (ear__io_clamp). */
+    /* Integer files are read as floats in [-1, 1); float files as they are. */
     sf_command(file, SFC_SET_NORM_FLOAT, NULL, SF_TRUE);
     if (out) {
         out->frames =
@@ -325,9 +292,6 @@ static ear_result decode_clip(const char *path, SNDFILE *file, const SF_INFO *in
         }
     }
     if (r == EAR_OK) {
-        ear__io_clamped seen = {0, 0, 0.0f};
-        ear__io_clamp(g.data, g.done * g.ch, &seen);
-        ear__io_clamp_warn(path, &seen);
         r = ear_clip_adopt(g.data, g.done, g.ch, (uint32_t)info->samplerate, &g.a, out_clip);
         if (r != EAR_OK) ear__io_fail(err, r, path, "%s", ear_result_string(r));
     }

@@ -42,21 +42,4 @@ bool ear__io_header_overstates(SNDFILE *file);
  * text, not audio (sniff.c). */
 bool ear__io_is_text(const char *path);
 
-/* What ear__io_clamp found in a run of samples. */
-typedef struct ear__io_clamped {
-    uint64_t over;      /* finite samples outside [-1, 1], now -1 or 1 */
-    uint64_t nonfinite; /* NaN and infinities, now 0 */
-    float peak;         /* the largest magnitude among the `over` ones */
-} ear__io_clamped;
-
-/* Puts n samples into [-1, 1], as decode.h promises: a float file may hold anything
- * (2.0, -3.0, NaN), and a lossy decoder overshoots a loud source. Beyond 1 is 1 (with its
- * sign), NaN and infinities are 0 (one bad sample must not turn the mix into NaN). Adds
- * what it changed to *seen. */
-void ear__io_clamp(float *samples, size_t n, ear__io_clamped *seen);
-
-/* Says once, as a warning (module "io") naming the file, what ear__io_clamp changed;
- * nothing when it changed nothing. */
-void ear__io_clamp_warn(const char *path, const ear__io_clamped *seen);
-
 #endif

@@ -43,9 +43,6 @@ typedef struct file_stream {
     float *chunk;               /* the decoder's scratch, DECODE_CHUNK frames */
     uint64_t frames_since_seek; /* the decoder's own count, to catch a file that loops
                                    without yielding frames */
-    ear__io_clamped seen;       /* the decoder's: what the first pass clamped */
-    bool first_pass_done;       /* the decoder's: the file was read to its end once */
-    bool warned;                /* seen was logged (at the first pass's end, or release) */
 
     _Atomic uint64_t write_pos;
     _Atomic uint64_t read_pos;
@@ -54,7 +51,6 @@ typedef struct file_stream {
     _Atomic uint64_t frames_decoded;
     _Atomic uint64_t underruns;
     _Atomic uint64_t loops;
-    _Atomic uint64_t samples_clamped;
 
     pthread_t thread;
     bool thread_started;
@@ -86,18 +82,10 @@ static bool decode_step(file_stream *s, bool *out_ring_full) {
     if (got < 0) got = 0;
     if (got > 0) {
         uint32_t ch = s->channels;
-        /* Into [-1, 1] (NaN and infinities to 0), as whole decoding does. */
-        ear__io_clamped now = {0, 0, 0.0f};
-        ear__io_clamp(s->chunk, (size_t)got * ch, &now);
-        if (now.over || now.nonfinite) {
-            atomic_fetch_add_explicit(&s->samples_clamped, now.over + now.nonfinite,
-                                      memory_order_relaxed);
-            if (!s->first_pass_done) {
-                s->seen.over += now.over;
-                s->seen.nonfinite += now.nonfinite;
-                if (now.peak > s->seen.peak) s->seen.peak = now.peak;
-            }
-        }
+        /* A float file can hold NaN and infinities: stored as 0, as whole decoding does,
+         * so that one bad sample cannot turn the mix into NaN. */
+        for (size_t i = 0; i < (size_t)got * ch; i++)
+            if (!isfinite(s->chunk[i])) s->chunk[i] = 0.0f;
         uint64_t start = w & (s->capacity - 1);
         uint64_t first =
             s->capacity - start < (uint64_t)got ? s->capacity - start : (uint64_t)got;
@@ -111,13 +99,7 @@ static bool decode_step(file_stream *s, bool *out_ring_full) {
     }
     if (got == (sf_count_t)DECODE_CHUNK) return true;
 
-    /* A short read: the end of the file, or an error in it. The first pass's clamping
-     * is said once, for the whole file. */
-    if (!s->first_pass_done) {
-        s->first_pass_done = true;
-        s->warned = true;
-        ear__io_clamp_warn(s->path, &s->seen);
-    }
+    /* A short read: the end of the file, or an error in it. */
     if (sf_error(s->file) != SF_ERR_NO_ERROR) {
         ear_log(EAR_LOG_ERROR, "io", "%s: decoding stopped: %s", s->path, sf_strerror(s->file));
         atomic_store_explicit(&s->decoded_all, true, memory_order_release);
@@ -195,8 +177,6 @@ static void stream_release(void *user) {
     if (!s) return;
     atomic_store_explicit(&s->stop, true, memory_order_release);
     if (s->thread_started) pthread_join(s->thread, NULL);
-    /* Released before the end of its first pass: what it clamped so far. */
-    if (!s->warned) ear__io_clamp_warn(s->path, &s->seen);
     s->magic = 0;
     stream_free(s);
 }
@@ -242,7 +222,6 @@ ear_result ear_file_stream_open(const char *path, const ear_file_stream_config *
     atomic_init(&s->frames_decoded, 0);
     atomic_init(&s->underruns, 0);
     atomic_init(&s->loops, 0);
-    atomic_init(&s->samples_clamped, 0);
     size_t path_len = strlen(path);
     s->path = alloc_bytes(a, path_len + 1);
     s->ring = alloc_bytes(a, (size_t)(s->capacity * s->channels) * sizeof(float));
@@ -288,7 +267,6 @@ ear_result ear_file_stream_get_stats(const ear_stream *stream, ear_file_stream_s
     out->frames_read = atomic_load(&s->read_pos);
     out->underruns = atomic_load(&s->underruns);
     out->loops = atomic_load(&s->loops);
-    out->samples_clamped = atomic_load(&s->samples_clamped);
     out->buffer_frames = (uint32_t)s->capacity;
     return EAR_OK;
 }
