@@ -55,7 +55,7 @@ ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *
  * the default allocator) of interleaved floats at the file's own rate and channel count.
  * Integer formats come in [-1, 1) (libsndfile's normalisation); float formats (and a lossy
  * decoder's output) come as stored, so a sample may pass 1 in magnitude (a float file's
- * headroom: nothing is clamped; the stage's master output deals with overs), except NaN and
+ * headroom: nothing is clamped; the stage's output limiter deals with overs), except NaN and
  * infinities, which become 0. Fails, with *out_clip untouched and the reason in err:
  *   EAR_E_INVALID_ARG  NULL path or out_clip;
  *   EAR_E_NOT_FOUND    no file at path;
