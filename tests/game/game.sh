@@ -86,7 +86,10 @@ if [ -n "$KILLER" ]; then
 fi
 
 # 4. A tampered save: set aside as .broken, defaults, and said.
-printf 'X' | dd of=s.save bs=1 seek=40 conv=notrunc 2>/dev/null
+# Byte 40 is flipped, not set: the ciphertext is random (a fresh nonce each save), so a
+# fixed byte would already be there once in 256 runs and tamper with nothing.
+b=$(od -An -tu1 -j40 -N1 s.save | tr -d ' ')
+printf "\\$(printf '%03o' $((b ^ 255)))" | dd of=s.save bs=1 seek=40 conv=notrunc 2>/dev/null
 "$GAME" --headless --script menu.script --save s.save --speech-log broken.log >/dev/null 2>&1
 check "tampered save becomes .broken" test -f s.save.broken
 check "tampered save is said" grep -q 'The save file was damaged and has been set aside. The game starts from the defaults.' broken.log
