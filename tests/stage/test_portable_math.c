@@ -102,6 +102,35 @@ TEST(sin_cos_tan_accuracy) {
     CHECK_RANGE(ear__tanf, tan, -65536.0, 65536.0, 100001);
 }
 
+/* sin(t pi / 2) and cos(t pi / 2), the fades' and equal-power curves' quarter turns. */
+TEST(quarter_turns) {
+    double worst_s = 0, worst_c = 0;
+    float ws = 0, wc = 0;
+    for (uint32_t i = 0; i <= 200000; i++) {
+        float t = lerpf(0.0, 1.0, i, 200001);
+        double es = ulp_err(ear__sin_quarter(t), sin((double)t * (PI_D / 2)));
+        /* cos(t pi / 2) as sin((1 - t) pi / 2): exact at t = 1, where cos of the double
+         * nearest pi / 2 is 6e-17, not 0. */
+        double ec = ulp_err(ear__cos_quarter(t), sin((1.0 - (double)t) * (PI_D / 2)));
+        if (es > worst_s) worst_s = es, ws = t;
+        if (ec > worst_c) worst_c = ec, wc = t;
+    }
+    printf("  ear__sin_quarter [0, 1]: max %.6f ulp (at %.9g); ear__cos_quarter: max %.6f ulp "
+           "(at %.9g)\n",
+           worst_s, (double)ws, worst_c, (double)wc);
+    ASSERT_DBL_LE(worst_s, BOUND_ULP);
+    ASSERT_DBL_LE(worst_c, BOUND_ULP);
+    ASSERT_TRUE(ear__sin_quarter(0.0f) == 0.0f);
+    ASSERT_TRUE(ear__sin_quarter(1.0f) == 1.0f);
+    ASSERT_TRUE(ear__cos_quarter(0.0f) == 1.0f);
+    ASSERT_TRUE(ear__cos_quarter(1.0f) == 0.0f);
+    ASSERT_TRUE(ear__sin_quarter(0.5f) == ear__cos_quarter(0.5f));
+    ASSERT_TRUE(ear__sin_quarter(0.5f) == (float)sqrt(0.5));
+    ASSERT_TRUE(ear__sin_quarter(-3.0f) == 0.0f); /* clamped into [0, 1] */
+    ASSERT_TRUE(ear__cos_quarter(7.0f) == 0.0f);
+    ASSERT_TRUE(ear__sin_quarter(NAN) == 0.0f);
+}
+
 TEST(sin_cos_tan_symmetry_and_values) {
     ASSERT_TRUE(ear__sinf(0.0f) == 0.0f);
     ASSERT_TRUE(ear__cosf(0.0f) == 1.0f);
@@ -228,6 +257,7 @@ TEST(pow_accuracy_and_values) {
     ASSERT_TRUE(ear__powf(INFINITY, -1.0f) == 0.0f);
 }
 
-TEST_MAIN(TEST_ENTRY(sin_cos_tan_accuracy), TEST_ENTRY(sin_cos_tan_symmetry_and_values),
-          TEST_ENTRY(acos_accuracy_and_values), TEST_ENTRY(exp_accuracy_and_values),
-          TEST_ENTRY(exp_log_double), TEST_ENTRY(pow_accuracy_and_values))
+TEST_MAIN(TEST_ENTRY(sin_cos_tan_accuracy), TEST_ENTRY(quarter_turns),
+          TEST_ENTRY(sin_cos_tan_symmetry_and_values), TEST_ENTRY(acos_accuracy_and_values),
+          TEST_ENTRY(exp_accuracy_and_values), TEST_ENTRY(exp_log_double),
+          TEST_ENTRY(pow_accuracy_and_values))

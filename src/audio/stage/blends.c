@@ -273,8 +273,8 @@ static float curve_eval(const ear_curve *c, float x) {
     float x0 = c->x[k], x1 = c->x[k + 1], y0 = c->y[k], y1 = c->y[k + 1];
     float t = x1 > x0 ? (x - x0) / (x1 - x0) : 1.0f;
     if (c->shape == EAR_CURVE_EQUAL_POWER) {
-        if (y1 >= y0) return y0 + (y1 - y0) * ear__sinf(t * (float)(EAR__PI / 2));
-        return y1 + (y0 - y1) * ear__cosf(t * (float)(EAR__PI / 2));
+        if (y1 >= y0) return y0 + (y1 - y0) * ear__sin_quarter(t);
+        return y1 + (y0 - y1) * ear__cos_quarter(t);
     }
     return y0 + (y1 - y0) * t;
 }

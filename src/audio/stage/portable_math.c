@@ -17,12 +17,15 @@
  *   log:  x = m 2^e with m in [sqrt(1/2), sqrt(2)) from the bits; log m = 2 atanh(s),
  *         s = (m - 1) / (m + 1), |s| <= 0.1716, by its series to s^21 (error 2e-17).
  *   sin, cos, tan: x = k pi / 2 + r, |r| <= pi / 4, pi / 2 in three parts of 33 bits
- *         (Cody and Waite: each product with k is exact for |k| < 2^20); sin r to r^13,
- *         cos r to r^14 (errors below 3e-14 and 1e-15), the quadrant from k mod 4.
+ *         (Cody and Waite: each product with k is exact for |k| < 2^20; none below
+ *         pi / 4); sin r and cos r by fitted polynomials to r^11 and r^12 (relative
+ *         errors 1.9e-14 and 1.1e-15), the quadrant from k mod 4. The quarter turns
+ *         sin(t pi / 2) and cos(t pi / 2) of fades take t in [0, 1] and need none.
  *   acos: pi / 2 - asin x for |x| <= 1/2; 2 asin sqrt((1 - |x|) / 2) (or pi minus it)
  *         outside, so asin's Taylor series (to z^37) only ever sees |z| <= 1/2.
  * The coefficients are 1 / n!, 1 / (2n + 1) and (2n)! / (4^n n!^2 (2n + 1)) rounded to
- * double; the constants are printed to 17 digits, which names one double exactly.
+ * double, and sin's and cos's fits; scripts/portable-math-coefficients prints them all
+ * (17 digits, which name one double exactly).
  */
 #include "portable_math.h"
 
@@ -161,26 +164,26 @@ float ear__powf(float x, float y) {
     return (float)ear__exp((double)y * ear__log((double)x));
 }
 
-/* sin r and cos r for |r| <= pi / 4 (a little more is fine). */
+/* sin r and cos r for |r| <= pi / 4 (and a little more): r + r^3 P(r^2) and
+ * 1 - r^2 / 2 + r^4 Q(r^2), P and Q of degree 4 fitted by Chebyshev interpolation
+ * (scripts/portable-math-coefficients), relative errors 1.9e-14 and 1.1e-15. */
 static double sin_poly(double r) {
     double r2 = r * r;
-    return r +
-           r * r2 *
-               (-0.16666666666666666 +
-                r2 * (0.008333333333333333 + r2 * (-0.0001984126984126984 +
-                                                   r2 * (2.7557319223985893e-06 +
-                                                         r2 * (-2.505210838544172e-08 +
-                                                               r2 * 1.6059043836821613e-10)))));
+    return r + r * r2 *
+                   (-0.16666666666663885 +
+                    r2 * (0.008333333331078323 +
+                          r2 * (-0.00019841266916110632 +
+                                r2 * (2.7555990664728974e-06 + r2 * -2.4805611712122475e-08))));
 }
 
 static double cos_poly(double r) {
     double r2 = r * r;
-    return 1.0 + r2 * (-0.5 + r2 * (0.041666666666666664 +
-                                    r2 * (-0.001388888888888889 +
-                                          r2 * (2.48015873015873e-05 +
-                                                r2 * (-2.755731922398589e-07 +
-                                                      r2 * (2.08767569878681e-09 +
-                                                            r2 * -1.1470745597729725e-11))))));
+    return 1.0 - 0.5 * r2 +
+           r2 * r2 *
+               (0.04166666666666468 +
+                r2 * (-0.0013888888887276698 +
+                      r2 * (2.480158521036455e-05 +
+                            r2 * (-2.755636950618061e-07 + r2 * 2.0700582941271302e-09))));
 }
 
 /* x = k pi / 2 + r: returns r and k mod 4 in *quadrant. |x| < 2^50 (the callers keep
@@ -198,7 +201,11 @@ static int out_of_range(float x) {
     return a >= 1125899906842624.0f ? 1 : 0;
 }
 
+/* Below pi / 4 the reduction would leave x as it is (k = 0). */
+#define NO_REDUCTION 0.785398f
+
 float ear__sinf(float x) {
+    if (x <= NO_REDUCTION && x >= -NO_REDUCTION) return (float)sin_poly((double)x);
     int o = out_of_range(x);
     if (o) return o < 0 ? (float)nan_d() : 0.0f;
     unsigned q;
@@ -208,6 +215,7 @@ float ear__sinf(float x) {
 }
 
 float ear__cosf(float x) {
+    if (x <= NO_REDUCTION && x >= -NO_REDUCTION) return (float)cos_poly((double)x);
     int o = out_of_range(x);
     if (o) return o < 0 ? (float)nan_d() : 1.0f;
     unsigned q;
@@ -223,6 +231,24 @@ float ear__tanf(float x) {
     double r = reduce_pio2((double)x, &q);
     double s = sin_poly(r), c = cos_poly(r);
     return (float)((q & 1u) ? -c / s : s / c);
+}
+
+/* sin(t pi / 2) for t in [0, 1], without a reduction: the first half directly, the
+ * second as cos((1 - t) pi / 2), 1 - t exact in double for a float t. */
+static double sin_quarter(double t) {
+    return t <= 0.5 ? sin_poly(t * PIO2) : cos_poly((1.0 - t) * PIO2);
+}
+
+static double unit(float t) {
+    return t > 0.0f ? (t < 1.0f ? (double)t : 1.0) : 0.0;
+}
+
+float ear__sin_quarter(float t) {
+    return (float)sin_quarter(unit(t));
+}
+
+float ear__cos_quarter(float t) {
+    return (float)sin_quarter(1.0 - unit(t));
 }
 
 /* asin z for 0 <= z <= 1/2: z + z^3 sum c_n z^(2n - 2). */

@@ -38,6 +38,11 @@ float ear__powf(float x, float y);
 float ear__sinf(float x);
 float ear__cosf(float x);
 float ear__tanf(float x);
+/* sin(t pi / 2) and cos(t pi / 2) for t in [0, 1] (clamped into it; NaN is 0): the
+ * quarter turns of fades and equal-power curves, with pi / 2 in double and no
+ * reduction (cheaper than ear__sinf(t * (float)(pi / 2)), and as accurate). */
+float ear__sin_quarter(float t);
+float ear__cos_quarter(float t);
 /* Arc cosine in [0, pi]; NaN outside [-1, 1]. */
 float ear__acosf(float x);
 

@@ -225,8 +225,7 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v) {
         v->env_t_s += (float)s->block_s;
         float u = v->env_len_s > 0.0f ? v->env_t_s / v->env_len_s : 1.0f;
         if (u > 1.0f) u = 1.0f;
-        v->env = v->env_kind == EAR__ENV_IN ? ear__sinf(u * (float)(EAR__PI / 2))
-                                            : ear__cosf(u * (float)(EAR__PI / 2));
+        v->env = v->env_kind == EAR__ENV_IN ? ear__sin_quarter(u) : ear__cos_quarter(u);
         if (v->env_kind == EAR__ENV_IN && u >= 1.0f) v->env_kind = EAR__ENV_NONE, v->env = 1.0f;
         if (v->env_kind == EAR__ENV_OUT && u >= 1.0f) v->stopping = true, v->fade = 0.0f;
     }
