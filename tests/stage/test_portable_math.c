@@ -257,7 +257,83 @@ TEST(pow_accuracy_and_values) {
     ASSERT_TRUE(ear__powf(INFINITY, -1.0f) == 0.0f);
 }
 
+static double log2_d(double x) {
+    return log2(x);
+}
+
+TEST(asin_atan2_and_logs) {
+    CHECK_RANGE(ear__asinf, asin, -1.0, 1.0, 100001);
+    CHECK_BITS(ear__asinf, asin, 1e-30f, 1.0f, 127);
+    CHECK_RANGE(ear__logf, log, 1e-6, 1e6, 100001);
+    CHECK_BITS(ear__logf, log, 1e-38f, 3e38f, 4099);
+    CHECK_BITS(ear__log2f, log2_d, 1e-38f, 3e38f, 4099);
+    CHECK_BITS(ear__log10f, log10, 1e-38f, 3e38f, 4099);
+    CHECK_RANGE(ear__log10f, log10, 1e-5, 1.0, 100001); /* gains to dB */
+    ASSERT_TRUE(ear__log10f(1000.0f) == 3.0f);
+    ASSERT_TRUE(ear__log2f(0.125f) == -3.0f);
+    ASSERT_TRUE(ear__log10f(0.0f) == -INFINITY);
+    ASSERT_TRUE(isnan(ear__logf(-1.0f)));
+    ASSERT_TRUE(ear__asinf(1.0f) == (float)(PI_D / 2));
+    ASSERT_TRUE(ear__asinf(-0.5f) == (float)(-PI_D / 6));
+    ASSERT_TRUE(isnan(ear__asinf(1.5f)));
+
+    /* atan2 over a grid of directions of every size and sign. */
+    double worst_f = 0, worst_d = 0;
+    float wy = 0, wx = 0;
+    uint64_t st = 99;
+    for (uint32_t i = 0; i < 100000; i++) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        double a = (double)(st >> 11) / 9007199254740992.0;
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        double b = (double)(st >> 11) / 9007199254740992.0;
+        float y = (float)((a - 0.5) * exp(40.0 * b - 20.0));
+        float x = (float)((b - 0.5) * exp(40.0 * a - 20.0));
+        double ref = atan2((double)y, (double)x);
+        double e = ulp_err(ear__atan2f(y, x), ref);
+        if (e > worst_f) worst_f = e, wy = y, wx = x;
+        double yd = (a - 0.5) * exp(60.0 * b - 30.0), xd = (b - 0.5) * exp(60.0 * a - 30.0);
+        double rd = atan2(yd, xd);
+        double ed = fabs(ear__atan2(yd, xd) - rd) / fabs(rd);
+        if (ed > worst_d) worst_d = ed;
+    }
+    printf("  ear__atan2f: max %.6f ulp (at y %.9g, x %.9g); ear__atan2: max relative %.3g\n",
+           worst_f, (double)wy, (double)wx, worst_d);
+    ASSERT_DBL_LE(worst_f, BOUND_ULP);
+    ASSERT_DBL_LE(worst_d, 5e-14);
+    const float z = 0.0f, inf = INFINITY;
+    const float cases[][2] = {{z, z},   {-z, z},  {z, -z},   {-z, -z},    {1, z},
+                              {-1, -z}, {z, -1},  {-z, -1},  {inf, inf},  {-inf, -inf},
+                              {inf, 1}, {1, inf}, {1, -inf}, {-1, -inf},  {3, 4},
+                              {-3, 4},  {3, -4},  {-3, -4},  {1e-30f, 1}, {1, 1e-30f}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        float y = cases[i][0], x = cases[i][1];
+        float got = ear__atan2f(y, x), want = (float)atan2((double)y, (double)x);
+        if (got != want || signbit(got) != signbit(want))
+            EAR_FAIL_("atan2(%g, %g) = %.9g, not %.9g", (double)y, (double)x, (double)got,
+                      (double)want);
+    }
+    ASSERT_TRUE(isnan(ear__atan2f(NAN, 1.0f)));
+}
+
+/* The double sin and cos (for tables made at set-up, or results rounded to float). */
+TEST(sin_cos_double) {
+    double worst = 0;
+    for (uint32_t i = 0; i < 200000; i++) {
+        double x = -1000.0 + 2000.0 * ((double)i + 0.318) / 200000.0;
+        double es = fabs(ear__sin(x) - sin(x)) / fmax(fabs(sin(x)), 1e-300);
+        double ec = fabs(ear__cos(x) - cos(x)) / fmax(fabs(cos(x)), 1e-300);
+        if (es > worst) worst = es;
+        if (ec > worst) worst = ec;
+    }
+    printf("  ear__sin, ear__cos [-1000, 1000]: max relative %.3g\n", worst);
+    ASSERT_DBL_LE(worst, 3e-14);
+    ASSERT_TRUE(ear__sin(0.0) == 0.0);
+    ASSERT_TRUE(ear__cos(0.0) == 1.0);
+    ASSERT_TRUE(isnan(ear__sin(INFINITY)));
+}
+
 TEST_MAIN(TEST_ENTRY(sin_cos_tan_accuracy), TEST_ENTRY(quarter_turns),
           TEST_ENTRY(sin_cos_tan_symmetry_and_values), TEST_ENTRY(acos_accuracy_and_values),
           TEST_ENTRY(exp_accuracy_and_values), TEST_ENTRY(exp_log_double),
-          TEST_ENTRY(pow_accuracy_and_values))
+          TEST_ENTRY(pow_accuracy_and_values), TEST_ENTRY(asin_atan2_and_logs),
+          TEST_ENTRY(sin_cos_double))

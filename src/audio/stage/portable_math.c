@@ -30,18 +30,20 @@
 #include "portable_math.h"
 
 #include <math.h> /* sqrt only: correctly rounded by IEEE 754 on every target */
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 /* 1.5 * 2^52: x + SHIFT - SHIFT rounds x to the nearest integer for |x| < 2^51. */
 #define SHIFT 6755399441055744.0
 
-#define LN2_HI  0.6931471805598903 /* ln 2 to 42 bits: k * LN2_HI is exact for |k| < 2^11 */
-#define LN2_LO  5.497923018708371e-14
-#define INV_LN2 1.4426950408889634
-#define LN2     0.6931471805599453
-#define LN10    2.302585092994046
-#define SQRT2   1.4142135623730951
+#define LN2_HI   0.6931471805598903 /* ln 2 to 42 bits: k * LN2_HI is exact for |k| < 2^11 */
+#define LN2_LO   5.497923018708371e-14
+#define INV_LN2  1.4426950408889634
+#define LN2      0.6931471805599453
+#define LN10     2.302585092994046
+#define INV_LN10 0.4342944819032518
+#define SQRT2    1.4142135623730951
 
 #define PIO2_1      1.5707963267341256 /* pi / 2 to 33 bits */
 #define PIO2_2      6.077100506303966e-11
@@ -300,4 +302,74 @@ float ear__acosf(float x) {
     /* 1 - |z| is exact for a float z; the half-angle keeps asin's argument <= 1/2. */
     if (z > 0.0) return (float)(2.0 * asin_half(sqrt((1.0 - z) * 0.5)));
     return (float)((PI - 2.0 * asin_half(sqrt((1.0 + z) * 0.5))) + PI_LO);
+}
+
+/* asin z for 0 <= z <= 1: the half-angle above 1/2. */
+static double asin_unit(double z) {
+    if (z <= 0.5) return asin_half(z);
+    return (PIO2 - 2.0 * asin_half(sqrt((1.0 - z) * 0.5))) + PIO2_LO;
+}
+
+float ear__asinf(float x) {
+    double z = (double)x;
+    if (!(z >= -1.0 && z <= 1.0)) return (float)nan_d();
+    return (float)(z < 0.0 ? -asin_unit(-z) : asin_unit(z));
+}
+
+double ear__atan2(double y, double x) {
+    if (y != y || x != x) return y + x;
+    bool neg_x = (to_bits(x) >> 63) != 0, neg_y = (to_bits(y) >> 63) != 0;
+    double ax = neg_x ? -x : x, ay = neg_y ? -y : y, a;
+    if (ax == inf_d() || ay == inf_d()) {
+        a = ax == ay ? PIO2 * 0.5 : (ay == inf_d() ? PIO2 : 0.0);
+    } else if (ay == 0.0) {
+        a = 0.0; /* atan2(+-0, x): +-0 for x >= +0, +-pi for x <= -0 (below) */
+    } else if (ax == 0.0) {
+        a = PIO2;
+    } else {
+        /* t = min / max in (0, 1]; atan t = asin(t / sqrt(1 + t^2)), an argument of at
+         * most 1 / sqrt 2 where asin is well conditioned. Dividing first keeps huge and
+         * tiny inputs away from overflow and underflow. */
+        double t = ay <= ax ? ay / ax : ax / ay;
+        a = asin_unit(t / sqrt(1.0 + t * t));
+        if (ay > ax) a = (PIO2 - a) + PIO2_LO;
+    }
+    if (neg_x) a = (PI - a) + PI_LO;
+    return neg_y ? -a : a;
+}
+
+float ear__atan2f(float y, float x) {
+    return (float)ear__atan2((double)y, (double)x);
+}
+
+double ear__sin(double x) {
+    double a = x < 0.0 ? -x : x;
+    if (!(a <= 1.7976931348623157e308)) return nan_d();
+    if (a >= 1125899906842624.0) return 0.0;
+    unsigned q;
+    double r = reduce_pio2(x, &q);
+    double v = (q & 1u) ? cos_poly(r) : sin_poly(r);
+    return (q & 2u) ? -v : v;
+}
+
+double ear__cos(double x) {
+    double a = x < 0.0 ? -x : x;
+    if (!(a <= 1.7976931348623157e308)) return nan_d();
+    if (a >= 1125899906842624.0) return 1.0;
+    unsigned q;
+    double r = reduce_pio2(x, &q);
+    double v = (q & 1u) ? sin_poly(r) : cos_poly(r);
+    return (q == 1u || q == 2u) ? -v : v;
+}
+
+float ear__logf(float x) {
+    return (float)ear__log((double)x);
+}
+
+float ear__log2f(float x) {
+    return (float)(ear__log((double)x) * INV_LN2);
+}
+
+float ear__log10f(float x) {
+    return (float)(ear__log((double)x) * INV_LN10);
 }
