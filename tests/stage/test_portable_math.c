@@ -217,6 +217,30 @@ TEST(exp_log_double) {
     printf("  ear__exp [-700, 700]: max %.3f ulp; ear__log: max %.3f ulp\n", worst_e, worst_l);
     ASSERT_DBL_LE(worst_e, 4.0);
     ASSERT_DBL_LE(worst_l, 4.0);
+    double worst_m = 0, worst_t = 0;
+    for (uint32_t i = 0; i < 100000; i++) {
+        /* e^x - 1 from -40 to 40, and down to 1e-12 on both sides (release constants). */
+        double x = -40.0 + 80.0 * ((double)i + 0.5) / 100000.0;
+        double m = ear__expm1(x), mr = expm1(x);
+        if (fabs(m - mr) / fabs(mr * DBL_EPSILON) > worst_m)
+            worst_m = fabs(m - mr) / fabs(mr * DBL_EPSILON);
+        double tiny = (i & 1 ? -1.0 : 1.0) * exp(-27.6 + 27.0 * (double)i / 100000.0);
+        double t = ear__expm1(tiny), tr = expm1(tiny);
+        if (fabs(t - tr) / fabs(tr * DBL_EPSILON) > worst_m)
+            worst_m = fabs(t - tr) / fabs(tr * DBL_EPSILON);
+        /* 10^y: y ln 10 rounds once, so the error may grow by |y ln 10| ulp: measured as a
+         * share of 3 + |y ln 10| ulp. */
+        double y = -30.0 + 60.0 * (double)i / 100000.0, tr10 = pow(10.0, y);
+        double e10 =
+            fabs(ear__exp10(y) - tr10) / (tr10 * DBL_EPSILON) / (3.0 + fabs(y) * 2.303);
+        if (e10 > worst_t) worst_t = e10;
+    }
+    printf("  ear__expm1 [-40, 40] and +-[1e-12, 0.5]: max %.3f ulp; ear__exp10 [-30, 30]: max "
+           "%.3f of its bound\n",
+           worst_m, worst_t);
+    ASSERT_DBL_LE(worst_m, 4.0);
+    ASSERT_DBL_LE(worst_t, 1.0);
+    ASSERT_TRUE(ear__expm1(0.0) == 0.0);
     ASSERT_TRUE(ear__log(1.0) == 0.0);
     ASSERT_TRUE(ear__log(0.0) == -INFINITY);
     ASSERT_TRUE(isnan(ear__log(-1.0)));

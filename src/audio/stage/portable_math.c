@@ -373,3 +373,28 @@ float ear__log2f(float x) {
 float ear__log10f(float x) {
     return (float)(ear__log((double)x) * INV_LN10);
 }
+
+double ear__exp10(double x) {
+    return ear__exp(x * LN10);
+}
+
+double ear__expm1(double x) {
+    double a = x < 0.0 ? -x : x;
+    if (!(a <= 0.35)) return x != x ? x : ear__exp(x) - 1.0; /* no cancellation out here */
+    /* e^x - 1 = x + x^2 (1/2 + x (1/6 + ...)): the series without its 1, so a tiny x
+     * keeps its digits. */
+    return x +
+           x * x *
+               (0.5 +
+                x * (0.16666666666666666 +
+                     x * (0.041666666666666664 +
+                          x * (0.008333333333333333 +
+                               x * (0.001388888888888889 +
+                                    x * (0.0001984126984126984 +
+                                         x * (2.48015873015873e-05 +
+                                              x * (2.7557319223985893e-06 +
+                                                   x * (2.755731922398589e-07 +
+                                                        x * (2.505210838544172e-08 +
+                                                             x * (2.08767569878681e-09 +
+                                                                  x * 1.6059043836821613e-10)))))))))));
+}

@@ -28,6 +28,10 @@
  * is -inf). */
 double ear__exp(double x);
 double ear__log(double x);
+/* 10^x (within 3 + 2.3 |x| ulp of a double: x ln 10 rounds once; for a float result,
+ * far inside half an ulp) and e^x - 1 keeping the digits of a small x (within 4 ulp). */
+double ear__exp10(double x);
+double ear__expm1(double x);
 
 /* e^x, 2^x and 10^x; 2^n is exact for integer n in the normal range. */
 float ear__expf(float x);
