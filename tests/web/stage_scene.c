@@ -6,7 +6,15 @@
  *                          the bits of 3 s of output (a doppler horn far away, a looping
  *                          square behind the listener whose pitch changes, seeded noise
  *                          occluded on the music bus that stops with a fade, a sweep
- *                          with an envelope, rendered in uneven chunks)
+ *                          with an envelope; and, moving while they play: a car with a
+ *                          cone and doppler driving past on the exponential model, a
+ *                          drone behind on the fade model whose occlusion rises and
+ *                          falls, a listener walking and turning, a blend whose
+ *                          parameter sweeps its equal-power curves, pool picks at
+ *                          random pitches, music crossfading twice and stopping, and a
+ *                          duck of the music under the effects; rendered in uneven
+ *                          chunks). Every input the scene computes is made with +, -,
+ *                          * and / only, so it is the same on both builds too.
  *     stage_scene bench V S  prints "ns_per_voice_frame <x> voices <V> seconds <S>":
  *                          V looping placed voices rendered for S seconds of audio,
  *                          best of 3 runs (the machine may be loaded)
@@ -16,6 +24,7 @@
  */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
+#include "earshot/mixer.h"
 #include "earshot/stage.h"
 #include "earshot/synth.h"
 
@@ -69,18 +78,93 @@ static uint64_t fnv(uint64_t h, const float *x, size_t n) {
     return h;
 }
 
+/* The blend ("wind": a tone and noise crossfading along "speed", equal-power, the
+ * tone's pitch rising with it), the pool ("blips": picks at random pitches within
+ * +-5 semitones) and the duck (the music 9 dB down while effects sound). */
+static ear_result moving_setup(ear_stage *st, ear_clip *tone, ear_clip *noise, ear_clip *blip) {
+    ear_blend_def b = {.name = "wind", .param_count = 1, .layer_count = 2, .volume = 0.5f};
+    b.params[0] = (ear_blend_param){.name = "speed", .min = 0, .max = 1, .initial = 0.1f};
+    ear_curve up = {
+        .param = "speed", .count = 2, .x = {0, 1}, .y = {0, 1}, .shape = EAR_CURVE_EQUAL_POWER};
+    ear_curve down = {.param = "speed",
+                      .count = 3,
+                      .x = {0, 0.6f, 1},
+                      .y = {1, 0.5f, 0},
+                      .shape = EAR_CURVE_EQUAL_POWER};
+    ear_curve rise = {.param = "speed", .count = 2, .x = {0, 1}, .y = {0.8f, 1.6f}};
+    b.layers[0] = (ear_blend_layer){.clip = tone, .gain_count = 1, .pitch_count = 1};
+    b.layers[0].gain[0] = up;
+    b.layers[0].pitch[0] = rise;
+    b.layers[1] = (ear_blend_layer){.clip = noise, .gain_count = 1, .loop_crossfade_s = 0.05f};
+    b.layers[1].gain[0] = down;
+    ear_result r = ear_stage_register_blend(st, &b);
+    if (r != EAR_OK) return r;
+    ear_pool_def pool = {.name = "blips",
+                         .clip_count = 1,
+                         .clips = {blip},
+                         .volume_min = 0.5f,
+                         .volume_max = 0.9f,
+                         .pitch_semitones_min = -5,
+                         .pitch_semitones_max = 5};
+    r = ear_stage_register_pool(st, &pool);
+    if (r != EAR_OK) return r;
+    ear_duck_rule duck = {.name = "fx",
+                          .trigger = EAR_BUS_SFX,
+                          .target = EAR_BUS_MUSIC,
+                          .gain_db = -9,
+                          .attack_s = 0.08f,
+                          .release_s = 0.3f};
+    return ear_stage_set_duck(st, &duck);
+}
+
+/* The moving part at time t (in chunks of 0.1 s): the car drives along x past the
+ * listener, the drone's occlusion rises and falls, the blend's speed sweeps, and the
+ * listener walks forward while it turns (its forward vector on the rational
+ * parametrisation of the circle: no sin or cos in the scene itself). */
+static bool move(ear_stage *st, ear_voice_id car, ear_voice_id drone, ear_voice_id blend,
+                 float t) {
+    bool failed = false;
+    float x = -24.0f + 1.6f * t; /* 16 m/s */
+    failed |=
+        ear_stage_set_motion(st, car, (ear_vec3){x, 0, -3}, (ear_vec3){16, 0, 0}) != EAR_OK;
+    failed |= ear_stage_set_forward(st, car, (ear_vec3){1, 0, 0.25f - 0.01f * t}) != EAR_OK;
+    float tri = t < 15.0f ? t / 15.0f : (30.0f - t) / 15.0f;
+    failed |= ear_stage_set_occlusion(st, drone, tri) != EAR_OK;
+    failed |= ear_stage_set_position(
+                  st, drone, (ear_vec3){4.0f - 0.2f * t, -1, 6.0f - 0.1f * t}) != EAR_OK;
+    failed |= ear_stage_set_param(st, blend, "speed", t / 30.0f) != EAR_OK;
+    float u = (t - 15.0f) / 20.0f; /* from -0.75 to 0.75: about -74 to 74 degrees */
+    float d = 1.0f + u * u;
+    ear_listener l = {.position = {0.05f * t, 0, -0.15f * t},
+                      .velocity = {0.5f, 0, -1.5f},
+                      .forward = {2.0f * u / d, 0, -(1.0f - u * u) / d},
+                      .up = {0, 1, 0}};
+    failed |= ear_stage_set_listener(st, &l) != EAR_OK;
+    return failed;
+}
+
 uint64_t ear_web_scene_hash(void);
 double ear_web_scene_bench(int voices, double seconds);
 
-/* 3 s of the fixed scene; 0 when something could not be made. */
+/* 3 s of the fixed scene; 0 when something could not be made or a call failed. */
 EXPORT uint64_t ear_web_scene_hash(void) {
     ear_stage *st = scalar_stage();
     ear_clip *horn = clip(EAR_WAVE_SINE, 440, 0, 1, false);
     ear_clip *square = clip(EAR_WAVE_SQUARE, 220, 0, 0.5f, false);
     ear_clip *noise = clip(EAR_WAVE_NOISE, 0, 0, 1, false);
     ear_clip *sweep = clip(EAR_WAVE_SAW, 200, 1600, 1.5f, true);
+    ear_clip *car = clip(EAR_WAVE_SAW, 180, 0, 1, false);
+    ear_clip *drone = clip(EAR_WAVE_SQUARE, 95, 0, 1, false);
+    ear_clip *tone = clip(EAR_WAVE_SINE, 523.25f, 0, 1, false);
+    ear_clip *blip = clip(EAR_WAVE_TRIANGLE, 880, 0, 0.12f, true);
+    ear_clip *tune_a = clip(EAR_WAVE_TRIANGLE, 330, 0, 0.75f, false);
+    ear_clip *tune_b = clip(EAR_WAVE_SAW, 247, 0, 0.6f, false);
     uint64_t h = 0;
-    if (!st || !horn || !square || !noise || !sweep) goto done;
+    bool failed = false;
+    float peak = 0.0f;
+    if (!st || !horn || !square || !noise || !sweep || !car || !drone || !tone || !blip ||
+        !tune_a || !tune_b || moving_setup(st, tone, noise, blip) != EAR_OK)
+        goto done;
     ear_voice_id v_horn = 0, v_square = 0, v_noise = 0, v_sweep = 0;
     ear_play p_horn = {
         .looping = true, .placed = true, .position = {-60, 0, 5}, .velocity = {30, 0, 0}};
@@ -96,24 +180,69 @@ EXPORT uint64_t ear_web_scene_hash(void) {
     ear_stage_play(st, square, &p_square, &v_square);
     ear_stage_play(st, noise, &p_noise, &v_noise);
     ear_stage_play(st, sweep, &p_sweep, &v_sweep);
+    ear_voice_id v_car = 0, v_drone = 0, v_blend = 0;
+    ear_play p_car = {
+        .looping = true,
+        .placed = true,
+        .position = {-24, 0, -3},
+        .velocity = {16, 0, 0},
+        .forward = {1, 0, 0.25f},
+        .attenuation = {.model = EAR_MODEL_EXPONENTIAL, .rolloff = 1.3f},
+        .cone = {.inner_angle_rad = 1.0f, .outer_angle_rad = 2.6f, .outer_gain = 0.2f},
+        .doppler_factor = 1.5f,
+        .volume = 0.8f};
+    ear_play p_drone = {.looping = true,
+                        .placed = true,
+                        .position = {4, -1, 6},
+                        .attenuation = {.model = EAR_MODEL_FADE, .max_distance_m = 30},
+                        .volume = 0.6f,
+                        .smoothing_ms = 35};
+    ear_play p_blend = {.placed = true, .position = {-2, 0, 1}, .no_doppler = true};
+    failed |= ear_stage_play(st, car, &p_car, &v_car) != EAR_OK;
+    failed |= ear_stage_play(st, drone, &p_drone, &v_drone) != EAR_OK;
+    failed |= ear_stage_play_blend(st, "wind", &p_blend, &v_blend) != EAR_OK;
+    ear_music_params m_a = {.name = "a",
+                            .source = {.clip = tune_a},
+                            .loop = true,
+                            .crossfade_s = 0.4f,
+                            .volume = 0.7f};
+    ear_music_params m_b = {
+        .name = "b", .source = {.clip = tune_b}, .loop = true, .crossfade_s = 0.9f};
     static float out[2 * 4800];
     h = 0xcbf29ce484222325ull;
     for (int chunk = 0; chunk < 30; chunk++) { /* 30 chunks of 0.1 s */
-        /* Not here yet: moving a voice, the listener or an occlusion while it plays.
-         * Those paths call tanf, acosf, sinf/cosf and exp with changing arguments, and
-         * glibc (whose x86-64 builds pick FMA variants at run time) and emscripten's musl
-         * round some of those differently in the last bit (docs/web.md, "Bit for
-         * bit"): the stage needs its own portable versions first (noted for the lead). */
-        if (chunk == 12) ear_stage_set_pitch(st, v_square, 1.5f);
-        if (chunk == 18) ear_stage_stop(st, v_noise, 0.3f);
+        if (chunk == 12) failed |= ear_stage_set_pitch(st, v_square, 1.5f) != EAR_OK;
+        if (chunk == 18) failed |= ear_stage_stop(st, v_noise, 0.3f) != EAR_OK;
+        if (chunk == 2) failed |= ear_stage_music_play(st, &m_a) != EAR_OK;
+        if (chunk == 14) failed |= ear_stage_music_play(st, &m_b) != EAR_OK;
+        if (chunk == 26) failed |= ear_stage_music_stop(st, 0.35f) != EAR_OK;
+        if (chunk % 6 == 3) {
+            ear_play p_blip = {.placed = true, .position = {(float)(chunk - 15) * 0.4f, 0, -2}};
+            failed |= ear_stage_play_pool(st, "blips", &p_blip, NULL) != EAR_OK;
+        }
+        if (chunk == 9) failed |= ear_stage_set_volume(st, v_drone, 1.0f) != EAR_OK;
+        if (chunk == 21) failed |= ear_stage_set_volume(st, v_car, 0.3f) != EAR_OK;
         /* Uneven render sizes: the stage's output does not depend on the chunking. */
         uint32_t first = 1000 + (uint32_t)(chunk * 37) % 1500;
-        ear_stage_render(st, out, first);
-        h = fnv(h, out, (size_t)first * 2);
-        ear_stage_render(st, out, 4800 - first);
-        h = fnv(h, out, (size_t)(4800 - first) * 2);
+        for (int half = 0; half < 2; half++) {
+            failed |= move(st, v_car, v_drone, v_blend, (float)chunk + 0.5f * (float)half);
+            uint32_t n = half ? 4800 - first : first;
+            ear_stage_render(st, out, n);
+            h = fnv(h, out, (size_t)n * 2);
+            for (uint32_t i = 0; i < 2 * n; i++)
+                if (out[i] > peak || -out[i] > peak) peak = out[i] > 0 ? out[i] : -out[i];
+        }
     }
+    /* Every call must have worked, and the hash means something only if the scene is
+     * not silence. */
+    if (failed || !(peak > 0.05f)) h = 0;
 done:
+    ear_clip_release(car);
+    ear_clip_release(drone);
+    ear_clip_release(tone);
+    ear_clip_release(blip);
+    ear_clip_release(tune_a);
+    ear_clip_release(tune_b);
     ear_clip_release(horn);
     ear_clip_release(square);
     ear_clip_release(noise);

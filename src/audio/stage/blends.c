@@ -16,6 +16,7 @@
  * beyond max_instances. Pools are read only on the game thread, so re-registering one
  * replaces it.
  */
+#include "portable_math.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -225,7 +226,7 @@ ear_result ear_stage_play_pool(ear_stage *stage, const char *name, const ear_pla
         memset(&p, 0, sizeof p);
     p.volume = (p.volume == 0.0f ? 1.0f : p.volume) * volume;
     if (p.volume == 0.0f) p.volume = -1.0f; /* a picked volume of 0 is silence, not 1 */
-    p.pitch = (p.pitch == 0.0f ? 1.0f : p.pitch) * powf(2.0f, semis / 12.0f);
+    p.pitch = (p.pitch == 0.0f ? 1.0f : p.pitch) * ear__exp2f(semis / 12.0f);
     p.bus = d->bus;
     p.priority = d->priority;
     p.looping = false;
@@ -272,8 +273,8 @@ static float curve_eval(const ear_curve *c, float x) {
     float x0 = c->x[k], x1 = c->x[k + 1], y0 = c->y[k], y1 = c->y[k + 1];
     float t = x1 > x0 ? (x - x0) / (x1 - x0) : 1.0f;
     if (c->shape == EAR_CURVE_EQUAL_POWER) {
-        if (y1 >= y0) return y0 + (y1 - y0) * sinf(t * (float)(EAR__PI / 2));
-        return y1 + (y0 - y1) * cosf(t * (float)(EAR__PI / 2));
+        if (y1 >= y0) return y0 + (y1 - y0) * ear__sin_quarter(t);
+        return y1 + (y0 - y1) * ear__cos_quarter(t);
     }
     return y0 + (y1 - y0) * t;
 }

@@ -12,6 +12,7 @@
  * trigger buses' peaks, moves the ducks, and sums every bus into the master with its
  * gain ramped linearly over the block, then the master gain into the output block.
  */
+#include "portable_math.h"
 #include "reverb.h"
 #include "stage_internal.h"
 
@@ -169,7 +170,7 @@ void ear__buses_apply(ear_stage *s, const ear__cmd *c) {
         d->used = true;
         d->trigger = c->u.duck_set.trigger;
         d->target = c->u.duck_set.target;
-        d->floor = powf(10.0f, c->u.duck_set.gain_db / 20.0f);
+        d->floor = ear__exp10f(c->u.duck_set.gain_db / 20.0f);
         d->threshold = c->u.duck_set.threshold;
         d->attack_s = c->u.duck_set.attack_s;
         d->hold_s = c->u.duck_set.hold_s;

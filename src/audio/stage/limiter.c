@@ -40,6 +40,7 @@
  * create, sized for the longest lookahead at the stage's rate. Everything is per frame and
  * in order, so output does not depend on how renders are split into chunks.
  */
+#include "portable_math.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -97,9 +98,9 @@ ear_result ear__limiter_resolve(const ear_limiter *in, uint32_t sample_rate,
     cmd->type = EAR__CMD_LIMITER;
     cmd->u.limiter.on = l.enabled ? 1u : 0u;
     cmd->u.limiter.look = lookahead_frames(l.lookahead_ms, sample_rate);
-    cmd->u.limiter.ceiling = (float)pow(10.0, (double)l.ceiling_db / 20.0);
+    cmd->u.limiter.ceiling = (float)ear__exp10((double)l.ceiling_db / 20.0);
     cmd->u.limiter.release_k =
-        (float)-expm1(-1.0 / ((double)l.release_ms * 1e-3 * (double)sample_rate));
+        (float)-ear__expm1(-1.0 / ((double)l.release_ms * 1e-3 * (double)sample_rate));
     return EAR_OK;
 }
 
@@ -124,7 +125,7 @@ float ear_stage_limiter_gain_db(const ear_stage *stage) {
     uint32_t bits = atomic_load_explicit(&stage->limiter_gain_bits, memory_order_relaxed);
     float g;
     memcpy(&g, &bits, sizeof g);
-    return g >= 1.0f ? 0.0f : 20.0f * log10f(g);
+    return g >= 1.0f ? 0.0f : 20.0f * ear__log10f(g);
 }
 
 uint32_t ear_stage_latency_frames(const ear_stage *stage) {

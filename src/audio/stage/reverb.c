@@ -44,6 +44,7 @@
  * Memory: the two networks' rings at the largest size (3) and pre-delay (200 ms), about
  * 400 KB at 48 kHz (proportional to the rate), carved from the stage's one allocation.
  */
+#include "portable_math.h"
 #include "reverb.h"
 
 #include <float.h>
@@ -464,7 +465,7 @@ void ear__reverb_apply(ear_stage *s, const ear__cmd *c) {
 }
 
 static float geo(float a, float b, float u) {
-    return a * powf(b / a, u);
+    return a * ear__powf(b / a, u);
 }
 
 static float lin(float a, float b, float u) {
@@ -504,15 +505,15 @@ static void coefficients(ear__fdn *n, float rate) {
     for (uint32_t i = 0; i < EAR__RV_LINES; i++) {
         float d = (float)n->d[i];
         dsum += d;
-        n->g_lo[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_low_s));
-        n->g_hi[i] = powf(10.0f, -3.0f * d / (rate * p->rt60_high_s));
+        n->g_lo[i] = ear__exp10f(-3.0f * d / (rate * p->rt60_low_s));
+        n->g_hi[i] = ear__exp10f(-3.0f * d / (rate * p->rt60_high_s));
     }
     float fc = p->crossover_hz < 0.4f * rate ? p->crossover_hz : 0.4f * rate;
-    float g = tanf((float)EAR__PI * fc / rate), k = 1.41421356f;
+    float g = ear__tanf((float)EAR__PI * fc / rate), k = 1.41421356f;
     n->a1 = 1.0f / (1.0f + g * (g + k));
     n->a2 = g * n->a1;
     n->a3 = g * n->a2;
-    n->damp_G = ear__lowpass_G(20000.0f * powf(500.0f / 20000.0f, p->damping), rate);
+    n->damp_G = ear__lowpass_G(20000.0f * ear__powf(500.0f / 20000.0f, p->damping), rate);
     n->diff_g = 0.7f * p->density;
     /* The tail's energy per channel, for white input, is about wet^2 x RT60 / 1 s: a line
      * passes (1/8) / (1 - g^2) of the injected energy out per tap, 1 - g^2 ~ 6 ln 10 d /
@@ -743,7 +744,7 @@ static float smoothstep(float q) {
 }
 
 static float share(float p) {
-    return p >= 1.0f ? 1.0f : (p <= 0.0f ? 0.0f : sinf(p * (float)(EAR__PI / 2)));
+    return p >= 1.0f ? 1.0f : (p <= 0.0f ? 0.0f : ear__sin_quarter(p));
 }
 
 bool ear__reverb_gather(ear_stage *s, const float *gains1) {

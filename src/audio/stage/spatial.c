@@ -8,6 +8,7 @@
  * forward, z along its up. Only x pans, so a sound straight above or below is
  * centred; y < 0 is behind, z < 0 below.
  */
+#include "portable_math.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -26,10 +27,10 @@ float ear__distance_gain(const ear_attenuation *att, float distance_m) {
         float g = 1.0f - rolloff * (d - ref) / (max - ref);
         return g > 0.0f ? g : 0.0f;
     }
-    case EAR_MODEL_EXPONENTIAL: return powf(d / ref, -rolloff);
+    case EAR_MODEL_EXPONENTIAL: return ear__powf(d / ref, -rolloff);
     case EAR_MODEL_FADE: {
         float t = max > ref ? (d - ref) / (max - ref) : 1.0f;
-        float g = powf(ref / d, rolloff) * (1.0f - t * t);
+        float g = ear__powf(ref / d, rolloff) * (1.0f - t * t);
         return g > 0.0f ? g : 0.0f;
     }
     case EAR_MODEL_DEFAULT:
@@ -44,7 +45,7 @@ float ear__cone_gain(const ear_cone *cone, ear_vec3 forward, ear_vec3 to_listene
     if (!(flen > 1e-9f)) return 1.0f;
     float c = ear_vec3_dot(forward, to_listener_unit) / flen;
     /* Full opening angles: compare twice the angle off the axis. */
-    float angle = 2.0f * acosf(clampf(c, -1.0f, 1.0f));
+    float angle = 2.0f * ear__acosf(clampf(c, -1.0f, 1.0f));
     float inner = cone->inner_angle_rad, outer = cone->outer_angle_rad;
     if (inner > outer) inner = outer;
     if (angle <= inner) return 1.0f;
@@ -98,7 +99,7 @@ void ear__ears_from_listener(const ear_listener *listener, ear__ears *ears) {
 
 float ear__lowpass_G(float cutoff_hz, float sample_rate) {
     if (cutoff_hz >= 0.499f * sample_rate) return 1.0f;
-    float g = tanf((float)EAR__PI * cutoff_hz / sample_rate);
+    float g = ear__tanf((float)EAR__PI * cutoff_hz / sample_rate);
     return g / (1.0f + g);
 }
 

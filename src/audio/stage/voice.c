@@ -20,6 +20,7 @@
  * (grouping placed voices for the SIMD kernel) or only moves a virtual one's cursor.
  * A blend voice's block is blends.c's; it uses the same begin/end and render helpers.
  */
+#include "portable_math.h"
 #include "reverb.h"
 #include "stage_internal.h"
 
@@ -29,7 +30,7 @@
 /* ---- smoothing and steps ------------------------------------------------- */
 
 float ear__smoothing_k(const ear_stage *s, float smoothing_ms) {
-    return (float)exp(-s->block_s / ((double)smoothing_ms * 0.001));
+    return (float)ear__exp(-s->block_s / ((double)smoothing_ms * 0.001));
 }
 
 float ear__smooth(float current, float target, float k) {
@@ -163,12 +164,12 @@ void ear__begin_stop(ear_stage *s, ear__voice *v, float fade_s) {
 /* ---- state and targets --------------------------------------------------- */
 
 static float occlusion_gain(float occ) {
-    /* powf(10, 0) is exactly 1: skip the call for the usual unoccluded voice. */
-    return occ == 0.0f ? 1.0f : powf(10.0f, EAR__OCC_GAIN_DB * occ / 20.0f);
+    /* 10^0 is exactly 1: skip the call for the usual unoccluded voice. */
+    return occ == 0.0f ? 1.0f : ear__exp10f(EAR__OCC_GAIN_DB * occ / 20.0f);
 }
 
 static float cutoff(float open_hz, float closed_hz, float amount) {
-    return open_hz * powf(closed_hz / open_hz, amount);
+    return open_hz * ear__powf(closed_hz / open_hz, amount);
 }
 
 /* The behind/below cue's coefficient G for a filter amount in (0, 1]. The exact
@@ -227,8 +228,7 @@ void ear__voice_step_state(ear_stage *s, ear__voice *v) {
         v->env_t_s += (float)s->block_s;
         float u = v->env_len_s > 0.0f ? v->env_t_s / v->env_len_s : 1.0f;
         if (u > 1.0f) u = 1.0f;
-        v->env = v->env_kind == EAR__ENV_IN ? sinf(u * (float)(EAR__PI / 2))
-                                            : cosf(u * (float)(EAR__PI / 2));
+        v->env = v->env_kind == EAR__ENV_IN ? ear__sin_quarter(u) : ear__cos_quarter(u);
         if (v->env_kind == EAR__ENV_IN && u >= 1.0f) v->env_kind = EAR__ENV_NONE, v->env = 1.0f;
         if (v->env_kind == EAR__ENV_OUT && u >= 1.0f) v->stopping = true, v->fade = 0.0f;
     }
