@@ -34,6 +34,7 @@ typedef struct ear_hrtf_error {
 typedef struct ear_hrtf_config {
     uint32_t sample_rate; /* the stage's rate the filters are made for; default 48000 */
     uint32_t taps;        /* filter length per ear, 8..EAR_HRTF_MAX_TAPS; default 128 */
+    const ear_allocator *allocator; /* the set's arrays; NULL (default): malloc/free */
 } ear_hrtf_config;
 
 /* The defaults above. Thread: any. */
@@ -63,6 +64,7 @@ typedef struct ear_hrtf_set {
     double file_rate;      /* the SOFA file's sampling rate */
     uint32_t file_taps;    /* the file's HRIR length */
     char source[256];      /* the file's path as given (cut to fit) */
+    ear_allocator alloc;   /* what the set was allocated with (ear_hrtf_free uses it) */
 } ear_hrtf_set;
 
 /* Loads path into a new set for config (NULL: the defaults). On success *out_set owns the
