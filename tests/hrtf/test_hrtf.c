@@ -128,7 +128,7 @@ static void check_bands(const ear_hrtf_set *s, double *worst, uint32_t *over_1db
 TEST(magnitudes_match_the_dataset_by_third_octaves) {
     load_all();
     double worst48, worst44;
-    uint32_t over48, over44, cells = raw->M * 2 * NBANDS;
+    uint32_t over48, over44;
     check_bands(set48, &worst48, &over48);
     check_bands(set44, &worst44, &over44);
     fprintf(stderr,
