@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "earshot/core.h"
+#include "earshot/stage.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,6 +98,10 @@ uint32_t ear_hrtf_weights(const ear_hrtf_set *set, float azimuth_deg, float elev
  * non-finite angles (outputs untouched). Pure C11 + libm, no allocation. Thread: any. */
 ear_result ear_hrtf_lookup(const ear_hrtf_set *set, float azimuth_deg, float elevation_deg,
                            float *left, float *right, float *delay_left, float *delay_right);
+
+/* The set as the stage takes it (ear_stage_set_hrtf copies the arrays): borrowed
+ * pointers into set, valid while it lives. Thread: any. */
+ear_stage_hrtf ear_hrtf_stage_view(const ear_hrtf_set *set);
 
 #ifdef __cplusplus
 }

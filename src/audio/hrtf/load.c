@@ -2,7 +2,9 @@
  * Loading a SOFA file into an ear_hrtf_set. For each measured direction and ear:
  *   1. the interaural delay: the lag of the right ear's HRIR against the left's by
  *      normalised cross-correlation over +-1.5 ms with parabolic interpolation (plus the
- *      file's Data.Delay, if any), scaled to the stage rate; the earlier ear gets 0;
+ *      file's Data.Delay, if any), scaled to the stage rate, less the lag between the two
+ *      ears' minimum-phase filters (step 3; the far ear's peaks later), so that filters
+ *      and delays together have the dataset's lag; the earlier ear gets 0;
  *   2. the magnitude response: the HRIR zero-padded to a dense FFT at the file's rate,
  *      sampled (linear interpolation) on the stage rate's grid; above the file's Nyquist
  *      frequency (a stage faster than the file) a raised-cosine fade to -100 dB;
@@ -113,6 +115,38 @@ static double xcorr_lag(const float *a, const float *b, int n, int max_lag) {
     }
     free(score);
     return (double)best_lag + frac;
+}
+
+/* Lag of filter b against filter a (positive: b later) by their plain cross-correlation
+ * sum_i a[i] b[i + lag] over +-max_lag, with parabolic interpolation: the lag that the
+ * cross-correlation of the two ears' outputs for white noise has. */
+static double filter_lag(const float *a, const float *b, int n, int max_lag) {
+    double best = -INFINITY, r[3] = {0, 0, 0};
+    int best_lag = 0;
+    for (int lag = -max_lag; lag <= max_lag; lag++) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            int j = i + lag;
+            if (j >= 0 && j < n) sum += (double)a[i] * b[j];
+        }
+        if (sum > best) {
+            best = sum;
+            best_lag = lag;
+        }
+    }
+    if (best_lag > -max_lag && best_lag < max_lag) {
+        for (int k = -1; k <= 1; k++) {
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                int j = i + best_lag + k;
+                if (j >= 0 && j < n) sum += (double)a[i] * b[j];
+            }
+            r[k + 1] = sum;
+        }
+        double den = r[0] - 2.0 * r[1] + r[2];
+        if (den < 0) return best_lag + 0.5 * (r[0] - r[2]) / den;
+    }
+    return best_lag;
 }
 
 typedef struct work {
@@ -475,6 +509,7 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     double scale = cfg.sample_rate / file_rate;
     int max_lag = (int)ceil(0.0015 * file_rate);
     if (max_lag > (int)n - 1) max_lag = (int)n - 1;
+    int mp_lag = (int)taps / 4; /* the filters' own lag is a few samples */
     for (uint32_t d = 0; d < m; d++) {
         double az = fmod(h->SourcePosition.values[d * 3], 360.0);
         if (az < 0) az += 360.0;
@@ -491,10 +526,15 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
             itd += h->DataDelay.values[d * 2 + 1] - h->DataDelay.values[d * 2];
         }
         itd *= scale;
+        float *fl = s->left + (size_t)d * taps, *fr = s->right + (size_t)d * taps;
+        make_filter(&w, l, n, file_rate, cfg.sample_rate, taps, fl);
+        make_filter(&w, r, n, file_rate, cfg.sample_rate, taps, fr);
+        /* The two minimum-phase filters are not equally early (the far ear's, duller,
+         * peaks later): the delays make up the rest, so that the rendered ears'
+         * cross-correlation lag is the dataset's. */
+        itd -= filter_lag(fl, fr, (int)taps, mp_lag);
         s->delay_left[d] = itd < 0 ? (float)-itd : 0.0f;
         s->delay_right[d] = itd > 0 ? (float)itd : 0.0f;
-        make_filter(&w, l, n, file_rate, cfg.sample_rate, taps, s->left + (size_t)d * taps);
-        make_filter(&w, r, n, file_rate, cfg.sample_rate, taps, s->right + (size_t)d * taps);
     }
     work_free(&w);
     mysofa_free(h);
