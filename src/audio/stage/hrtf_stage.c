@@ -466,11 +466,11 @@ static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float 
 
 /* ---- audio side: rendering ------------------------------------------------- */
 
-void ear__hrtf_conv_scalar(const float *p, uint32_t frames, const float *g, uint32_t len,
-                           float *y) {
+void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
+                           uint32_t len, float *y) {
     for (uint32_t j = 0; j < frames; j++) {
         float acc = 0.0f;
-        const float *q = p + j;
+        const float *q = buf + x0 + j;
         for (uint32_t k = 0; k < len; k++) acc += g[k] * q[-(int32_t)k];
         y[j] = acc;
     }
@@ -523,19 +523,19 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
     float *buf = b->buf;
     memcpy(buf, hv->hist, H * sizeof(float));
     memcpy(buf + H, x, n * sizeof(float));
-    void (*conv)(const float *, uint32_t, const float *, uint32_t, float *) =
-        s->kernel == ear__kernel_avx2 && ear__hrtf_conv_avx2 ? ear__hrtf_conv_avx2
-                                                             : ear__hrtf_conv_scalar;
+    ear__hrtf_conv cv = s->kernel == ear__kernel_avx2 && ear__hrtf_conv_avx2
+                            ? ear__hrtf_conv_avx2
+                            : ear__hrtf_conv_scalar;
     uint32_t c = hv->cur, len = b->len;
-    conv(buf + H - hv->delay[c][0], n, hv->filter[c][0], len, b->y[0]);
-    conv(buf + H - hv->delay[c][1], n, hv->filter[c][1], len, b->y[1]);
+    cv(buf, H - hv->delay[c][0], n, hv->filter[c][0], len, b->y[0]);
+    cv(buf, H - hv->delay[c][1], n, hv->filter[c][1], len, b->y[1]);
     /* The gain is ramped on the output (after the delays and filters), so that a path
      * faded to 0 ends silent: nothing of it is left in a delay line to be cut. */
     float g0 = hv->gain, dg = (g1 - g0) / (float)n;
     if (xfade) {
         uint32_t c1 = c ^ 1u;
-        conv(buf + H - hv->delay[c1][0], n, hv->filter[c1][0], len, b->y[2]);
-        conv(buf + H - hv->delay[c1][1], n, hv->filter[c1][1], len, b->y[3]);
+        cv(buf, H - hv->delay[c1][0], n, hv->filter[c1][0], len, b->y[2]);
+        cv(buf, H - hv->delay[c1][1], n, hv->filter[c1][1], len, b->y[3]);
         float inv = 1.0f / (float)n;
         for (uint32_t j = 0; j < n; j++) {
             float t = (float)(j + 1) * inv, g = g0 + dg * (float)(j + 1);

@@ -651,11 +651,13 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
                       const ear__targets *t);
 /* Game side: frees banks the audio side has let go (every bank, when destroying). */
 void ear__hrtf_collect(ear_stage *s, bool all);
-/* y[j] = sum_k g[k] p[j - k] for j < frames, k < len (p[-len - delay + 1 ..] readable).
- * The scalar reference and the AVX2 kernel (NULL off x86-64). */
-void ear__hrtf_conv_scalar(const float *p, uint32_t frames, const float *g, uint32_t len,
-                           float *y);
-extern void (*const ear__hrtf_conv_avx2)(const float *p, uint32_t frames, const float *g,
-                                         uint32_t len, float *y);
+/* One ear's block: y[j] = sum_k g[k] buf[x0 + j - k] for j < frames, k < len (buf holds a
+ * voice's history, then the block). The scalar reference and the AVX2 kernel (NULL off
+ * x86-64). */
+typedef void (*ear__hrtf_conv)(const float *buf, uint32_t x0, uint32_t frames, const float *g,
+                               uint32_t len, float *y);
+void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
+                           uint32_t len, float *y);
+extern const ear__hrtf_conv ear__hrtf_conv_avx2;
 
 #endif
