@@ -422,14 +422,26 @@ static bool is_cartesian(const struct MYSOFA_HRTF *h) {
     return false;
 }
 
+static ear_result check_config(const ear_hrtf_config *config, ear_hrtf_config *cfg,
+                               const char *path, ear_hrtf_error *err) {
+    *cfg = config ? *config : ear_hrtf_config_default();
+    if (cfg->sample_rate < 8000 || cfg->sample_rate > 384000)
+        return fail(err, EAR_E_INVALID_ARG, path, "sample_rate outside 8000..384000");
+    if (cfg->taps < 8 || cfg->taps > EAR_HRTF_MAX_TAPS)
+        return fail(err, EAR_E_INVALID_ARG, path, "taps outside 8..256");
+    return EAR_OK;
+}
+
+static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
+                        const ear_hrtf_config *config, ear_hrtf_set **out_set,
+                        ear_hrtf_error *err);
+
 ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
                          ear_hrtf_set **out_set, ear_hrtf_error *err) {
     if (!path || !out_set) return fail(err, EAR_E_INVALID_ARG, path, "no path or no output");
-    ear_hrtf_config cfg = config ? *config : ear_hrtf_config_default();
-    if (cfg.sample_rate < 8000 || cfg.sample_rate > 384000)
-        return fail(err, EAR_E_INVALID_ARG, path, "sample_rate outside 8000..384000");
-    if (cfg.taps < 8 || cfg.taps > EAR_HRTF_MAX_TAPS)
-        return fail(err, EAR_E_INVALID_ARG, path, "taps outside 8..256");
+    ear_hrtf_config cfg;
+    ear_result r = check_config(config, &cfg, path, err);
+    if (r != EAR_OK) return r;
     FILE *probe = fopen(path, "rb");
     if (!probe) {
         char why[300];
@@ -439,6 +451,14 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     fclose(probe);
     int code = 0;
     struct MYSOFA_HRTF *h = mysofa_load(path, &code);
+    return build(h, code, path, &cfg, out_set, err);
+}
+
+/* The set from libmysofa's reading of path (h, code): checked, then made into filters. */
+static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
+                        const ear_hrtf_config *config, ear_hrtf_set **out_set,
+                        ear_hrtf_error *err) {
+    ear_hrtf_config cfg = *config;
     if (!h || code != MYSOFA_OK) {
         if (h) mysofa_free(h);
         return fail(err,
