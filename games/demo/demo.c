@@ -11,6 +11,7 @@
  * path (ear_level_find_path) a few metres ahead of the player, towards the objective.
  */
 #include "demo.h"
+#include "sounds.h"
 
 #include "earshot/assets.h"
 #include "earshot/mixer.h"
@@ -395,8 +396,10 @@ demo *demo_create(const demo_options *options) {
     d->opt = *options;
     ear_storage_config sc = ear_storage_config_default();
     sc.path = options->save_path;
-    sc.secret = save_secret;
-    sc.secret_size = sizeof save_secret - 1;
+    if (!options->plain_save) {
+        sc.secret = save_secret;
+        sc.secret_size = sizeof save_secret - 1;
+    }
     if (ear_storage_create(&sc, &d->save) != EAR_OK) {
         free(d);
         return NULL;
@@ -1242,8 +1245,21 @@ static void speak_speed(ear_ctx *ctx, demo *d) {
 
 /* ---- The scene ------------------------------------------------------------------------ */
 
+/* The web build's sounds: each clip demo_sounds_make makes, registered under its name
+ * (a registered name wins over files and is never trimmed). One that cannot be made or
+ * registered is warned about and stays missing, as a missing file would. */
+static void register_sound(void *user, const char *name, ear_result made, ear_clip *clip) {
+    ear_assets *a = user;
+    ear_result r = made == EAR_OK ? ear_assets_register_clip(a, name, clip) : made;
+    if (r != EAR_OK)
+        ear_log(EAR_LOG_WARN, "demo", "the sound \"%s\" could not be made: %s", name,
+                ear_result_string(r));
+    ear_clip_release(clip);
+}
+
 static void start(ear_ctx *ctx, void *user) {
     demo *d = user;
+    if (d->opt.sounds_in_memory) demo_sounds_make(register_sound, ear_ctx_assets(ctx));
     ear_lang *lang = ear_ctx_lang(ctx);
     ear_lang_load_text(lang, "en", english, sizeof english - 1, "demo english", NULL);
     ear_lang_load_text(lang, "de", german, sizeof german - 1, "demo german", NULL);

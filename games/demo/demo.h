@@ -33,6 +33,13 @@ typedef struct demo_options {
     const char *language;   /* NULL: the save's, else English */
     int start_level;        /* 0: the main menu; 1..3: straight into that level */
     const char *assets_dir; /* the folder make_sounds wrote */
+    /* The web build (docs/web.md): the sounds are made in memory when the scene starts
+     * (demo_sounds_make, the same code make_sounds writes its files with) and registered
+     * with the asset cache under their names, since the web build reads no sound files;
+     * and the save is plain key = value (the web build has no libsodium). Both false
+     * natively: the files, the encrypted save. */
+    bool sounds_in_memory;
+    bool plain_save;
     /* Every spoken line, with the game time (the speech log, and the bot's ears). */
     void (*on_line)(void *user, double game_s, const char *text);
     void *line_user;

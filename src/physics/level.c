@@ -428,3 +428,37 @@ bool ear_level_tile(const ear_level *level, uint32_t ch, size_t index, ear_vec3 
 const uint32_t *ear__level_cells(const ear_level *level) {
     return level->cells;
 }
+
+/* Walls as fixed boxes (here, not in world_doc.c, so that builds without jansson, the web
+ * build, have it too). */
+ear_result ear_level_add_to_world(const ear_level *level, ear_physics *world,
+                                  size_t *out_added) {
+    if (out_added) *out_added = 0;
+    if (!level || !world) return EAR_E_INVALID_ARG;
+    size_t count = ear_level_wall_count(level);
+    ear_result r = ear_physics_reserve(world, ear_physics_body_count(world) + count);
+    if (r != EAR_OK) return r;
+    for (size_t i = 0; i < count; i++) {
+        ear_level_wall w;
+        ear_level_wall_at(level, i, &w);
+        char name[48];
+        snprintf(name, sizeof name, "wall:%u:%u", w.row, w.column);
+        ear_body_desc d = ear_body_desc_default();
+        d.name = name;
+        d.kind = EAR_BODY_FIXED;
+        d.shape = EAR_SHAPE_BOX;
+        d.position_m = w.center;
+        d.half_extents_m = w.half_extents;
+        ear_body_id id;
+        r = ear_physics_add_body(world, &d, &id);
+        if (r != EAR_OK) {
+            /* Take back what this call added, so a failure changes nothing. */
+            for (size_t k = 0; k < i; k++)
+                ear_physics_remove_body(
+                    world, ear_physics_body_at(world, ear_physics_body_count(world) - 1));
+            return r;
+        }
+    }
+    if (out_added) *out_added = count;
+    return EAR_OK;
+}

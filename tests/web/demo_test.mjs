@@ -1,0 +1,215 @@
+// The demo game, Three Errands, in headless Chromium (Debian's /usr/bin/chromium) driven
+// by playwright-core, against the web build served on 127.0.0.1:
+//   node demo_test.mjs BUILD_WEB_DIR NATIVE_EARSHOT_DEMO
+// The words are the game's own (games/demo/demo.c's English table), the same lines
+// tests/game/game.sh checks in the native build's speech log; the menu music's level is
+// checked against the native build's render of the same menu. Fails (exit 1) with the
+// reason on each check that does not hold; a missing Chromium or build is a failure,
+// never a skip.
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { serve } from "./serve.mjs";
+
+const [dir, nativeDemo] = process.argv.slice(2).map((p) => resolve(p));
+const CHROMIUM = "/usr/bin/chromium";
+let failures = 0;
+function check(ok, what, detail = "") {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail ? ": " + detail : ""}`);
+  if (!ok) failures++;
+}
+function fatal(why) {
+  console.error(`demo_test: ${why}`);
+  process.exit(1);
+}
+if (!dir || !nativeDemo) fatal("usage: node demo_test.mjs BUILD_WEB_DIR NATIVE_EARSHOT_DEMO");
+if (!existsSync(CHROMIUM)) fatal(`${CHROMIUM} is missing: scripts/install-deps installs Debian's chromium`);
+for (const f of ["earshot-demo.html", "earshot-demo.js", "earshot-demo.wasm", "index.html"])
+  if (!existsSync(join(dir, f))) fatal(`${join(dir, f)} is missing: the web build did not run (make web)`);
+if (!readFileSync(join(dir, "index.html"), "utf8").includes('<a href="earshot-demo.html">Three Errands</a>'))
+  fatal("index.html has no link to the demo game");
+
+// The native reference: the main menu left alone for 5 s (no keys), headless, no save
+// (the defaults: music at 60 percent), its sound as a 32-bit float stereo WAV.
+const scratch = mkdtempSync(join(tmpdir(), "earshot-demo-test-"));
+const MENU_FROM_S = 2.5; // the menu's first two sentences have ducked the music until about 2 s
+function nativeMenuPeak() {
+  writeFileSync(join(scratch, "quiet.script"), "300 quit\n");
+  try {
+    execFileSync(nativeDemo, ["--headless", "--script", "quiet.script", "--wav", "menu.wav"],
+                 { cwd: scratch, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    fatal(`${nativeDemo} --headless failed: ${String(e.stderr || e.message).slice(0, 600)}`);
+  }
+  const wav = readFileSync(join(scratch, "menu.wav"));
+  // RIFF chunks: find "fmt " (format 3: float, 2 channels, 48000 Hz) and "data".
+  let at = 12, fmt = null, data = null;
+  while (at + 8 <= wav.length) {
+    const id = wav.toString("latin1", at, at + 4), size = wav.readUInt32LE(at + 4);
+    if (id === "fmt ") fmt = { format: wav.readUInt16LE(at + 8), channels: wav.readUInt16LE(at + 10), rate: wav.readUInt32LE(at + 12) };
+    if (id === "data") data = { start: at + 8, size };
+    at += 8 + size + (size & 1);
+  }
+  if (!fmt || !data || fmt.format !== 3 || fmt.channels !== 2 || fmt.rate !== 48000)
+    fatal(`menu.wav is not 32-bit float stereo at 48 kHz: ${JSON.stringify(fmt)}`);
+  let peak = 0;
+  const first = Math.round(MENU_FROM_S * 48000) * 2, count = data.size / 4;
+  for (let i = first; i < count; i++) peak = Math.max(peak, Math.abs(wav.readFloatLE(data.start + i * 4)));
+  return { peak, seconds: count / 2 / 48000 };
+}
+const native = nativeMenuPeak();
+check(native.seconds >= 4.9 && native.peak > 0.05, "native: the menu music plays (the reference)", JSON.stringify(native));
+
+const server = await serve(dir, 0);
+const base = `http://127.0.0.1:${server.address().port}/`;
+const profile = mkdtempSync(join(tmpdir(), "earshot-chromium-"));
+const browser = await chromium.launchPersistentContext(profile, {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+try {
+  const errors = [];
+  const page = await browser.newPage();
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  page.on("pageerror", (e) => errors.push(String(e)));
+
+  // The words said since the page's ready message, in order.
+  const said = () => page.evaluate(() => earshotWeb.announcements.slice(1));
+  // Presses a key and waits until the game has said `lines` more things (or 5 s).
+  async function press(key, lines = 1) {
+    const before = (await said()).length;
+    await page.keyboard.press(key);
+    await page.waitForFunction((n) => earshotWeb.announcements.length - 1 >= n, before + lines, { timeout: 5000 })
+      .catch(() => {});
+    return (await said()).slice(before);
+  }
+  const json = (x) => JSON.stringify(x);
+  const say = (text, assertive) => ({ text, assertive });
+
+  // 1. The page: its accessibility tree, the instructions, the ready message.
+  await page.goto(base + "earshot-demo.html");
+  await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
+  const tree = await page.locator("body").ariaSnapshot();
+  check(/heading "Three Errands" \[level=1\]/.test(tree), "accessibility tree: the heading", tree.replace(/\n/g, " | "));
+  check(/application "Three Errands game area"/.test(tree), "accessibility tree: the application region");
+  check(/alert "Game messages"/.test(tree), "accessibility tree: the assertive live region (alert)");
+  check(/log "Game news"/.test(tree), "accessibility tree: the polite live region (log)");
+  check(/button "Start"/.test(tree), "accessibility tree: the Start button");
+  const instructions = await page.evaluate(() => document.getElementById("instructions").textContent);
+  for (const part of ["Up and Down move, Enter chooses", "F1 repeats the last message", "Escape pauses",
+                      "follow it to the sparkles", "Sound starts only when you press the Start button."])
+    check(instructions.includes(part), `the instructions say "${part}"`, instructions);
+  check((await page.evaluate(() => earshotWeb.announcements[0].text)) ===
+        "Ready. Press the Start button to begin; sound starts only when you press it.", "the ready message");
+
+  // 2. Keyboard only: Tab reaches Start, Enter presses it; the main menu is said.
+  await page.keyboard.press("Tab");
+  check(await page.evaluate(() => document.activeElement.id) === "earshot-start", "Tab reaches the Start button");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => earshotWeb.announcements.length >= 3, null, { timeout: 10000 }).catch(() => {});
+  check(await page.evaluate(() => document.activeElement.id) === "earshot-game", "the game area has the focus after Start");
+  check(json(await said()) === json([say("Main menu, menu", true), say("Play, button, 1 of 5", false)]),
+        "start: the main menu, word for word", json(await said()));
+
+  // 3. Sound: the callback runs at the stage's rate, and the menu music, once the menu's
+  // sentences no longer duck it, peaks as in the native build's render of the same menu
+  // (the same synth clip on the music bus at 60 percent; within 2 %: the wasm's libm
+  // rounds some synth samples differently in the last bit, nothing more).
+  await page.waitForFunction((s) => earshotWeb.steps >= s * 60, MENU_FROM_S, { timeout: 15000 });
+  await page.evaluate(() => { earshotWeb.audio.maxPeak = 0; earshotWeb.audio.maxRms = 0; });
+  const from = await page.evaluate(() => ({ ...earshotWeb.audio }));
+  // 1.5 s: the menu's loop has a note every second.
+  await page.waitForFunction((f) => earshotWeb.audio.frames >= f + 1.5 * 48000, from.frames, { timeout: 15000 })
+    .catch(() => {});
+  const menuAudio = await page.evaluate(() => ({ ...earshotWeb.audio }));
+  check(menuAudio.callbacks >= from.callbacks + 50 && menuAudio.sampleRate === 48000,
+        "the audio callback runs, at 48 kHz", json(menuAudio));
+  check(Math.abs(menuAudio.maxPeak - native.peak) <= 0.02 * native.peak && menuAudio.maxRms > 0.2 * native.peak,
+        "not silent: the menu music peaks as natively (2 %)", `page ${menuAudio.maxPeak} rms ${menuAudio.maxRms}, native ${native.peak}`);
+
+  // 4. Menu navigation, word for word (game.sh's menu script: the settings' music volume
+  // to 70, back, and Play).
+  const steps = [
+    ["ArrowDown", [say("Choose a level, submenu, 2 of 5", true)]],
+    ["ArrowDown", [say("Settings, submenu, 3 of 5", true)]],
+    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 8", false)]],
+    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 8", true)]],
+    ["ArrowRight", [say("70 percent", true)]],
+    ["Escape", [say("Settings, submenu, 3 of 5", true)]],
+    ["ArrowUp", [say("Choose a level, submenu, 2 of 5", true)]],
+    ["ArrowUp", [say("Play, button, 1 of 5", true)]],
+    ["Enter", [say("Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.", true)]],
+  ];
+  for (const [key, expected] of steps) {
+    const got = await press(key, expected.length);
+    check(json(got) === json(expected), `${key}: ${expected.map((e) => e.text).join(" / ")}`, json(got));
+  }
+
+  // 5. In the level: C says where the player faces (the same line as natively); F1 repeats.
+  await page.waitForFunction(() => earshotWeb.steps >= 10, null, { timeout: 5000 });
+  let got = await press("c");
+  check(json(got) === json([say("Facing east. The bell is at 1 o'clock.", true)]), "C: facing, word for word", json(got));
+  got = await press("F1");
+  check(json(got) === json([say("Facing east. The bell is at 1 o'clock.", true)]), "F1: the same line again", json(got));
+
+  // 6. Focus loss pauses the game (no fixed steps) and says so; the focus back resumes.
+  const before = (await said()).length;
+  await page.evaluate(() => document.getElementById("earshot-game").blur());
+  await sleep(150);
+  const pausedAt = await page.evaluate(() => earshotWeb.steps);
+  await sleep(500);
+  const paused = await page.evaluate(() => ({ steps: earshotWeb.steps, paused: earshotWeb.paused }));
+  check(paused.paused && paused.steps === pausedAt, "focus loss pauses (no steps for 0.5 s)", `${pausedAt} -> ${json(paused)}`);
+  await page.evaluate(() => document.getElementById("earshot-game").focus());
+  await page.waitForFunction((n) => earshotWeb.announcements.length - 1 >= n + 2, before, { timeout: 5000 }).catch(() => {});
+  await sleep(300);
+  const resumed = await page.evaluate(() => ({ steps: earshotWeb.steps, paused: earshotWeb.paused }));
+  check(!resumed.paused && resumed.steps > pausedAt, "the focus back resumes the steps", `${pausedAt} -> ${json(resumed)}`);
+  got = (await said()).slice(before);
+  check(json(got) === json([say("Paused: the window lost focus.", true), say("Resumed.", true)]),
+        "focus: lost and back, word for word", json(got));
+
+  // 7. Escape: the pause menu; Quit ends the game, the save goes to browser storage.
+  got = await press("Escape", 2);
+  check(json(got) === json([say("Paused, menu", true), say("Resume, button, 1 of 5", false)]),
+        "Escape: the pause menu, word for word", json(got));
+  for (const [n, label] of [[2, "Restart level, button"], [3, "Choose a level, button"], [4, "Settings, submenu"], [5, "Quit, button"]]) {
+    got = await press("ArrowDown");
+    check(json(got) === json([say(`${label}, ${n} of 5`, true)]), `pause menu: ${label}, ${n} of 5`, json(got));
+  }
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => earshotWeb.ended && earshotWeb.savedAtEnd, null, { timeout: 5000 }).catch(() => {});
+  got = await page.evaluate(() => earshotWeb.announcements.slice(-1)[0].text);
+  check(got === "The game has ended. Reload the page to play again.", "Quit ends the game, and the page says so", got);
+  const saveText = await page.evaluate(() => {
+    try { return new TextDecoder().decode(Module.FS.readFile("/earshot/three-errands.save")); } catch (e) { return String(e); }
+  });
+  check(/^settings\.music = 70$/m.test(saveText) && !saveText.startsWith("EARSHOT-SAVE-ENC"),
+        "the save is plain key = value in browser storage, with the music at 70", json(saveText.slice(0, 300)));
+
+  // 8. The save outlives the page: loaded again, the settings say 70 percent.
+  await page.goto(base + "earshot-demo.html");
+  await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
+  await page.click("#earshot-start");
+  await page.waitForFunction(() => earshotWeb.announcements.length >= 3, null, { timeout: 10000 }).catch(() => {});
+  await press("ArrowDown");
+  await press("ArrowDown");
+  await press("Enter", 2);
+  got = await press("ArrowDown");
+  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 8", true)]),
+        "loaded again: the music volume kept (70 percent)", json(got));
+
+  check(errors.length === 0, "no console errors", json(errors));
+} finally {
+  await browser.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+}
+if (failures) fatal(`${failures} check(s) failed`);
+console.log("demo_test: all checks passed");
