@@ -52,49 +52,50 @@ typedef struct ear_assets_config {
 ear_assets_config ear_assets_config_default(void);
 
 /* Creates an empty cache for one assets folder (config NULL: defaults). The folder need
- * not exist yet. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY. */
+ * not exist yet. EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY. Thread: game. */
 ear_result ear_assets_create(const ear_assets_config *config, ear_assets **out_assets);
 
 /* Releases every clip the cache and registry hold (voices that still play one keep
- * their own reference) and frees the cache. NULL does nothing. */
+ * their own reference) and frees the cache. NULL does nothing. Thread: game. */
 void ear_assets_destroy(ear_assets *assets);
 
-/* The assets folder (borrowed, valid while the assets live). */
+/* The assets folder (borrowed, valid while the assets live). Thread: any (fixed at create). */
 const char *ear_assets_root(const ear_assets *assets);
 
 /* Registers `clip` under `name` (taking a reference; replacing, and releasing, an earlier
  * clip of that name). A registered name wins over every other way of resolving it, and
- * is never trimmed. EAR_E_INVALID_ARG for NULLs, an empty name or one too long. */
+ * is never trimmed. EAR_E_INVALID_ARG for NULLs, an empty name or one too long.
+ * Thread: game. */
 ear_result ear_assets_register_clip(ear_assets *assets, const char *name, ear_clip *clip);
 
 /* Writes into `out` the file a name resolves to ("" for registered and synth names);
- * EAR_E_NOT_FOUND when nothing answers to it. Warns nothing. */
+ * EAR_E_NOT_FOUND when nothing answers to it. Warns nothing. Thread: game. */
 ear_result ear_assets_resolve(ear_assets *assets, const char *name, char *out, size_t cap);
 
 /* Resolves `name` and adds a holder to its entry, loading it if the cache does not hold it;
  * writes the clip (borrowed from the cache: valid until the last holder has released it
  * and a trim has run; retain it to keep it longer). EAR_E_NOT_FOUND (warned once per
  * name) when nothing answers to the name; a decoding error (warned once per name, with the
- * file and the reason) when the file will not load, and nothing is remembered. */
+ * file and the reason) when the file will not load, and nothing is remembered. Thread: game. */
 ear_result ear_assets_acquire(ear_assets *assets, const char *name, ear_clip **out_clip);
 
 /* Drops one holder of the entry holding `clip` (an entry with none left is idle, still
  * loaded). EAR_E_NOT_FOUND when the cache holds no such clip; EAR_E_STATE when it has no
- * holders. */
+ * holders. Thread: game. */
 ear_result ear_assets_release(ear_assets *assets, ear_clip *clip);
 
 /* Unloads every idle entry (the clips' memory goes when no voice plays them any more) and
- * returns how many. Registered clips stay. */
+ * returns how many. Registered clips stay. Thread: game. */
 uint32_t ear_assets_trim(ear_assets *assets);
 
 /* Like acquire, but adds no holder: the clip is cached as an idle entry, borrowed until the
- * next trim. For playing a sound now (the voice holds its own reference). */
+ * next trim. For playing a sound now (the voice holds its own reference). Thread: game. */
 ear_result ear_assets_get(ear_assets *assets, const char *name, ear_clip **out_clip);
 
 /* Plays the sound `name` on `stage` with params (ear_play; NULL: defaults). A sound that
  * cannot be found or loaded warns once per name, writes EAR_VOICE_NONE (which reads as
  * finished: ear_stage_is_playing is false) and returns EAR_E_NOT_FOUND or the decoding
- * error; the game goes on. Otherwise as ear_stage_play. */
+ * error; the game goes on. Otherwise as ear_stage_play. Thread: game. */
 ear_result ear_assets_play(ear_assets *assets, ear_stage *stage, const char *name,
                            const ear_play *params, ear_voice_id *out_id);
 
@@ -104,11 +105,13 @@ typedef struct ear_asset_state {
     bool loaded;
     uint32_t holders;
 } ear_asset_state;
+/* The state of `name`'s entry (nothing loaded, no holders for an unknown name).
+ * Thread: game. */
 ear_asset_state ear_assets_state(ear_assets *assets, const char *name);
 
 /* Why the last acquire, get or play that had to load a file could not: the decoder's
  * "<path>: <reason>" ("" when that load succeeded or none was needed). Borrowed, valid until
- * the next call on the assets. */
+ * the next call on the assets. Thread: game. */
 const char *ear_assets_last_load_error(const ear_assets *assets);
 
 typedef struct ear_assets_stats {
@@ -118,6 +121,7 @@ typedef struct ear_assets_stats {
     uint64_t failed_loads; /* loads that failed (not remembered) */
     uint64_t warnings;     /* missing-sound warnings given (one per name) */
 } ear_assets_stats;
+/* The counters above. Thread: game. */
 ear_assets_stats ear_assets_get_stats(const ear_assets *assets);
 
 /* ---- Music ------------------------------------------------------------------------ */
@@ -126,13 +130,13 @@ ear_assets_stats ear_assets_get_stats(const ear_assets *assets);
  * an audio.json clip name, <root>/music/<name>, or <root>/sounds/<name> (each also with
  * .ogg, .opus, .flac, .mp3 or .wav appended). A name that cannot be found or opened warns
  * once per name (the reason included) and returns EAR_E_NOT_FOUND or the decoding error,
- * with *out_stream untouched: the game plays on without it. */
+ * with *out_stream untouched: the game plays on without it. Thread: game. */
 ear_result ear_assets_open_music(ear_assets *assets, const char *name, bool loop,
                                  ear_stream *out_stream);
 
 /* Opens `name` as above and starts it on the stage's music channel (ear_stage_music_play,
  * which then owns the stream): loop, volume and crossfade_s as there. A missing file warns
- * once and plays nothing. */
+ * once and plays nothing. Thread: game. */
 ear_result ear_assets_play_music(ear_assets *assets, ear_stage *stage, const char *name,
                                  bool loop, float volume, float crossfade_s);
 
@@ -183,31 +187,33 @@ ear_result ear_audio_setup_parse(const char *text, size_t length, const char *la
 ear_result ear_blend_parse(const char *text, size_t length, const char *label,
                            ear_blend_source *out, ear_io_error *err);
 
-/* Releases the clips a resolved setup holds and frees it. NULL does nothing. */
+/* Releases the clips a resolved setup holds and frees it. NULL does nothing.
+ * Thread: the setup's holder (clip references are atomic). */
 void ear_audio_setup_destroy(ear_audio_setup *setup);
 
 /* Reads and parses <root>/audio.json, registers its "clips" names with the assets, and
  * resolves every blend layer's and pool's clip through the assets (holding a reference to
  * each). EAR_E_NOT_FOUND (no error text: a folder without audio.json is fine) when there
  * is none; EAR_E_FORMAT with the file and key for bad JSON or a clip name nothing answers
- * to ("assets/audio.json: pools[0].clips[2]: no sound named \"thud\""). */
+ * to ("assets/audio.json: pools[0].clips[2]: no sound named \"thud\""). Thread: game. */
 ear_result ear_assets_load_setup(ear_assets *assets, ear_audio_setup **out_setup,
                                  ear_io_error *err);
 
 /* Applies <root>/audio.json to the stage once per assets object: bus volumes, ducks,
  * blends and pools, through mixer.h. Later calls return EAR_OK and change nothing; a
  * folder without audio.json is EAR_OK. Errors as ear_assets_load_setup's, or a mixer
- * error naming the entry ("assets/audio.json: blends[1]: the stage refused it: ..."). */
+ * error naming the entry ("assets/audio.json: blends[1]: the stage refused it: ...").
+ * Thread: game. */
 ear_result ear_assets_apply_setup(ear_assets *assets, ear_stage *stage, ear_io_error *err);
 
 /* Reads <root>/sounds/<name>.blend.json, resolves its clips and registers the blend on the
- * stage. EAR_E_NOT_FOUND when there is no such file. */
+ * stage. EAR_E_NOT_FOUND when there is no such file. Thread: game. */
 ear_result ear_assets_load_blend_file(ear_assets *assets, ear_stage *stage, const char *name,
                                       ear_io_error *err);
 
 /* Plays a blend found by name: registered on the stage, listed in audio.json (apply the
  * setup first), or read from <root>/sounds/<name>.blend.json on first use. A blend that
- * cannot be found warns once per name and writes EAR_VOICE_NONE. */
+ * cannot be found warns once per name and writes EAR_VOICE_NONE. Thread: game. */
 ear_result ear_assets_play_blend(ear_assets *assets, ear_stage *stage, const char *name,
                                  const ear_play *params, ear_voice_id *out_id);
 

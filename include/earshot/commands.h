@@ -60,17 +60,19 @@ ear_commands_config ear_commands_config_default(void);
 
 /* Creates a registry with a fresh 48 kHz stereo stage and an empty assets cache (config
  * NULL: defaults). EAR_E_INVALID_ARG, EAR_E_OUT_OF_MEMORY, EAR_E_FORMAT (an embedded schema
- * does not parse: a build problem). */
+ * does not parse: a build problem).
+ * Thread: game (the one thread that will use the registry). */
 ear_result ear_commands_create(const ear_commands_config *config, ear_commands **out);
-/* Frees the registry, its stage and everything it holds. NULL does nothing. */
+/* Frees the registry, its stage and everything it holds. NULL does nothing. Thread: game. */
 void ear_commands_destroy(ear_commands *commands);
 
 /* The table: count, the i-th command's name ("audio.play") and its schema (borrowed, valid
- * while the registry lives; NULL for i out of range). Names are in alphabetical order. */
+ * while the registry lives; NULL for i out of range). Names are in alphabetical order.
+ * Thread: any (the table is constant; a schema is read-only once created). */
 size_t ear_commands_count(void);
 const char *ear_commands_name(size_t i);
 const json_t *ear_commands_schema(const ear_commands *commands, size_t i);
-/* The index of a command by name, or -1. */
+/* The index of a command by name, or -1. Thread: any (pure). */
 long ear_commands_find(const char *name);
 
 /* Runs one command. params (borrowed; NULL means {}) is checked against the schema. On
@@ -79,7 +81,7 @@ long ear_commands_find(const char *name);
  * "nearest"), E_BAD_PARAM (where: the JSON path, e.g. "params.position[1]", with
  * "expected"), E_NOT_FOUND (with "name"), E_AUDIO_TOO_MANY_VOICES, E_STATE, E_IO,
  * E_TOO_BIG (past the memory budget, with "needed_bytes", "used_bytes", "budget_bytes"),
- * E_OUT_OF_MEMORY (the system's memory, not the budget, ran out), E_INTERNAL. */
+ * E_OUT_OF_MEMORY (the system's memory, not the budget, ran out), E_INTERNAL. Thread: game. */
 json_t *ear_commands_run(ear_commands *commands, const char *name, json_t *params,
                          json_t **out_error);
 
@@ -99,11 +101,12 @@ json_t *ear_command_error(const char *code, const char *where, const char *forma
 /* One line of `earshot serve`: {"command": name, "params": {...}, "id": any} in, one line
  * out (no newline; free() it): {"ok": true, "result": ...} or {"ok": false, "error": ...},
  * with "id" echoed when given. Bad JSON is E_BAD_JSON with its line and column. Never
- * NULL unless out of memory. */
+ * NULL unless out of memory. Thread: game. */
 char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t length);
 /* As ear_commands_serve_line, for the request on line `line_number` (from 1) of the input:
  * every error carries "line": line_number, and a bad JSON error's where is "line
- * <line_number>, column <c>". 0: the line is not known (as ear_commands_serve_line). */
+ * <line_number>, column <c>". 0: the line is not known (as ear_commands_serve_line).
+ * Thread: game. */
 char *ear_commands_serve_line_at(ear_commands *commands, const char *line, size_t length,
                                  uint64_t line_number);
 
@@ -112,7 +115,8 @@ char *ear_commands_serve_line_at(ear_commands *commands, const char *line, size_
  * "limit_bytes": limit, "message": ...}}, one line (no newline; free() it). Thread: any. */
 char *ear_commands_serve_overlong(size_t line_number, size_t limit_bytes);
 
-/* The memory the registry's budget counts now, at most so far, and its limit, in bytes. */
+/* The memory the registry's budget counts now, at most so far, and its limit, in bytes.
+ * Thread: game. */
 typedef struct ear_commands_memory {
     uint64_t used_bytes, peak_bytes, budget_bytes;
 } ear_commands_memory;
@@ -120,22 +124,24 @@ ear_commands_memory ear_commands_get_memory(const ear_commands *commands);
 
 /* One message of `earshot mcp` (JSON-RPC 2.0, protocol 2025-11-25): initialize, ping,
  * tools/list, tools/call; notifications get no answer (NULL). The answer is one line (no
- * newline; free() it). */
+ * newline; free() it). Thread: game. */
 char *ear_mcp_handle_line(ear_commands *commands, const char *line, size_t length);
 
 /* The same for `earshot mcp`: a JSON-RPC error response with id null, code -32600 and
  * data {"code": "E_TOO_BIG", "line": N, "limit_bytes": limit}. Thread: any. */
 char *ear_mcp_overlong(size_t line_number, size_t limit_bytes);
 
-/* The MCP tool name of a command ("audio.bus.set" -> "audio_bus_set"), written into out. */
+/* The MCP tool name of a command ("audio.bus.set" -> "audio_bus_set"), written into out.
+ * Thread: any (pure). */
 void ear_mcp_tool_name(const char *command, char *out, size_t capacity);
 
 /* Adds a note (a warning, a missing sound) that audio.status reports; the oldest of more
- * than 64 are dropped. A log callback is the usual caller. */
+ * than 64 are dropped. A log callback is the usual caller.
+ * Thread: game (it takes no lock: a log callback on another thread must not call it). */
 void ear_commands_add_note(ear_commands *commands, const char *text);
 
 /* The last buffer audio.render_offline rendered: interleaved stereo at 48 kHz (borrowed,
- * valid until the next render or reset); NULL and 0 frames before any. */
+ * valid until the next render or reset); NULL and 0 frames before any. Thread: game. */
 const float *ear_commands_last_buffer(const ear_commands *commands, uint64_t *out_frames);
 
 #ifdef __cplusplus

@@ -68,9 +68,10 @@ static inline float ear_vec3_dot(ear_vec3 a, ear_vec3 b) {
 static inline ear_vec3 ear_vec3_cross(ear_vec3 a, ear_vec3 b) {
     return ear_vec3_make(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x);
 }
-/* Length of a vector, in the vector's units. */
+/* Length of a vector, in the vector's units. Thread: any (pure). */
 float ear_vec3_length(ear_vec3 a);
-/* The unit vector along a, or fallback when a is shorter than 1e-9 or not finite. */
+/* The unit vector along a, or fallback when a is shorter than 1e-9 or not finite.
+ * Thread: any (pure). */
 ear_vec3 ear_vec3_normalize_or(ear_vec3 a, ear_vec3 fallback);
 /* True when all three components are finite. */
 static inline bool ear_vec3_is_finite(ear_vec3 a) {
@@ -94,13 +95,16 @@ typedef struct ear_rng {
 /* Seeds the generator; every seed, 0 included, gives a valid state. Thread: any (the
  * generator itself is not shared). */
 void ear_rng_seed(ear_rng *rng, uint64_t seed);
-/* The next 64 random bits. */
+/* The next 64 random bits. Thread: the generator's owner (not shared). */
 uint64_t ear_rng_next(ear_rng *rng);
-/* A double uniform in [0, 1) with 53 random bits. */
+/* A double uniform in [0, 1) with 53 random bits.
+ * Thread: the generator's owner (not shared). */
 double ear_rng_uniform(ear_rng *rng);
-/* A float uniform in [lo, hi] (lo when hi <= lo). */
+/* A float uniform in [lo, hi] (lo when hi <= lo).
+ * Thread: the generator's owner (not shared). */
 float ear_rng_range(ear_rng *rng, float lo, float hi);
-/* An integer uniform in [0, n), without modulo bias; 0 when n is 0. */
+/* An integer uniform in [0, n), without modulo bias; 0 when n is 0.
+ * Thread: the generator's owner (not shared). */
 uint32_t ear_rng_below(ear_rng *rng, uint32_t n);
 
 /* ---- Logging ------------------------------------------------------------------ */
@@ -143,7 +147,7 @@ typedef struct ear_allocator {
     void *user;
 } ear_allocator;
 
-/* The allocator used when NULL is given: malloc, realloc and free. */
+/* The allocator used when NULL is given: malloc, realloc and free. Thread: any (a constant). */
 const ear_allocator *ear_allocator_default(void);
 
 /* The allocator an object keeps: `given` with any NULL function (or a NULL `given`)

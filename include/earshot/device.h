@@ -51,6 +51,11 @@ typedef struct ear_device_config {
     const char *device_name;       /* an SDL output name; NULL: the default output */
     ear_device_hook before_render; /* default NULL */
     void *hook_user;
+    bool no_limiter; /* default false: while the device is open the stage's output limiter
+                        is on (ear_stage_set_limiter with the stage's own settings, enabled;
+                        the output then lags by its lookahead, 2 ms by default); close
+                        restores the stage's setting. true: the stage's limiter is left
+                        as it is. */
 } ear_device_config;
 
 /* The defaults above. Thread: any. */
@@ -59,7 +64,8 @@ ear_device_config ear_device_config_default(void);
 typedef struct ear_device ear_device;
 
 /* Opens the default output (or device_name) at the stage's rate, stereo, 32-bit float (SDL
- * converts if the card wants something else), and starts playing the stage. The stage must
+ * converts if the card wants something else), turns the stage's output limiter on (unless
+ * config.no_limiter), and starts playing the stage. The stage must
  * outlive the device. Muted, nothing is opened; when no device will open, that is said once
  * (log warning, module "device") and the device runs silent: both return EAR_OK, and
  * ear_device_get_state says which. Fails only with EAR_E_INVALID_ARG (NULLs, a bad config,
@@ -69,7 +75,8 @@ ear_result ear_device_open(ear_stage *stage, const ear_device_config *config,
                            ear_device **out_device);
 
 /* Stops the callback (waiting for a running one to return), closes the device and frees
- * it. The stage is left as it was (voices stay; render it offline or attach it again).
+ * it. The stage is left as it was (voices stay; render it offline or attach it again; its
+ * limiter setting is the one it had before the device opened).
  * NULL does nothing. Thread: game. */
 void ear_device_close(ear_device *device);
 
@@ -79,6 +86,7 @@ void ear_device_close(ear_device *device);
  * the interval has passed. Thread: game. */
 void ear_device_update(ear_device *device);
 
+/* The device's state (EAR_DEVICE_NO_DEVICE for NULL). Thread: game. */
 ear_device_state ear_device_get_state(const ear_device *device);
 
 /* True only while a device plays the stage: false when muted, without a device, or lost.

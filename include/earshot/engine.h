@@ -122,7 +122,7 @@ typedef struct ear_script {
  * bad line; EAR_E_OUT_OF_MEMORY. Thread: any. */
 ear_result ear_script_parse(const char *text, ear_script *out_script, char *error,
                             size_t error_size);
-/* Frees a parsed script. */
+/* Frees a parsed script. Thread: any (the script's holder). */
 void ear_script_free(ear_script *script);
 
 /* ---- Engine settings ---------------------------------------------------------------- */
@@ -197,10 +197,12 @@ ear_engine_config ear_engine_config_default(const char *title);
  * frames run it (main's locals stay valid) and the runner ends when the game quits. */
 ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *first_scene);
 
-/* ear_engine_run as a process exit code: 0 on success, 1 on failure (logged). */
+/* ear_engine_run as a process exit code: 0 on success, 1 on failure (logged).
+ * Thread: the one that will own the game (the main thread). */
 int ear_run(const ear_engine_config *config, const ear_scene *first_scene);
 
-/* The smallest game: a scene whose update is fn, with the default settings. */
+/* The smallest game: a scene whose update is fn, with the default settings.
+ * Thread: the one that will own the game (the main thread). */
 typedef void (*ear_update_fn)(ear_ctx *ctx, void *user);
 int ear_run_fn(const char *title, ear_update_fn fn);
 
@@ -221,9 +223,10 @@ void ear_runner_destroy(ear_runner *runner);
 /* One frame at real time now_s (seconds, any monotonic origin). Does nothing once the
  * runner stopped. Thread: game. */
 void ear_runner_frame(ear_runner *runner, double now_s);
-/* False once the game quit (or the scene stack emptied). */
+/* False once the game quit (or the scene stack emptied). Thread: game. */
 bool ear_runner_running(const ear_runner *runner);
-/* When the next frame is due: the last frame's time plus one period (frame_hz). */
+/* When the next frame is due: the last frame's time plus one period (frame_hz).
+ * Thread: game. */
 double ear_runner_next_frame_s(const ear_runner *runner);
 
 /* What a backend reports. Thread: game. */
@@ -232,26 +235,28 @@ void ear_runner_key_up(ear_runner *runner, ear_key key);
 void ear_runner_text(ear_runner *runner, const char *utf8);
 void ear_runner_focus_lost(ear_runner *runner);
 void ear_runner_focus_gained(ear_runner *runner);
-/* The window was closed: quit at the end of the next frame. */
+/* The window was closed: quit at the end of the next frame. Thread: game. */
 void ear_runner_close(ear_runner *runner);
 
 /* Headless mode: each frame runs exactly one fixed step whatever the clock says (smoke
- * runs, scripts and replays). Set by the headless backend. */
+ * runs, scripts and replays). Set by the headless backend. Thread: game. */
 void ear_runner_set_one_step_per_frame(ear_runner *runner, bool on);
 
+/* The runner's context (borrowed, valid while the runner lives). Thread: game. */
 ear_ctx *ear_runner_ctx(ear_runner *runner);
-/* Frames run and fixed steps taken. */
+/* Frames run and fixed steps taken. Thread: game. */
 uint64_t ear_runner_frames(const ear_runner *runner);
 uint64_t ear_runner_steps(const ear_runner *runner);
 /* The hash of the last fixed step (scene state, the physics world's state and, when
  * recording or replaying headless, the stage's output during that step); 0 before the
- * first step. */
+ * first step. Thread: game. */
 uint64_t ear_runner_step_hash(const ear_runner *runner);
-/* A replay's first diverging step, or UINT64_MAX when none diverged (or no replay). */
+/* A replay's first diverging step, or UINT64_MAX when none diverged (or no replay).
+ * Thread: game. */
 uint64_t ear_runner_replay_mismatch(const ear_runner *runner);
-/* True once a replay has no more steps (the headless backend then stops). */
+/* True once a replay has no more steps (the headless backend then stops). Thread: game. */
 bool ear_runner_replay_done(const ear_runner *runner);
-/* Attaches a device handle (from audio_attach) so destroy detaches it. */
+/* Attaches a device handle (from audio_attach) so destroy detaches it. Thread: game. */
 void ear_runner_set_audio_device(ear_runner *runner, void *device);
 
 /* ---- Replays ------------------------------------------------------------------------ */
@@ -270,52 +275,61 @@ typedef struct ear_replay ear_replay;
  * EAR_E_OUT_OF_MEMORY. Thread: any. */
 ear_result ear_replay_load(const char *path, ear_replay **out_replay, char *error,
                            size_t error_size);
+/* Frees a replay (NULL does nothing); its steps and step rate. Thread: any (a loaded
+ * replay is read-only; free it where it is held). */
 void ear_replay_free(ear_replay *replay);
 uint64_t ear_replay_steps(const ear_replay *replay);
 double ear_replay_step_hz(const ear_replay *replay);
-/* The recorded hash of step index (0-based); 0 out of range. */
+/* The recorded hash of step index (0-based); 0 out of range.
+ * Thread: any (a loaded replay is read-only). */
 uint64_t ear_replay_step_hash(const ear_replay *replay, uint64_t index);
-/* Whether the hashes include the stage's output (recorded headless). */
+/* Whether the hashes include the stage's output (recorded headless).
+ * Thread: any (a loaded replay is read-only). */
 bool ear_replay_hashes_stage(const ear_replay *replay);
 
 /* ---- The context: what a scene sees ------------------------------------------------- */
 
+/* The engine's clocks and input (owned by the runner, borrowed). Thread: game. */
 ear_time *ear_ctx_time(ear_ctx *ctx);
 ear_input *ear_ctx_input(ear_ctx *ctx);
-/* The engine's stage (always one, created with the config's stage settings). */
+/* The engine's stage (always one, created with the config's stage settings). Thread: game. */
 ear_stage *ear_ctx_stage(ear_ctx *ctx);
-/* The engine's asset cache (sounds by name; see assets.h). */
+/* The engine's asset cache (sounds by name; see assets.h). Thread: game. */
 ear_assets *ear_ctx_assets(ear_ctx *ctx);
+/* The engine's translations, save store and speech (owned by the runner, borrowed).
+ * Thread: game. */
 ear_lang *ear_ctx_lang(ear_ctx *ctx);
 ear_storage *ear_ctx_storage(ear_ctx *ctx);
 ear_speech *ear_ctx_speech(ear_ctx *ctx);
 /* The game's physics world: stepped once per fixed step before fixed_update, its events
  * cleared once a frame before the steps, so update sees the events of every step of the
- * frame. Owned by the runner. */
+ * frame. Owned by the runner. Thread: game. */
 ear_physics *ear_ctx_physics(ear_ctx *ctx);
 /* The audio world over the engine's stage, assets and physics (world.h): sources,
  * listeners, impact sounds and vehicles' sounds on the physics bodies. The runner syncs it
  * at the start of the world-sync phase, before the world_sync hook, and notes its drawing
- * poses after each fixed step. Owned by the runner. */
+ * poses after each fixed step. Owned by the runner. Thread: game. */
 ear_world *ear_ctx_world(ear_ctx *ctx);
 
-/* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta. */
+/* Seconds: in fixed_update the step (1 / step_hz), elsewhere this frame's game delta.
+ * Thread: game. */
 double ear_ctx_dt(const ear_ctx *ctx);
 double ear_ctx_step_s(const ear_ctx *ctx);
 /* How far drawing is between the last two steps: accumulator / step, in 0..1 (1 in
- * headless runs, which draw the latest step). */
+ * headless runs, which draw the latest step). Thread: game. */
 double ear_ctx_alpha(const ear_ctx *ctx);
-/* The frame number (0 on the first frame) and fixed steps taken so far. */
+/* The frame number (0 on the first frame) and fixed steps taken so far. Thread: game. */
 uint64_t ear_ctx_frame(const ear_ctx *ctx);
 uint64_t ear_ctx_step(const ear_ctx *ctx);
+/* True in a headless run (no window, one fixed step per frame). Thread: game. */
 bool ear_ctx_headless(const ear_ctx *ctx);
-/* The runner's hook user pointer. */
+/* The runner's hook user pointer. Thread: game. */
 void *ear_ctx_hook_user(const ear_ctx *ctx);
-/* The config's ui_user (the UI module's object), or NULL. */
+/* The config's ui_user (the UI module's object), or NULL. Thread: game. */
 void *ear_ctx_ui_user(const ear_ctx *ctx);
 
 /* Keys. In fixed_update pressed / released are the step's edges (each press is seen by
- * exactly one step); elsewhere the frame's. */
+ * exactly one step); elsewhere the frame's. Thread: game. */
 bool ear_key_pressed(const ear_ctx *ctx, ear_key key);
 bool ear_key_released(const ear_ctx *ctx, ear_key key);
 bool ear_key_held(const ear_ctx *ctx, ear_key key);
@@ -327,12 +341,12 @@ const char *ear_text_typed(const ear_ctx *ctx);
  * EAR_VOICE_NONE when the sound cannot be found or played (warned once per name; the game
  * goes on, and EAR_VOICE_NONE reads as finished). ear_play_sound plays it flat and
  * centred, ear_play_at placed at a position in metres, ear_play_sound_with with params
- * (NULL: defaults). */
+ * (NULL: defaults). Thread: game. */
 ear_voice_id ear_play_sound(ear_ctx *ctx, const char *name);
 ear_voice_id ear_play_at(ear_ctx *ctx, const char *name, ear_vec3 position_m);
 ear_voice_id ear_play_sound_with(ear_ctx *ctx, const char *name, const ear_play *params);
 
-/* Speech shortcuts (ear_speech_speak and friends on the engine's speech). */
+/* Speech shortcuts (ear_speech_speak and friends on the engine's speech). Thread: game. */
 ear_result ear_say(ear_ctx *ctx, const char *text);
 ear_result ear_say_queued(ear_ctx *ctx, const char *text);
 ear_result ear_say_repeat_last(ear_ctx *ctx);
@@ -357,25 +371,26 @@ void ear_ctx_use_player_speech_settings(ear_ctx *ctx);
  * with a warning naming the key. NULL arguments do nothing. Thread: game. */
 void ear_speech_settings_load(const ear_storage *storage, ear_speech_config *config);
 
-/* A translated text (ear_lang_get on the engine's translations). */
+/* A translated text (ear_lang_get on the engine's translations). Thread: game. */
 const char *ear_tr(ear_ctx *ctx, const char *key);
 
 /* Scene changes, applied after update in the order asked (scene copied). push starts
  * the new scene on top; pop ends the top one (an empty stack quits); switch ends the top
- * one and starts the new one in its place. EAR_E_STATE when 16 changes wait already. */
+ * one and starts the new one in its place. EAR_E_STATE when 16 changes wait already.
+ * Thread: game. */
 ear_result ear_scene_push(ear_ctx *ctx, const ear_scene *scene);
 ear_result ear_scene_pop(ear_ctx *ctx);
 ear_result ear_scene_switch(ear_ctx *ctx, const ear_scene *scene);
-/* Scenes on the stack. */
+/* Scenes on the stack. Thread: game. */
 size_t ear_scene_depth(const ear_ctx *ctx);
 
-/* Quits at the end of this frame (scenes end, the save is written). */
+/* Quits at the end of this frame (scenes end, the save is written). Thread: game. */
 void ear_quit(ear_ctx *ctx);
-/* Writes the save at the end of this frame if it is dirty. */
+/* Writes the save at the end of this frame if it is dirty. Thread: game. */
 void ear_ctx_request_save(ear_ctx *ctx);
 
 /* UI hook side: posts an event for the top scene's on_ui this frame (strings copied).
- * EAR_E_STATE outside the ui phase or when 64 events wait. */
+ * EAR_E_STATE outside the ui phase or when 64 events wait. Thread: game. */
 ear_result ear_ctx_post_ui_event(ear_ctx *ctx, const ear_ui_event *event);
 
 #ifdef __cplusplus

@@ -173,37 +173,39 @@ void ear_input_key_down(ear_input *input, ear_key key);
 void ear_input_key_up(ear_input *input, ear_key key);
 void ear_input_text(ear_input *input, const char *utf8);
 void ear_input_focus_lost(ear_input *input);
-/* Queues a copy of any event. */
+/* Queues a copy of any event. Thread: owner. */
 void ear_input_push(ear_input *input, const ear_input_event *event);
 
 /* Turns the queued events into this frame's state at real time now_s (seconds, for held
  * times) and empties the queue. Thread: owner. */
 void ear_input_begin_frame(ear_input *input, double now_s);
-/* Clears the fixed-step edges (the runner calls it after each fixed step). */
+/* Clears the fixed-step edges (the runner calls it after each fixed step). Thread: owner. */
 void ear_input_end_step(ear_input *input);
 
-/* Blocking (a UI widget is open). */
+/* Blocking (a UI widget is open). Thread: owner. */
 void ear_input_set_blocked(ear_input *input, bool blocked);
 bool ear_input_blocked(const ear_input *input);
 
-/* Frame queries (false while blocked). */
+/* Frame queries (false while blocked). Thread: owner. */
 bool ear_input_pressed(const ear_input *input, ear_key key);
 bool ear_input_released(const ear_input *input, ear_key key);
 bool ear_input_held(const ear_input *input, ear_key key);
 /* True on the frame of the press and on each frame in which a repeat point (delay_s,
- * delay_s + every_s, ...) of holding lies in (held time last frame, held time now]. */
+ * delay_s + every_s, ...) of holding lies in (held time last frame, held time now].
+ * Thread: owner. */
 bool ear_input_repeating(const ear_input *input, ear_key key, double delay_s, double every_s);
-/* Seconds the key has been held (0 when not held). */
+/* Seconds the key has been held (0 when not held). Thread: owner. */
 double ear_input_held_s(const ear_input *input, ear_key key);
-/* Operating-system repeats (Down while held) during this frame. */
+/* Operating-system repeats (Down while held) during this frame. Thread: owner. */
 uint32_t ear_input_os_repeats(const ear_input *input, ear_key key);
-/* This frame's text, UTF-8 ("" while blocked). */
+/* This frame's text, UTF-8 ("" while blocked). Thread: owner. */
 const char *ear_input_get_text(const ear_input *input);
-/* Fixed-step queries: edges since the previous fixed step (false while blocked). */
+/* Fixed-step queries: edges since the previous fixed step (false while blocked).
+ * Thread: owner. */
 bool ear_input_step_pressed(const ear_input *input, ear_key key);
 bool ear_input_step_released(const ear_input *input, ear_key key);
 
-/* The raw view, which ignores blocking (for UI widgets). */
+/* The raw view, which ignores blocking (for UI widgets). Thread: owner. */
 bool ear_input_raw_pressed(const ear_input *input, ear_key key);
 bool ear_input_raw_released(const ear_input *input, ear_key key);
 bool ear_input_raw_held(const ear_input *input, ear_key key);

@@ -274,14 +274,16 @@ ear_result ear_body_set_facing(ear_physics *world, ear_body_id id, float facing_
 ear_result ear_body_set_pitch(ear_physics *world, ear_body_id id, float pitch_deg);
 ear_result ear_body_set_name(ear_physics *world, ear_body_id id, const char *name);
 ear_result ear_body_set_user_tag(ear_physics *world, ear_body_id id, uint64_t tag);
-/* Adds to the force for the next step (cleared by it); set_force replaces it. */
+/* Adds to the force for the next step (cleared by it); set_force replaces it. Thread: game. */
 ear_result ear_body_add_force(ear_physics *world, ear_body_id id, ear_vec3 force_n);
 ear_result ear_body_set_force(ear_physics *world, ear_body_id id, ear_vec3 force_n);
 
-/* Shorthands that read one thing (EAR_E_STALE_ID / EAR_E_INVALID_ARG; out untouched). */
+/* Shorthands that read one thing (EAR_E_STALE_ID / EAR_E_INVALID_ARG; out untouched).
+ * Thread: game. */
 ear_result ear_body_position(const ear_physics *world, ear_body_id id, ear_vec3 *out_m);
 ear_result ear_body_velocity(const ear_physics *world, ear_body_id id, ear_vec3 *out_mps);
-/* The name, borrowed until the body is removed or renamed; NULL for a stale id. */
+/* The name, borrowed until the body is removed or renamed; NULL for a stale id.
+ * Thread: game. */
 const char *ear_body_name(const ear_physics *world, ear_body_id id);
 
 /* ---- Moving a body directly ------------------------------------------------------------ */
@@ -295,12 +297,13 @@ const char *ear_body_name(const ear_physics *world, ear_body_id id);
  * EAR_E_STALE_ID, EAR_E_INVALID_ARG (delta not finite). Thread: game. */
 ear_result ear_body_move_by(ear_physics *world, ear_body_id id, ear_vec3 delta_m,
                             bool *out_blocked);
-/* move_by along the facing (horizontal), or to the right of it (strafe, negative: left). */
+/* move_by along the facing (horizontal), or to the right of it (strafe, negative: left).
+ * Thread: game. */
 ear_result ear_body_move_forward(ear_physics *world, ear_body_id id, float distance_m,
                                  bool *out_blocked);
 ear_result ear_body_strafe(ear_physics *world, ear_body_id id, float distance_m,
                            bool *out_blocked);
-/* Adds degrees to the facing (positive clockwise), kept in [0, 360). */
+/* Adds degrees to the facing (positive clockwise), kept in [0, 360). Thread: game. */
 ear_result ear_body_turn(ear_physics *world, ear_body_id id, float degrees);
 
 /* The unit vector of a facing and pitch: (sin f cos p, sin p, -cos f cos p).
@@ -379,7 +382,7 @@ typedef struct ear_physics_event {
  * step or clear. *out_count (may be NULL) receives their number. Thread: game. */
 const ear_physics_event *ear_physics_events(const ear_physics *world, size_t *out_count);
 size_t ear_physics_event_count(const ear_physics *world);
-/* Events that did not fit (max_events) since the last clear. */
+/* Events that did not fit (max_events) since the last clear. Thread: game. */
 size_t ear_physics_events_dropped(const ear_physics *world);
 /* Forgets the events (the runner does it once a frame). Thread: game. */
 void ear_physics_clear_events(ear_physics *world);
@@ -433,14 +436,15 @@ ear_result ear_physics_query_overlaps(const ear_physics *world, const ear_collid
  * body that is not a vehicle. Thread: game. */
 ear_result ear_vehicle_set_controls(ear_physics *world, ear_body_id id,
                                     const ear_vehicle_controls *controls);
-/* Starts or stops the engine (starting with an empty tank: EAR_E_STATE). */
+/* Starts or stops the engine (starting with an empty tank: EAR_E_STATE). Thread: game. */
 ear_result ear_vehicle_set_engine(ear_physics *world, ear_body_id id, bool on);
-/* Refuels to fuel_l (clamped to the capacity). */
+/* Refuels to fuel_l (clamped to the capacity). Thread: game. */
 ear_result ear_vehicle_set_fuel(ear_physics *world, ear_body_id id, float fuel_l);
-/* The read-outs after the last step. EAR_E_STATE for a body that is not a vehicle. */
+/* The read-outs after the last step. EAR_E_STATE for a body that is not a vehicle.
+ * Thread: game. */
 ear_result ear_vehicle_get_state(const ear_physics *world, ear_body_id id,
                                  ear_vehicle_state *out);
-/* True when the body has a vehicle. */
+/* True when the body has a vehicle. Thread: game. */
 bool ear_body_is_vehicle(const ear_physics *world, ear_body_id id);
 
 /* ====================================================================================== */
@@ -492,7 +496,8 @@ ear_level_config ear_level_config_default(void);
 ear_result ear_level_build_with(const char *text, size_t size, const ear_level_config *config,
                                 ear_level **out, ear_level_error *err);
 
-/* ear_level_build_with for a NUL-terminated text with the default origin and '#'. */
+/* ear_level_build_with for a NUL-terminated text with the default origin and '#'.
+ * Thread: any (the level is not shared). */
 ear_result ear_level_build(const char *text, float cell_m, float wall_height_m, ear_level **out,
                            ear_level_error *err);
 

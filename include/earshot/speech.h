@@ -150,7 +150,7 @@ void ear_speech_destroy(ear_speech *speech);
  * being said, and adds it to the history. While muted the message goes to the history
  * only. EAR_E_INVALID_ARG for NULL. Thread: game. */
 ear_result ear_speech_speak(ear_speech *speech, const char *text);
-/* Says text after everything already queued (EAR_SPEECH_MESSAGE). */
+/* Says text after everything already queued (EAR_SPEECH_MESSAGE). Thread: game. */
 ear_result ear_speech_speak_queued(ear_speech *speech, const char *text);
 /* Says text with a priority (see ear_speech_priority; speak is EAR_SPEECH_INTERRUPT,
  * speak_queued EAR_SPEECH_MESSAGE). Progress messages do not enter the history; the
@@ -168,16 +168,18 @@ ear_result ear_speech_say_char(ear_speech *speech, const char *utf8_char);
  * to the history. EAR_E_INVALID_ARG for NULL, "", or a name with spaces, quotes or
  * control characters. Thread: game. */
 ear_result ear_speech_say_key(ear_speech *speech, const char *key_name);
-/* Stops speaking and drops what is queued. */
+/* Stops speaking and drops what is queued. Thread: game. */
 void ear_speech_stop(ear_speech *speech);
 /* Says the newest history entry again (interrupting), without adding to the history.
- * EAR_E_NOT_FOUND when the history is empty. */
+ * EAR_E_NOT_FOUND when the history is empty. Thread: game. */
 ear_result ear_speech_repeat_last(ear_speech *speech);
 
 /* Game-thread housekeeping, once a frame (the engine calls it in world sync): plays the
  * clips espeak-ng has finished on the stage. Thread: game. */
 void ear_speech_update(ear_speech *speech);
 
+/* Mute (messages then go to the history only), whether it is muted, and echo (each
+ * message also written as a line, as config.echo). Thread: game. */
 void ear_speech_set_mute(ear_speech *speech, bool mute);
 bool ear_speech_muted(const ear_speech *speech);
 void ear_speech_set_echo(ear_speech *speech, bool echo);
@@ -191,19 +193,19 @@ ear_speech_output ear_speech_get_output(ear_speech *speech, double timeout_s);
  * Thread: game. */
 size_t ear_speech_voice_count(ear_speech *speech);
 const char *ear_speech_voice_name(ear_speech *speech, size_t index);
-/* Chooses a voice by name (EAR_E_NOT_FOUND when the output has no such voice). */
+/* Chooses a voice by name (EAR_E_NOT_FOUND when the output has no such voice). Thread: game. */
 ear_result ear_speech_set_voice(ear_speech *speech, const char *name);
 /* -100 (slowest) .. 100 (fastest), clamped; 0 is the output's normal rate. From now on
- * the game's rate applies instead of the player's. */
+ * the game's rate applies instead of the player's. Thread: game. */
 void ear_speech_set_rate(ear_speech *speech, int rate);
-/* -100 .. 100 (SSIP's volume), clamped; the game's volume applies from now on. */
+/* -100 .. 100 (SSIP's volume), clamped; the game's volume applies from now on. Thread: game. */
 void ear_speech_set_volume(ear_speech *speech, int volume);
 /* The punctuation the voice says. EAR_SPEECH_PUNCT_PLAYER asks speech-dispatcher for
- * the player's default again only at the next start (SSIP has no "reset"). */
+ * the player's default again only at the next start (SSIP has no "reset"). Thread: game. */
 void ear_speech_set_punctuation(ear_speech *speech, ear_speech_punctuation punctuation);
 
 /* History, oldest first: the count (at most EAR_SPEECH_HISTORY) and the message at
- * index (NULL out of range), owned by the object, valid until the next speak. */
+ * index (NULL out of range), owned by the object, valid until the next speak. Thread: game. */
 size_t ear_speech_history_count(const ear_speech *speech);
 const char *ear_speech_history_at(const ear_speech *speech, size_t index);
 /* Reading the history: a review cursor that starts on the newest message and goes
@@ -218,7 +220,7 @@ ear_result ear_speech_history_forward(ear_speech *speech);
  * ear_speech_history_count when the history is empty. Thread: game. */
 size_t ear_speech_history_cursor(const ear_speech *speech);
 
-/* Messages given to speak / speak_queued since creation (repeats not counted). */
+/* Messages given to speak / speak_queued since creation (repeats not counted). Thread: game. */
 uint64_t ear_speech_total(const ear_speech *speech);
 /* Messages the thread has handed to its output so far (for tests). Thread: any. */
 uint64_t ear_speech_delivered(const ear_speech *speech);

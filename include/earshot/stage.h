@@ -82,6 +82,23 @@ typedef enum ear_kernel {
     EAR_KERNEL_AVX2,     /* x86-64 with AVX2 and FMA; EAR_E_UNSUPPORTED elsewhere */
 } ear_kernel;
 
+/* The output limiter on the master (docs/stage.md, "The output limiter"): a lookahead peak
+ * limiter with linked stereo gain that keeps every output sample within the ceiling. The
+ * output is delayed by the lookahead while it is on; where the gain is 1 (no peak above
+ * the ceiling within the lookahead and the release has recovered) each sample passes
+ * bit for bit. Off by default, so that offline renders measure the mix as it is; the
+ * device (device.h) turns it on. Zero fields mean their defaults, so
+ * (ear_limiter){.enabled = true} is the default limiter. */
+typedef struct ear_limiter {
+    bool enabled;       /* default false */
+    float ceiling_db;   /* dBFS, the largest |sample| allowed and the threshold (the two are
+                           one value); 0 means the default -1 dBFS; -60 .. 0 (exclusive) */
+    float lookahead_ms; /* the delay the gain has to reach its target before a peak; 0 means
+                           the default 2 ms; up to 10 ms (at least one frame) */
+    float release_ms;   /* time constant of the gain's return to 1 (1 - gain decays as
+                           exp(-t / release)); 0 means the default 50 ms; up to 10000 ms */
+} ear_limiter;
+
 typedef struct ear_stage_config {
     uint32_t sample_rate;           /* output rate in Hz; default 48000 (8000..384000) */
     uint32_t channels;              /* output channels; default 2 (only stereo for now) */
@@ -96,6 +113,8 @@ typedef struct ear_stage_config {
     const ear_allocator *allocator; /* NULL: malloc/realloc/free */
     ear_kernel kernel;              /* mixing kernel; default EAR_KERNEL_AUTO. The stage's
                                        get_config reports the kernel AUTO chose. */
+    ear_limiter limiter;            /* the output limiter at create; default off (see
+                                       ear_limiter; ear_stage_set_limiter changes it) */
 } ear_stage_config;
 
 /* The defaults listed above. Thread: any. */
@@ -281,6 +300,25 @@ ear_listener ear_stage_get_listener(const ear_stage *stage);
  * is full and its overflow queue cannot grow, and then the gain is unchanged.
  * Thread: game. */
 ear_result ear_stage_set_master_gain(ear_stage *stage, float gain);
+
+/* Sets the output limiter (copied; zero fields take their defaults), from the next control
+ * block on. Turning it on starts its delay line empty (the output lags by the lookahead from
+ * then on: lookahead frames of silence come first), turning it off drops the lookahead
+ * frames it held, and so does a new lookahead: set it before sound plays (the device does
+ * so when it opens). A new ceiling or release carries the gain on smoothly. Fails with
+ * EAR_E_INVALID_ARG (NULL, a value out of its range or not finite; a warning names it) or
+ * EAR_E_OUT_OF_MEMORY (the command ring is full and its overflow queue cannot grow); the
+ * limiter is then unchanged. Thread: game. */
+ear_result ear_stage_set_limiter(ear_stage *stage, const ear_limiter *limiter);
+/* The limiter as last set (or configured), defaults filled in. Thread: game. */
+ear_limiter ear_stage_get_limiter(const ear_stage *stage);
+/* The limiter's gain in the last rendered control block, in dB: its lowest (0 when it did
+ * not reduce, or is off). Thread: any (an atomic the audio side publishes). */
+float ear_stage_limiter_gain_db(const ear_stage *stage);
+/* Frames by which the output lags the commands, as last set: the limiter's lookahead
+ * (round(lookahead_ms * sample_rate / 1000), at least 1) while it is on, else 0.
+ * Thread: game. */
+uint32_t ear_stage_latency_frames(const ear_stage *stage);
 
 /* ---- Rendering ------------------------------------------------------------------------ */
 

@@ -101,14 +101,14 @@ const char *ear_storage_last_error(const ear_storage *storage);
 const char *ear_storage_broken_path(const ear_storage *storage);
 
 /* False when saving is disabled: a file that could not be used could not be moved
- * aside, or could not be read at all, so writing would destroy it. */
+ * aside, or could not be read at all, so writing would destroy it. Thread: game. */
 bool ear_storage_can_save(const ear_storage *storage);
 
 /* Enables saving after it was disabled: the game (or player) accepts that the
  * next save overwrites the unusable file. Thread: game. */
 void ear_storage_allow_overwrite(ear_storage *storage);
 
-/* The file's path (owned by the store), or NULL for an in-memory store. */
+/* The file's path (owned by the store), or NULL for an in-memory store. Thread: game. */
 const char *ear_storage_path(const ear_storage *storage);
 
 /* ---- Values --------------------------------------------------------------------- */
@@ -123,12 +123,12 @@ const char *ear_storage_path(const ear_storage *storage);
  * for NULL arguments or a key or value that breaks the rules above,
  * EAR_E_OUT_OF_MEMORY; nothing changes on failure. Thread: game. */
 ear_result ear_storage_set_string(ear_storage *storage, const char *key, const char *value);
-/* Stored in decimal ("-42"). */
+/* Stored in decimal ("-42"). Thread: game. */
 ear_result ear_storage_set_int(ear_storage *storage, const char *key, int64_t value);
 /* Stored with 17 significant digits and a '.' whatever the locale, so the same
- * double reads back ("0.10000000000000001", "inf", "nan"). */
+ * double reads back ("0.10000000000000001", "inf", "nan"). Thread: game. */
 ear_result ear_storage_set_double(ear_storage *storage, const char *key, double value);
-/* Stored as "true" or "false". */
+/* Stored as "true" or "false". Thread: game. */
 ear_result ear_storage_set_bool(ear_storage *storage, const char *key, bool value);
 
 /* The value of key, owned by the store and valid until key is set or removed or
@@ -137,12 +137,12 @@ ear_result ear_storage_set_bool(ear_storage *storage, const char *key, bool valu
 const char *ear_storage_get_string(const ear_storage *storage, const char *key,
                                    const char *fallback);
 /* The value parsed as a whole decimal int64 (optional sign, no spaces, no
- * fraction); fallback when missing, unparsable or out of range. */
+ * fraction); fallback when missing, unparsable or out of range. Thread: game. */
 int64_t ear_storage_get_int(const ear_storage *storage, const char *key, int64_t fallback);
 /* The value parsed as a whole double (strtod syntax in the C locale); fallback when
- * missing or unparsable. */
+ * missing or unparsable. Thread: game. */
 double ear_storage_get_double(const ear_storage *storage, const char *key, double fallback);
-/* "true"/"1" or "false"/"0"; fallback for anything else. */
+/* "true"/"1" or "false"/"0"; fallback for anything else. Thread: game. */
 bool ear_storage_get_bool(const ear_storage *storage, const char *key, bool fallback);
 
 /* True when key exists. Thread: game. */

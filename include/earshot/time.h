@@ -35,13 +35,13 @@ typedef struct ear_timer {
 
 /* Starts (or restarts) the timer at now_s. Thread: the timer's owner. */
 void ear_timer_start(ear_timer *timer, double duration_s, double now_s);
-/* Seconds since the start (never negative). */
+/* Seconds since the start (never negative). Thread: the timer's owner. */
 double ear_timer_elapsed_s(const ear_timer *timer, double now_s);
-/* Seconds left (0 once done). */
+/* Seconds left (0 once done). Thread: the timer's owner. */
 double ear_timer_remaining_s(const ear_timer *timer, double now_s);
-/* True once elapsed >= duration. */
+/* True once elapsed >= duration. Thread: the timer's owner. */
 bool ear_timer_done(const ear_timer *timer, double now_s);
-/* Elapsed / duration clamped to 0..1 (1 for a zero duration). */
+/* Elapsed / duration clamped to 0..1 (1 for a zero duration). Thread: the timer's owner. */
 double ear_timer_progress(const ear_timer *timer, double now_s);
 
 /* Something that may happen at most once every duration_s (a weapon, a footstep). A
@@ -52,13 +52,14 @@ typedef struct ear_cooldown {
     bool used; /* false until the first use: ready at any time */
 } ear_cooldown;
 
+/* A cooldown of duration_s, ready at once. Thread: the cooldown's owner. */
 void ear_cooldown_init(ear_cooldown *cooldown, double duration_s);
-/* True when the cooldown may be used at now_s. */
+/* True when the cooldown may be used at now_s. Thread: the cooldown's owner. */
 bool ear_cooldown_ready(const ear_cooldown *cooldown, double now_s);
 /* Uses the cooldown when ready (returns true and starts the wait), else returns false
- * and changes nothing. */
+ * and changes nothing. Thread: the cooldown's owner. */
 bool ear_cooldown_try(ear_cooldown *cooldown, double now_s);
-/* Makes it ready again at once. */
+/* Makes it ready again at once. Thread: the cooldown's owner. */
 void ear_cooldown_reset(ear_cooldown *cooldown);
 
 /* A steady beat: every_s after the start, then every every_s. Keeps its rhythm: the
@@ -69,10 +70,10 @@ typedef struct ear_interval {
 } ear_interval;
 
 /* First tick at now_s + every_s. every_s must be > 0 (otherwise the interval never
- * ticks). */
+ * ticks). Thread: the interval's owner. */
 void ear_interval_init(ear_interval *interval, double every_s, double now_s);
 /* How many ticks fell due up to now_s (usually 0 or 1; more after a long frame); they
- * are consumed. */
+ * are consumed. Thread: the interval's owner. */
 uint32_t ear_interval_tick(ear_interval *interval, double now_s);
 
 /* ---- The clocks and the scheduler ------------------------------------------------------ */
@@ -115,33 +116,36 @@ typedef struct ear_time {
 
 /* Initialises the clocks at zero, scale 1, clamp 0.25 s, no events. Thread: owner. */
 void ear_time_init(ear_time *time);
-/* Frees the scheduler's events. */
+/* Frees the scheduler's events. Thread: owner. */
 void ear_time_deinit(ear_time *time);
 
 /* Advances both clocks to the real time now_s (the first call only records now_s), with
  * the delta clamped to max_frame_s, and fires due events: each event whose due time is
  * <= the new game time is marked fired; a repeating one moves its due time by its
- * interval until it lies ahead (so it keeps its rhythm). Returns the clamped real delta. */
+ * interval until it lies ahead (so it keeps its rhythm). Returns the clamped real delta.
+ * Thread: owner. */
 double ear_time_advance(ear_time *time, double now_s);
 
-/* Pause reasons. pause adds bits, resume removes them; the clock runs when none are set. */
+/* Pause reasons. pause adds bits, resume removes them; the clock runs when none are set.
+ * Thread: owner. */
 void ear_time_pause(ear_time *time, uint32_t reasons);
 void ear_time_resume(ear_time *time, uint32_t reasons);
 bool ear_time_paused(const ear_time *time);
-/* The scale (negative or not finite is ignored: EAR_E_INVALID_ARG). */
+/* The scale (negative or not finite is ignored: EAR_E_INVALID_ARG). Thread: owner. */
 ear_result ear_time_set_scale(ear_time *time, double scale);
 
 /* Schedules `name` to fire once, seconds of game time from now (replacing an event of
  * that name). EAR_E_INVALID_ARG for an empty or too long name or a negative or not finite
- * time; EAR_E_OUT_OF_MEMORY. */
+ * time; EAR_E_OUT_OF_MEMORY. Thread: owner. */
 ear_result ear_time_after(ear_time *time, const char *name, double seconds);
-/* Schedules `name` to fire every interval_s of game time, first at now + interval_s. */
+/* Schedules `name` to fire every interval_s of game time, first at now + interval_s.
+ * Thread: owner. */
 ear_result ear_time_every(ear_time *time, const char *name, double interval_s);
-/* True when `name` fired during the last ear_time_advance. */
+/* True when `name` fired during the last ear_time_advance. Thread: owner. */
 bool ear_time_fired(const ear_time *time, const char *name);
-/* Removes an event; true when it existed. */
+/* Removes an event; true when it existed. Thread: owner. */
 bool ear_time_cancel(ear_time *time, const char *name);
-/* True while an event of that name waits (a one-shot until it has fired). */
+/* True while an event of that name waits (a one-shot until it has fired). Thread: owner. */
 bool ear_time_scheduled(const ear_time *time, const char *name);
 
 #ifdef __cplusplus

@@ -133,7 +133,8 @@ typedef struct ear_source {
 
 /* The defaults above. Thread: any. */
 ear_source ear_source_default(void);
-/* A drive binding with scale 1 and offset 0 (param and from copied, truncated to fit). */
+/* A drive binding with scale 1 and offset 0 (param and from copied, truncated to fit).
+ * Thread: any (pure). */
 ear_drive ear_drive_default(const char *param, const char *from);
 
 /* Gives `body` a source (copied), replacing the one it had. The voice starts, restarts

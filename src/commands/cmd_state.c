@@ -1,7 +1,7 @@
 /*
  * State and mixer commands: audio.status, audio.voices, audio.reset, audio.bus.set,
- * audio.duck.set, audio.duck.trigger, audio.listener.set. The schema has checked every
- * type and range before these run.
+ * audio.duck.set, audio.duck.trigger, audio.listener.set, audio.limiter.set. The schema has
+ * checked every type and range before these run.
  */
 #include "commands_internal.h"
 
@@ -86,6 +86,7 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
         json_object_set_new(status, "memory", memory);
     else
         json_decref(memory);
+    if (status) json_object_set_new(status, "limiter", ear__cmd_limiter_json(c));
     if (status) json_object_set_new(status, "hrtf", ear__cmd_hrtf_status(c));
     return status;
 }
@@ -199,4 +200,29 @@ json_t *ear__cmd_listener_set(ear_commands *c, json_t *params, json_t **err) {
     l = ear_stage_get_listener(c->stage);
     return json_pack("{s:o, s:o, s:o, s:o}", "position", vec(l.position), "velocity",
                      vec(l.velocity), "forward", vec(l.forward), "up", vec(l.up));
+}
+
+/* The output limiter as the status and audio.limiter.set report it. */
+json_t *ear__cmd_limiter_json(ear_commands *c) {
+    ear_limiter l = ear_stage_get_limiter(c->stage);
+    return json_pack("{s:b, s:f, s:f, s:f, s:i, s:f}", "enabled", l.enabled, "ceiling_db",
+                     (double)l.ceiling_db, "lookahead_ms", (double)l.lookahead_ms, "release_ms",
+                     (double)l.release_ms, "latency_frames",
+                     (int)ear_stage_latency_frames(c->stage), "gain_db",
+                     (double)ear_stage_limiter_gain_db(c->stage));
+}
+
+json_t *ear__cmd_limiter_set(ear_commands *c, json_t *params, json_t **err) {
+    /* Absent fields keep what the limiter has now. */
+    ear_limiter l = ear_stage_get_limiter(c->stage);
+    l.enabled = ear__bool(params, "enabled", l.enabled);
+    l.ceiling_db = (float)ear__num(params, "ceiling_db", (double)l.ceiling_db);
+    l.lookahead_ms = (float)ear__num(params, "lookahead_ms", (double)l.lookahead_ms);
+    l.release_ms = (float)ear__num(params, "release_ms", (double)l.release_ms);
+    ear_result r = ear_stage_set_limiter(c->stage, &l);
+    if (r != EAR_OK) {
+        *err = ear__cmd_result_error(r, "params", NULL);
+        return NULL;
+    }
+    return ear__cmd_limiter_json(c);
 }

@@ -102,6 +102,8 @@ json_t *ear__cmd_voices(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_reset(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_bus_set(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_duck_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_limiter_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_limiter_json(ear_commands *c);
 json_t *ear__cmd_duck_trigger(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_blend_define(ear_commands *c, json_t *params, json_t **err);

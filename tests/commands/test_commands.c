@@ -989,12 +989,61 @@ TEST(overclaiming_files_by_every_route) {
     ASSERT_EQ(system(cmd), 0);
 }
 
+/* audio.limiter.set: off by default (a loud sound renders above full scale), on it holds
+ * the ceiling to the sample, audio.status reports it, and a bad value is the schema's
+ * E_BAD_PARAM naming the field. */
+TEST(the_limiter_through_serve) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    const char *loud = "{\"command\": \"audio.play\", \"params\": {\"sound\": "
+                       "\"synth:sine:440:1\", \"volume\": 6}}";
+    const char *render = "{\"command\": \"audio.render_offline\", \"params\": "
+                         "{\"seconds\": 0.3}}";
+    json_t *r = serve(c, loud);
+    ASSERT_TRUE(ok(r));
+    json_decref(r);
+    r = serve(c, render);
+    ASSERT_TRUE(ok(r));
+    double unlimited = num(r, "peak");
+    json_decref(r);
+    ASSERT_DBL_GT(unlimited, 2.0);
+    r = serve(c, "{\"command\": \"audio.limiter.set\", \"params\": {\"enabled\": true, "
+                 "\"ceiling_db\": -6}}");
+    ASSERT_TRUE(ok(r));
+    ASSERT_NEAR(num(r, "ceiling_db"), -6.0, 0);
+    ASSERT_NEAR(num(r, "lookahead_ms"), 2.0, 0);
+    ASSERT_NEAR(num(r, "latency_frames"), 96.0, 0);
+    json_decref(r);
+    r = serve(c, loud);
+    json_decref(r);
+    r = serve(c, render);
+    ASSERT_TRUE(ok(r));
+    double limited = num(r, "peak");
+    json_decref(r);
+    printf("  peak %.4f unlimited, %.6f limited to -6 dBFS\n", unlimited, limited);
+    ASSERT_TRUE(limited <= (double)(float)pow(10.0, -6.0 / 20.0));
+    ASSERT_DBL_GT(limited, 0.49);
+    r = serve(c, "{\"command\": \"audio.status\"}");
+    json_t *lim = json_object_get(json_object_get(r, "result"), "limiter");
+    ASSERT_TRUE(json_is_true(json_object_get(lim, "enabled")));
+    ASSERT_NEAR(json_number_value(json_object_get(lim, "release_ms")), 50.0, 0);
+    ASSERT_DBL_LT(json_number_value(json_object_get(lim, "gain_db")), -6.0);
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.limiter.set\", \"params\": {\"ceiling_db\": 1}}");
+    ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
+    ASSERT_STR_EQ(where(r), "params.ceiling_db");
+    json_decref(r);
+    ear_commands_destroy(c);
+}
+
 TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
           TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
           TEST_ENTRY(every_command_through_serve),
           TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),
           TEST_ENTRY(too_many_voices_is_its_own_error),
           TEST_ENTRY(a_full_duck_table_is_a_state_error), TEST_ENTRY(audio_play_takes_a_cone),
+          TEST_ENTRY(the_limiter_through_serve),
           TEST_ENTRY(audio_play_takes_a_start_and_a_random_start),
           TEST_ENTRY(render_writes_a_wav_and_state_goes_on),
           TEST_ENTRY(docs_examples_validate_and_run), TEST_ENTRY(mcp_messages),

@@ -30,7 +30,7 @@ static double now_s(void) {
 
 /* ---- The script: commands at chosen stage frames ------------------------------------ */
 
-#define EVENTS 16
+#define EVENTS 17
 
 typedef struct script {
     ear_clip *sine, *noise, *blip;
@@ -84,6 +84,11 @@ static void apply(script *s, ear_stage *stage, int k) {
         break;
     case 14: ear_stage_set_master_gain(stage, 0.8f); break;
     case 15: r = ear_stage_trigger_duck(stage, "d", 0.2f); break;
+    case 16: /* far above full scale (on the master: the duck is on sfx): the device's
+              * output limiter engages */
+        r = ear_stage_play(stage, s->sine, &(ear_play){.volume = 8.0f, .bus = EAR_BUS_MASTER},
+                           NULL);
+        break;
     }
     if (r != EAR_OK) s->failures++;
 }
@@ -99,8 +104,8 @@ static bool make_script(script *s) {
                                     .envelope = {.attack_s = 0.01f, .release_s = 0.05f}},
                        NULL, &s->blip))
         return false;
-    const uint64_t at[EVENTS] = {0,     0,     9600,  12000, 20000, 24000, 30000, 36000,
-                                 48000, 50000, 60000, 66000, 70001, 75000, 80000, 85000};
+    const uint64_t at[EVENTS] = {0,     0,     9600,  12000, 20000, 24000, 30000, 36000, 48000,
+                                 50000, 60000, 66000, 70001, 75000, 80000, 85000, 88000};
     memcpy(s->at, at, sizeof at);
     return true;
 }
@@ -180,7 +185,9 @@ TEST(device_plays_what_the_offline_render_gives) {
     cfg.before_render = on_callback;
     cfg.hook_user = &live;
     ear_device *dev;
+    ASSERT_FALSE(ear_stage_get_limiter(stage).enabled); /* off offline, as created */
     ASSERT_OK(ear_device_open(stage, &cfg, &dev));
+    ASSERT_TRUE(ear_stage_get_limiter(stage).enabled); /* the device turned it on */
     ASSERT_EQ(ear_device_get_state(dev), EAR_DEVICE_PLAYING);
     ASSERT_TRUE(ear_device_is_audible(dev));
     double give_up = now_s() + 60;
@@ -188,6 +195,7 @@ TEST(device_plays_what_the_offline_render_gives) {
         nap_ms(2);
     ear_device_stats st = ear_device_get_stats(dev);
     ear_device_close(dev);
+    ASSERT_FALSE(ear_stage_get_limiter(stage).enabled); /* and close gave it back */
     ASSERT_GE(st.frames, TARGET_FRAMES);
     ASSERT_EQ(live.next, EVENTS);
     ASSERT_EQ(live.failures, 0);
@@ -196,12 +204,13 @@ TEST(device_plays_what_the_offline_render_gives) {
     for (int k = 0; k < EVENTS; k++) printf(" %llu", (unsigned long long)live.applied[k]);
     printf("\n");
 
-    /* Offline: a fresh stage, the same events at the same frames, rendered in other
-     * chunk sizes. */
+    /* Offline: a fresh stage with the limiter the device turned on (the stage's defaults,
+     * enabled), the same events at the same frames, rendered in other chunk sizes. */
     script off;
     ASSERT_TRUE(make_script(&off));
     ear_stage *offline;
     ASSERT_OK(ear_stage_create(NULL, &offline));
+    ASSERT_OK(ear_stage_set_limiter(offline, &(ear_limiter){.enabled = true}));
     ASSERT_TRUE(prepare(&off, offline));
     float *want = calloc((size_t)TARGET_FRAMES * 2, sizeof(float));
     uint64_t done = 0;
@@ -244,6 +253,13 @@ TEST(device_plays_what_the_offline_render_gives) {
     printf("  max difference %g over %u frames (rms %.4f)\n", max_diff, TARGET_FRAMES,
            sqrt(rms / (2.0 * TARGET_FRAMES)));
     ASSERT_DBL_GT(rms, 1.0); /* the script is audible */
+    /* The last event is far above full scale: the limiter held it at -1 dBFS, no higher. */
+    float peak = 0.0f, ceiling = (float)pow(10.0, -1.0 / 20.0);
+    for (size_t i = 0; i < (size_t)TARGET_FRAMES * 2; i++)
+        peak = fabsf(want[i]) > peak ? fabsf(want[i]) : peak;
+    printf("  peak %.6f, the ceiling %.6f\n", (double)peak, (double)ceiling);
+    ASSERT_TRUE(peak <= ceiling);
+    ASSERT_DBL_GT(peak, 0.99 * ceiling);
     ASSERT_EQ(memcmp(got, want, (size_t)TARGET_FRAMES * 2 * sizeof(float)), 0);
     free(got);
     free(want);

@@ -10,6 +10,9 @@
  * return) and the next open, no callback runs, so switching the stage's mode there is
  * safe.
  *
+ * The device turns the stage's output limiter on at open (config.no_limiter keeps it as it
+ * is) and gives the stage back its own limiter setting at close.
+ *
  * SDL's audio subsystem is initialised once per device object that wants sound (SDL counts
  * its own initialisations) and shut down with it. The mute rule never touches SDL.
  */
@@ -51,6 +54,8 @@ struct ear_device {
     _Atomic uint64_t render_ns_max;
     _Atomic uint64_t render_ns_total;
     uint32_t opens, failed_opens, losses;
+    bool limiter_set;        /* the device turned the stage's limiter on at open */
+    ear_limiter limiter_was; /* the stage's limiter before, restored at close */
 };
 
 const char *ear_device_state_name(ear_device_state state) {
@@ -184,6 +189,18 @@ ear_result ear_device_open(ear_stage *stage, const ear_device_config *config,
     atomic_init(&d->render_ns_max, 0);
     atomic_init(&d->render_ns_total, 0);
 
+    /* What reaches the sound card is limited (unless the config says no): the stage's own
+     * limiter settings, turned on, before anything renders; close restores them. */
+    if (!c.no_limiter) {
+        ear_limiter lim = ear_stage_get_limiter(stage);
+        d->limiter_was = lim;
+        lim.enabled = true;
+        if (ear_stage_set_limiter(stage, &lim) == EAR_OK)
+            d->limiter_set = true;
+        else
+            ear_log(EAR_LOG_WARN, "device", "could not turn the output limiter on");
+    }
+
     if (c.mute || env_mutes()) {
         d->state = EAR_DEVICE_MUTED;
         d->muted_start_s = now_s();
@@ -204,6 +221,7 @@ ear_result ear_device_open(ear_stage *stage, const ear_device_config *config,
 void ear_device_close(ear_device *d) {
     if (!d) return;
     close_sdl_device(d);
+    if (d->limiter_set) (void)ear_stage_set_limiter(d->stage, &d->limiter_was);
     if (d->sdl_ready) SDL_QuitSubSystem(SDL_INIT_AUDIO);
     free(d->scratch);
     free(d->device_name);

@@ -19,7 +19,8 @@
  *  5. each voice's block (voice.c, or blends.c for a blend), prefetching the clips and
  *     states a few voices ahead; finish the SIMD group; publish cursors and audibility;
  *  6. voices that ended go back to the game side through the return ring;
- *  7. buses.c: ducks and the mixdown into the output block.
+ *  7. buses.c: ducks and the mixdown into the output block;
+ *  8. limiter.c, while it is on: the output limiter on the finished block.
  *
  * Because commands apply only at block boundaries and blocks are always whole, the output
  * does not depend on how the caller splits its render calls.
@@ -83,6 +84,7 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
         return;
     }
     case EAR__CMD_MASTER_GAIN: s->master_target = c->u.value; return;
+    case EAR__CMD_LIMITER: ear__limiter_apply(s, c); return;
     case EAR__CMD_SPATIALIZER:
     case EAR__CMD_HRTF_SET: ear__hrtf_apply(s, c); return;
     case EAR__CMD_STOP_ALL:
@@ -296,6 +298,7 @@ static void render_block(ear_stage *s) {
     }
     ear__buses_mixdown(s);
     ear__hrtf_block_end(s);
+    if (s->lim.on) ear__limiter_block(s, s->block_out, b);
 }
 
 /* ---- rendering ----------------------------------------------------------- */

@@ -55,7 +55,9 @@ static ear_result validate_config(const ear_stage_config *c) {
         c->kernel != EAR_KERNEL_AVX2)
         return EAR_E_INVALID_ARG;
     if (!ear__kernel_select(c->kernel)) return EAR_E_UNSUPPORTED;
-    return EAR_OK;
+    ear_limiter resolved;
+    ear__cmd cmd;
+    return ear__limiter_resolve(&c->limiter, c->sample_rate, &resolved, &cmd);
 }
 
 /* The kernel table for a configuration's choice: the only place that tells kernels apart
@@ -159,6 +161,12 @@ static void lay_out(ear_stage *s, heap *h) {
     uint32_t blends = s->config.max_blend_voices;
     CARVE(layer_voices, (size_t)blends * EAR_BLEND_MAX_LAYERS);
     CARVE(layer_free, blends);
+    s->lim.cap = ear__limiter_capacity(s->config.sample_rate);
+    s->lim.mask = s->lim.cap - 1u;
+    CARVE(lim.delay, (size_t)s->lim.cap * 2u);
+    CARVE(lim.box, s->lim.cap);
+    CARVE(lim.dq_val, s->lim.cap);
+    CARVE(lim.dq_at, s->lim.cap);
 }
 
 #undef CARVE
@@ -199,6 +207,8 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     if (c.max_voices > c.max_total_voices) c.max_voices = c.max_total_voices;
     const ear__kernel *kernel = ear__kernel_select(c.kernel);
     c.kernel = kernel == &ear__kernel_scalar ? EAR_KERNEL_SCALAR : EAR_KERNEL_AVX2;
+    ear__cmd limiter_cmd;
+    (void)ear__limiter_resolve(&c.limiter, c.sample_rate, &c.limiter, &limiter_cmd);
 
     /* Slots beyond the voice budget hold voices that fade out after being stolen. */
     uint32_t n = c.max_total_voices + EAR__STEAL_RESERVE, b = c.block_frames;
@@ -248,6 +258,12 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->layer_free_count = c.max_blend_voices;
     atomic_init(&s->stat_real, 0u);
     atomic_init(&s->stat_virtual, 0u);
+    uint32_t unity;
+    float one = 1.0f;
+    memcpy(&unity, &one, sizeof unity);
+    atomic_init(&s->limiter_gain_bits, unity);
+    s->limiter_game = c.limiter;
+    ear__limiter_apply(s, &limiter_cmd);
     s->block_pos = b; /* empty: the first render makes a block */
     *out_stage = s;
     return EAR_OK;

@@ -73,6 +73,7 @@ typedef enum ear__cmd_type {
     EAR__CMD_DUCK_TRIGGER,
     EAR__CMD_ENVELOPE,
     EAR__CMD_PARAM,
+    EAR__CMD_LIMITER,
     EAR__CMD_SPATIALIZER, /* hrtf_stage.c: a voice's (id) or the stage's (id 0) */
     EAR__CMD_HRTF_SET,    /* hrtf_stage.c: a new bank (or none) */
 } ear__cmd_type;
@@ -192,6 +193,12 @@ typedef struct ear__cmd {
             uint32_t index;
             float value;
         } param;
+        struct {             /* LIMITER: limiter.c's settings, checked and converted */
+            uint32_t on;     /* 0 or 1 */
+            uint32_t look;   /* lookahead, frames (1 .. the buffers' capacity - 2) */
+            float ceiling;   /* linear, 0.001 .. 1 */
+            float release_k; /* per-frame rise of the gain: 1 - exp(-1 / (release * rate)) */
+        } limiter;
         uint32_t spatializer;            /* SPATIALIZER: an ear_spatializer */
         struct {                         /* HRTF_SET */
             struct ear__hrtf_bank *bank; /* NULL: none */
@@ -363,6 +370,25 @@ typedef struct ear__kernel {
     void (*group_finish)(ear__group *group, const ear__kernel_io *io);
 } ear__kernel;
 
+/* The output limiter's audio-side state (limiter.c). Its rings are sized for the longest
+ * lookahead at the stage's rate (cap, a power of two) and carved with everything else. */
+typedef struct ear__limiter {
+    bool on;
+    uint32_t look;   /* lookahead L, frames; the window is L + 1 frames */
+    float ceiling;   /* linear */
+    float release_k; /* per frame */
+    uint32_t cap, mask;
+    float *delay;  /* cap stereo frames: the input, read L frames later */
+    float *box;    /* cap: the released reduction d, for the moving mean over the window */
+    float *dq_val; /* cap: the sliding minimum's deque of required gains, ascending */
+    uint32_t *dq_at;
+    uint32_t dq_head, dq_count;
+    uint32_t t;      /* frames processed (mod 2^32; rings index it with mask) */
+    float reduction; /* d = 1 - e: the windowed minimum gain, released, as a reduction */
+    double sum;      /* the sum of d over the window */
+    uint32_t below;  /* entries of the window with d > 0 (none: the gain is exactly 1) */
+} ear__limiter;
+
 /* The stage lives at the start of one allocation (create.c's heap layout) that holds
  * every buffer below too; only the overflow queue grows on its own (game side). */
 struct ear_stage {
@@ -475,7 +501,14 @@ struct ear_stage {
     ear__rank *rank;              /* scratch for the voice manager */
     uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
     uint32_t touch_sink;          /* where touch_clip's loads go */
-    ear__hrtf_state hrtf;         /* hrtf_stage.c: the HRTF bank and the spatializer */
+
+    /* ---- the output limiter (limiter.c) ---- */
+    ear_limiter limiter_game;           /* game side: as last set, defaults filled in */
+    ear__limiter lim;                   /* audio side */
+    _Atomic uint32_t limiter_gain_bits; /* the last block's lowest gain, float bits */
+
+    /* ---- HRTF (hrtf_stage.c) ---- */
+    ear__hrtf_state hrtf; /* hrtf_stage.c: the HRTF bank and the spatializer */
 };
 
 /* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
@@ -598,6 +631,19 @@ void ear__stream_start(ear_stage *s, ear__voice *v, const ear__start *st);
 /* Tops a stream voice's FIFO up before its read; drops what the read used after. */
 void ear__stream_prepare(ear_stage *s, ear__voice *v, uint64_t step_end);
 void ear__stream_consume(ear_stage *s, ear__voice *v);
+
+/* limiter.c: the output limiter on the master */
+/* Frames the limiter's rings hold at a sample rate (the longest lookahead, 10 ms, plus 2,
+ * rounded up to a power of two). */
+uint32_t ear__limiter_capacity(uint32_t sample_rate);
+/* Game side: checks a limiter's settings and fills in its defaults (resolved) and the
+ * command that sets it; EAR_E_INVALID_ARG with a warning naming the bad value. */
+ear_result ear__limiter_resolve(const ear_limiter *in, uint32_t sample_rate,
+                                ear_limiter *resolved, ear__cmd *cmd);
+/* Audio side: a LIMITER command (also used once at create). */
+void ear__limiter_apply(ear_stage *s, const ear__cmd *c);
+/* Audio side: limits one block of interleaved stereo output in place (limiter on). */
+void ear__limiter_block(ear_stage *s, float *out, uint32_t frames);
 
 /* spatial.c */
 float ear__distance_gain(const ear_attenuation *att, float distance_m);
