@@ -170,6 +170,10 @@ typedef struct ear_audio_setup {
     ear_blend_source *blends;
     ear_pool_source *pools;
     bool clips_resolved; /* the blends' and pools' clips are filled and held */
+    bool has_reverb;     /* "reverb": the stage's room (a preset, fields over it) */
+    ear_reverb_params reverb;
+    bool has_reverb_send[EAR_BUS_COUNT]; /* "reverb"."sends": bus -> send 0..1 */
+    float reverb_send[EAR_BUS_COUNT];
 } ear_audio_setup;
 
 /* Parses audio.json's text (`label` names the file in errors, e.g. "assets/audio.json")

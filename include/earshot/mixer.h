@@ -248,6 +248,94 @@ ear_stage_stats ear_stage_get_stats(const ear_stage *stage);
 /* Whether the voice was rendered (real) in the last block. Thread: game. */
 bool ear_stage_is_real(const ear_stage *stage, ear_voice_id id);
 
+/* ---- Room reverb ------------------------------------------------------------------ */
+
+/* One room reverb per stage: the room the listener is in (the audio world's zones change
+ * it as the listener walks). Voices and buses send to it; its wet output joins the master
+ * before the master gain. Model, formulas and what was measured: docs/stage.md ("Room
+ * reverb"). A stage made with ear_stage_config.no_reverb has none: these calls then
+ * return EAR_E_UNSUPPORTED (the getters answer the defaults). */
+
+typedef enum ear_reverb_preset {
+    EAR_REVERB_ROOM = 0, /* a furnished room: short, soft */
+    EAR_REVERB_HALL,     /* a concert hall: long, smooth, a clear pre-delay */
+    EAR_REVERB_CAVE,     /* a stone cave: long, dark, sparse */
+    EAR_REVERB_CORRIDOR, /* a tiled corridor: bright, medium, little diffusion */
+    EAR_REVERB_OUTDOORS, /* open air: a short faint tail */
+    EAR_REVERB_PRESET_COUNT
+} ear_reverb_preset;
+
+/* A room as a sound designer describes it. Fill it from ear_reverb_params_default() or
+ * ear_reverb_preset() and change fields (zero is a real value here, not "default"). */
+typedef struct ear_reverb_params {
+    float rt60_low_s;   /* decay time to -60 dB below the crossover, s; 0.1 .. 30 */
+    float rt60_high_s;  /* decay time above the crossover, s; 0.1 .. 30 */
+    float crossover_hz; /* where the two decay bands meet; 50 .. 10000 (and < 0.4 rate) */
+    float predelay_ms;  /* before the reverb's first sound; 0 .. 200 */
+    float size;         /* scales the delay lines (room size); 0.25 .. 3, 1 = a medium
+                           room (lines 21 .. 47 ms) */
+    float density;      /* diffusion of the input, 0 (discrete echoes) .. 1 (smooth) */
+    float damping;      /* softens the walls: a low-pass on the reverb's input from
+                           20 kHz (0) down to 500 Hz (1), log-spaced */
+    float wet;          /* linear level of the wet output; 0 .. 4 */
+} ear_reverb_params;
+
+/* The room preset's parameters. Thread: any. */
+ear_reverb_params ear_reverb_params_default(void);
+/* A preset's parameters (EAR_E_INVALID_ARG for an unknown preset). Thread: any. */
+ear_result ear_reverb_preset_params(ear_reverb_preset preset, ear_reverb_params *out);
+/* "room", "hall", "cave", "corridor", "outdoors"; NULL for anything else. Thread: any. */
+const char *ear_reverb_preset_name(ear_reverb_preset preset);
+/* The preset of that name; EAR_E_NOT_FOUND otherwise. Thread: any. */
+ear_result ear_reverb_preset_from_name(const char *name, ear_reverb_preset *out);
+/* EAR_OK when every field is finite and in its range above; otherwise EAR_E_INVALID_ARG
+ * and *out_field (if given) names the first field that is not (a static string). For
+ * parsers that must say what is wrong. Thread: any. */
+ear_result ear_reverb_params_check(const ear_reverb_params *params, const char **out_field);
+
+/* Sets the room (copied), reached smoothly over transition_s seconds (at least 20 ms, so
+ * nothing clicks). A room of the same size and pre-delay moves its levels in place (decay
+ * times and crossover geometrically, the rest linearly); a room of another size or
+ * pre-delay starts in the reverb's second network while the input crossfades to it and the
+ * old room's tail rings out in the old room (docs/stage.md). EAR_E_INVALID_ARG (a field out
+ * of range, logged by name; a negative or non-finite transition), EAR_E_UNSUPPORTED (no
+ * reverb), EAR_E_OUT_OF_MEMORY (full ring, no overflow): the room is then unchanged.
+ * Thread: game. */
+ear_result ear_stage_set_reverb(ear_stage *stage, const ear_reverb_params *params,
+                                float transition_s);
+/* The room last set (the default room before any). Thread: game. */
+ear_reverb_params ear_stage_get_reverb(const ear_stage *stage);
+
+/* A bus's send to the reverb, linear 0 .. 1 (clamped; not finite is 0), default 0: the
+ * bus's signal after its voices' own sends, before its volume, times send, feeds the
+ * reverb, then scaled by the bus's gain like its dry signal. Ramped over one block.
+ * Thread: game. */
+ear_result ear_stage_set_bus_reverb_send(ear_stage *stage, ear_bus bus, float send);
+/* The send last set for the bus (0 for a bad bus). Thread: game. */
+float ear_stage_get_bus_reverb_send(const ear_stage *stage, ear_bus bus);
+
+/* A voice's send to the reverb, linear 0 .. 1 (clamped; not finite is 0), ramped over one
+ * block (ear_play.reverb_send sets it at the start). What the voice sends is its dry
+ * output (after pan, distance, cone and occlusion) times send / sqrt(g), where g is the
+ * voice's distance x cone gain (floored at 1e-4; 1 for flat voices): so the wet level
+ * falls with distance at half the dry's rate in dB, and far voices are relatively wetter.
+ * A voice that is virtual sends nothing. EAR_E_STALE_ID for an ended voice. Thread: game. */
+ear_result ear_stage_set_reverb_send(ear_stage *stage, ear_voice_id id, float send);
+
+typedef struct ear_reverb_state {
+    bool awake;            /* processing (something sends, or the tail has not died) */
+    uint64_t blocks;       /* control blocks processed since creation */
+    uint64_t sleeps;       /* times the tail died and the state was cleared */
+    uint32_t subnormals;   /* floats in the reverb's state that are subnormal (a scan) */
+    float peak;            /* largest magnitude in the reverb's state */
+    uint32_t state_floats; /* how many floats the scan looked at */
+} ear_reverb_state;
+
+/* Scans the reverb's state (delay lines, filters) for diagnostics and tests; costs a pass
+ * over its memory (about 400 KB at 48 kHz). Zeroes when the stage has no reverb.
+ * Thread: audio (offline: the game thread, between renders). */
+ear_reverb_state ear_stage_reverb_state(const ear_stage *stage);
+
 #ifdef __cplusplus
 }
 #endif

@@ -113,6 +113,9 @@ typedef struct ear_stage_config {
     const ear_allocator *allocator; /* NULL: malloc/realloc/free */
     ear_kernel kernel;              /* mixing kernel; default EAR_KERNEL_AUTO. The stage's
                                        get_config reports the kernel AUTO chose. */
+    bool no_reverb;                 /* default false: the stage has a room reverb (mixer.h),
+                                       its delay lines sized at create (about 400 KB at
+                                       48 kHz); true: no reverb, no memory for it */
     ear_limiter limiter;            /* the output limiter at create; default off (see
                                        ear_limiter; ear_stage_set_limiter changes it) */
 } ear_stage_config;
@@ -218,6 +221,8 @@ typedef struct ear_play {
     ear_bus bus;                 /* default EAR_BUS_SFX */
     uint8_t priority;            /* 0 (default, lowest) .. 255: who stays real and who is
                                     stolen when voices run short */
+    float reverb_send;           /* 0 (default: dry only) .. 1: the voice's send to the room
+                                    reverb (mixer.h, ear_stage_set_reverb_send) */
     ear_spatializer spatializer; /* placed voices; default: the stage's setting */
 } ear_play;
 

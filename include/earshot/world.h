@@ -102,7 +102,7 @@ typedef struct ear_param_value {
 
 /* What a body sounds like; start from ear_source_default(). One source is one voice.
  * Changing sound, blend, bus, looping, spatial, random_start or loop_crossfade_ms
- * restarts the voice; volume, pitch, occlusion, params and drive apply live; the
+ * restarts the voice; volume, pitch, occlusion, reverb_send, params and drive apply live; the
  * distance model, cone, doppler, priority and smoothing have no live setter on the stage,
  * so a change to them restarts a voice where its clip was (the old one ramps out). */
 typedef struct ear_source {
@@ -129,6 +129,8 @@ typedef struct ear_source {
     ear_param_value params[EAR_BLEND_MAX_PARAMS];
     uint32_t drive_count; /* drive bindings; default none */
     ear_drive drive[EAR_WORLD_MAX_DRIVES];
+    float reverb_send; /* 0 .. 1, live: the voice's send to the room reverb (mixer.h); default
+                          0 */
 } ear_source;
 
 /* The defaults above. Thread: any. */
@@ -320,6 +322,40 @@ typedef struct ear_pose_track {
 } ear_pose_track;
 void ear_pose_track_note(ear_pose_track *track, ear_vec3 position_m);
 ear_vec3 ear_pose_track_blend(const ear_pose_track *track, double alpha, float snap_m);
+
+/* ---- Rooms: reverb zones -------------------------------------------------------------- */
+
+/* A part of the level with its own room (mixer.h's reverb): an axis-aligned box. When the
+ * ear (the listener, step 2 of a sync) is inside zones, the one of the highest priority
+ * (then the smallest box, then the first set) sets the stage's room, reached over its
+ * transition; leaving every zone brings back the room the stage had before the ear first
+ * entered one (ear_stage_get_reverb then). Checked at every sync after the ear moves. */
+#define EAR_WORLD_MAX_ZONES 64
+typedef struct ear_reverb_zone {
+    char name[EAR_NAME_MAX];
+    ear_vec3 min_m, max_m;  /* the box's corners (min <= max on every axis) */
+    ear_reverb_params room; /* the room inside */
+    float transition_s;     /* how long the change takes; default 1 s (0 means 1) */
+    int32_t priority;       /* nested zones: the highest wins; default 0 */
+} ear_reverb_zone;
+
+/* A zone named `name` with the room preset, a 1 s transition and an empty box at the
+ * origin. Thread: any. */
+ear_reverb_zone ear_reverb_zone_default(const char *name);
+/* Adds the zone, or replaces the one of the same name (copied). EAR_E_INVALID_ARG for an
+ * empty or too long name, a box with min above max or not finite, a room out of range
+ * (ear_reverb_params_check) or a negative transition; EAR_E_STATE when 64 zones exist.
+ * Nothing changes on failure. The next sync applies it. Thread: game. */
+ear_result ear_world_set_reverb_zone(ear_world *world, const ear_reverb_zone *zone);
+/* Removes the named zone (EAR_E_NOT_FOUND otherwise). Thread: game. */
+ear_result ear_world_remove_reverb_zone(ear_world *world, const char *name);
+/* How many zones exist, and the i-th in the order they were first set (false past the
+ * end). Thread: game. */
+size_t ear_world_reverb_zone_count(const ear_world *world);
+bool ear_world_reverb_zone_at(const ear_world *world, size_t i, ear_reverb_zone *out);
+/* The name of the zone whose room the ear is in after the last sync; NULL outside every
+ * zone (borrowed until the zones change). Thread: game. */
+const char *ear_world_current_zone(const ear_world *world);
 
 /* ---- Counts ---------------------------------------------------------------------------- */
 

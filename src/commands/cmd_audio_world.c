@@ -144,6 +144,7 @@ static const char *const source_keys[] = {"sound",
                                           "loop_crossfade_ms",
                                           "params",
                                           "drive",
+                                          "reverb_send",
                                           NULL};
 
 static bool parse_source(doc_parse *p, const json_t *o, const char *where, ear_source *s) {
@@ -163,7 +164,8 @@ static bool parse_source(doc_parse *p, const json_t *o, const char *where, ear_s
         !num(p, o, where, "priority", 0, 255, &priority) ||
         !flag(p, o, where, "occlusion", &s->occlusion) ||
         !num(p, o, where, "smoothing_ms", 0, 10000, &s->smoothing_ms) ||
-        !num(p, o, where, "loop_crossfade_ms", 0, 60000, &s->loop_crossfade_ms))
+        !num(p, o, where, "loop_crossfade_ms", 0, 60000, &s->loop_crossfade_ms) ||
+        !num(p, o, where, "reverb_send", 0, 1, &s->reverb_send))
         return false;
     s->priority = (uint8_t)priority;
     if (!s->sound[0] && !s->blend[0]) {

@@ -36,6 +36,7 @@ static ear_play play_params(const json_t *p) {
                       (json_object_get(p, "doppler") && ear__num(p, "doppler", 1) == 0);
     play.no_behind_cue = ear__bool(p, "no_behind_cue", false);
     play.occlusion = (float)ear__num(p, "occlusion", 0);
+    play.reverb_send = (float)ear__num(p, "reverb_send", 0);
     play.priority = (uint8_t)ear__num(p, "priority", 0);
     play.spatializer = ear__spatializer(p, "spatializer", EAR_SPATIALIZER_DEFAULT);
     play.smoothing_ms = (float)ear__num(p, "smoothing_ms", 0);
@@ -186,6 +187,8 @@ json_t *ear__cmd_voice_set(ear_commands *c, json_t *params, json_t **err) {
     if (ear__vec3(params, "forward", &fwd)) ear_stage_set_forward(c->stage, id, fwd);
     if ((v = json_object_get(params, "occlusion")))
         ear_stage_set_occlusion(c->stage, id, (float)json_number_value(v));
+    if ((v = json_object_get(params, "reverb_send")))
+        ear_stage_set_reverb_send(c->stage, id, (float)json_number_value(v));
     if (json_object_get(params, "spatializer"))
         ear_stage_set_voice_spatializer(
             c->stage, id, ear__spatializer(params, "spatializer", EAR_SPATIALIZER_DEFAULT));

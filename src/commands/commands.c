@@ -42,6 +42,7 @@ static const command table[] = {
     {"audio.pool.define", ear__cmd_pool_define},
     {"audio.render_offline", ear__cmd_render_offline},
     {"audio.reset", ear__cmd_reset},
+    {"audio.reverb.set", ear__cmd_reverb_set},
     {"audio.status", ear__cmd_status},
     {"audio.stop", ear__cmd_stop},
     {"audio.voice.set", ear__cmd_voice_set},

@@ -98,6 +98,9 @@ typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
 /* Handlers, one per command (the table in commands.c lists them). Each returns a new result,
  * or NULL with *err set; on failure nothing has changed. */
 json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err);
+/* cmd_reverb.c: audio.reverb.set, and the rooms for audio.status. */
+json_t *ear__cmd_reverb_set(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_reverb_status(ear_commands *c);
 json_t *ear__cmd_voices(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_reset(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_bus_set(ear_commands *c, json_t *params, json_t **err);

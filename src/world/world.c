@@ -149,6 +149,7 @@ void ear_world_destroy(ear_world *w) {
     free(w->entries);
     free(w->attached);
     free(w->events);
+    free(w->zones);
     free(w);
 }
 
@@ -220,7 +221,7 @@ static bool attenuation_ok(const ear_attenuation *a) {
 static bool source_ok(const ear_source *s) {
     if (!s->sound[0] && !s->blend[0]) return false;
     if (!nonneg(s->volume) || !nonneg(s->pitch) || !nonneg(s->doppler) ||
-        !nonneg(s->smoothing_ms) || !nonneg(s->loop_crossfade_ms))
+        !nonneg(s->smoothing_ms) || !nonneg(s->loop_crossfade_ms) || !nonneg(s->reverb_send))
         return false;
     if (!attenuation_ok(&s->attenuation)) return false;
     if (!nonneg(s->cone.inner_angle_rad) || !nonneg(s->cone.outer_angle_rad) ||
@@ -786,6 +787,7 @@ static void start_source(ear_world *w, ear__entry *e, uint64_t start_frame) {
     p.smoothing_ms = src->smoothing_ms;
     p.loop_crossfade_s = src->loop_crossfade_ms / 1000.0f;
     p.occlusion = s->occ_target;
+    p.reverb_send = src->reverb_send;
     p.bus = src->bus;
     p.priority = src->priority;
     p.start_frame = start_frame;
@@ -820,6 +822,7 @@ static void start_source(ear_world *w, ear__entry *e, uint64_t start_frame) {
     s->sent_volume = p.volume;
     s->sent_pitch = p.pitch;
     s->sent_occ = p.occlusion;
+    s->sent_send = p.reverb_send;
     s->sent_param_count = 0;
     source_params(w, e);
 }
@@ -860,6 +863,9 @@ static void sync_source(ear_world *w, ear__entry *e) {
     float pitch = s->want.pitch > 0.0f ? s->want.pitch : 1.0f;
     if (pitch != s->sent_pitch && ear_stage_set_pitch(st, s->voice, pitch) == EAR_OK)
         s->sent_pitch = pitch;
+    if (s->want.reverb_send != s->sent_send &&
+        ear_stage_set_reverb_send(st, s->voice, s->want.reverb_send) == EAR_OK)
+        s->sent_send = s->want.reverb_send;
     if (s->want.spatial) {
         if ((!vec_eq(d->position_m, s->sent_pos) || !vec_eq(e->velocity, s->sent_vel)) &&
             ear_stage_set_motion(st, s->voice, d->position_m, e->velocity) == EAR_OK) {
@@ -990,6 +996,7 @@ ear_result ear_world_sync(ear_world *w, double dt_s) {
     w->stats.syncs++;
     drop_gone(w, dt_s);
     sync_ear(w);
+    ear__world_zones_sync(w);
     sync_events(w);
     for (size_t i = 0; i < w->entry_count; i++)
         if (w->entries[i].has_source) sync_source(w, &w->entries[i]);

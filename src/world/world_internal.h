@@ -19,7 +19,7 @@ typedef struct ear__src {
     bool failed;  /* the name did not resolve: not retried until the source is set again */
     bool sent_valid;
     ear_vec3 sent_pos, sent_vel, sent_fwd;
-    float sent_volume, sent_pitch, sent_occ;
+    float sent_volume, sent_pitch, sent_occ, sent_send;
     float occ_target;
     uint32_t sent_param_count;
     ear_param_value sent_params[EAR__WORLD_SENT_PARAMS];
@@ -88,12 +88,20 @@ struct ear_world {
     uint64_t next_event_step; /* physics events from this step on are not seen yet */
     double last_dt;
     ear_world_stats stats;
+    /* Reverb zones (zones.c), in the order they were first set. */
+    ear_reverb_zone *zones;
+    size_t zone_count;
+    size_t zone_in;            /* 1 + the zone whose room is set; 0 outside every zone */
+    bool zones_changed;        /* a zone was set or removed since the last sync */
+    ear_reverb_params outside; /* the stage's room before the ear entered a zone */
 };
 
 /* Reads the body into e->info and works out e->velocity (dynamic bodies and vehicles: the
  * physics velocity; others: the motion since the last sync over dt, 0 for a jump faster
  * than teleport_speed_mps or on the first sync). False when the body is gone. */
 bool ear__read_body(ear_world *w, ear__entry *e, double dt_s);
+/* zones.c: after the ear is placed (sync step 2), the room of the zone it is in. */
+void ear__world_zones_sync(ear_world *w);
 /* Reads a drive binding's path on the entry's body; false when it does not resolve. */
 bool ear__drive_value(const ear_world *w, const ear__entry *e, const char *from, float *out);
 

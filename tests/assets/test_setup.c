@@ -29,7 +29,8 @@ static const char *example =
     "                {\"param\": \"load\", \"points\": [[0, 0.4], [1, 1]]}]}]}],\n"
     " \"pools\": [{\"name\": \"tyre_hit\", \"clips\": [\"horn\", \"synth:noise:1:0.1\"],\n"
     "   \"bus\": \"sfx\", \"volume\": [0.8, 1], \"pitch_semitones\": [-2, 2],\n"
-    "   \"no_repeat\": true, \"max_instances\": 4, \"priority\": 10}]}\n";
+    "   \"no_repeat\": true, \"max_instances\": 4, \"priority\": 10}],\n"
+    " \"reverb\": {\"preset\": \"cave\", \"wet\": 0.4, \"sends\": {\"ambience\": 0.3}}}\n";
 
 TEST(parses_every_part) {
     ear_audio_setup *s = NULL;
@@ -42,6 +43,16 @@ TEST(parses_every_part) {
     ASSERT_NEAR(s->bus_volume[EAR_BUS_MUSIC], 0.7, 1e-6);
     ASSERT_NEAR(s->bus_volume[EAR_BUS_SFX], 0.9, 1e-6);
     ASSERT_FALSE(s->has_bus_volume[EAR_BUS_UI]);
+    /* The room: the cave preset with its wet level given. */
+    ear_reverb_params cave;
+    ear_reverb_preset_params(EAR_REVERB_CAVE, &cave);
+    ASSERT_TRUE(s->has_reverb);
+    ASSERT_NEAR(s->reverb.rt60_low_s, cave.rt60_low_s, 0);
+    ASSERT_NEAR(s->reverb.size, cave.size, 0);
+    ASSERT_NEAR(s->reverb.wet, 0.4, 1e-6);
+    ASSERT_TRUE(s->has_reverb_send[EAR_BUS_AMBIENCE]);
+    ASSERT_NEAR(s->reverb_send[EAR_BUS_AMBIENCE], 0.3, 1e-6);
+    ASSERT_FALSE(s->has_reverb_send[EAR_BUS_SFX]);
 
     ASSERT_EQ(s->duck_count, 1);
     ASSERT_STR_EQ(s->ducks[0].name, "music_under_announcer");
@@ -158,6 +169,15 @@ static const struct {
      "assets/audio.json: pools[0].priority: 300 is outside 0..255"},
     {"{\"pools\": [{\"name\": \"p\", \"clips\": [\"a\"], \"no_repeat\": 1}]}",
      "assets/audio.json: pools[0].no_repeat: expected true or false"},
+    {"{\"reverb\": 1}", "assets/audio.json: reverb: expected an object"},
+    {"{\"reverb\": {\"preset\": \"bathroom\"}}",
+     "assets/audio.json: reverb.preset: no preset named \"bathroom\""},
+    {"{\"reverb\": {\"rt60\": 2}}", "assets/audio.json: reverb.rt60: unknown key"},
+    {"{\"reverb\": {\"size\": 5}}", "assets/audio.json: reverb.size: 5 is outside 0.25..3"},
+    {"{\"reverb\": {\"sends\": {\"musik\": 0.5}}}",
+     "assets/audio.json: reverb.sends.musik: no bus of that name"},
+    {"{\"reverb\": {\"sends\": {\"music\": 2}}}",
+     "assets/audio.json: reverb.sends.music: 2 is outside 0..1"},
 };
 
 TEST(errors_name_the_file_and_the_key) {

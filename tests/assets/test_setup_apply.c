@@ -24,7 +24,8 @@ static const char *setup =
     "     {\"clip\": \"synth:engine:110:2\",\n"
     "      \"gain\": [{\"param\": \"rpm\", \"points\": [[800, 0], [3000, 1]]}]}]}],\n"
     " \"pools\": [{\"name\": \"hits\", \"clips\": [\"horn\", \"synth:square:200:0.1\"],\n"
-    "   \"volume\": [0.5, 1], \"no_repeat\": true}]}\n";
+    "   \"volume\": [0.5, 1], \"no_repeat\": true}],\n"
+    " \"reverb\": {\"preset\": \"hall\", \"rt60_high_s\": 1.25, \"sends\": {\"ui\": 0.5}}}\n";
 
 static double rms_of(const float *s, size_t n) {
     double sum = 0;
@@ -58,6 +59,11 @@ TEST(audio_json_is_applied_once) {
     ASSERT_OK(r);
     ASSERT_NEAR(ear_stage_get_bus(stage, EAR_BUS_MUSIC).volume, 0.5, 1e-6);
     ASSERT_NEAR(ear_stage_get_bus(stage, EAR_BUS_UI).volume, 0.25, 1e-6);
+    ear_reverb_params hall;
+    ear_reverb_preset_params(EAR_REVERB_HALL, &hall);
+    ASSERT_NEAR(ear_stage_get_reverb(stage).rt60_low_s, hall.rt60_low_s, 0);
+    ASSERT_NEAR(ear_stage_get_reverb(stage).rt60_high_s, 1.25, 1e-6);
+    ASSERT_NEAR(ear_stage_get_bus_reverb_send(stage, EAR_BUS_UI), 0.5, 1e-6);
     ear_duck_rule duck;
     ASSERT_OK(ear_stage_get_duck(stage, "music_under_announcer", &duck));
     ASSERT_EQ(duck.trigger, EAR_BUS_UI);

@@ -42,6 +42,18 @@ ear_result ear_assets_apply_setup(ear_assets *a, ear_stage *stage, ear_io_error 
                 refused(err, file, where, r);
             }
         }
+    if (s->has_reverb && r == EAR_OK) {
+        r = ear_stage_set_reverb(stage, &s->reverb, 0.0f);
+        if (r != EAR_OK) refused(err, file, "reverb", r);
+    }
+    for (int b = 0; b < EAR_BUS_COUNT && r == EAR_OK; b++)
+        if (s->has_reverb_send[b]) {
+            r = ear_stage_set_bus_reverb_send(stage, (ear_bus)b, s->reverb_send[b]);
+            if (r != EAR_OK) {
+                snprintf(where, sizeof where, "reverb.sends.%s", ear_bus_name((ear_bus)b));
+                refused(err, file, where, r);
+            }
+        }
     for (uint32_t i = 0; i < s->duck_count && r == EAR_OK; i++) {
         r = ear_stage_set_duck(stage, &s->ducks[i]);
         if (r != EAR_OK) {

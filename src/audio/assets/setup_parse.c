@@ -389,6 +389,59 @@ static ear_result parse_duck_json(parser *p, json_t *v, const char *path, ear_du
     return EAR_OK;
 }
 
+/* "reverb": {"preset": name, the room's fields over it, "sends": {bus: send}}. */
+static ear_result parse_reverb_json(parser *p, json_t *v, ear_audio_setup *s) {
+    if (!v) return EAR_OK;
+    static const char *const keys[] = {
+        "preset",  "rt60_low_s", "rt60_high_s", "crossover_hz", "predelay_ms", "size",
+        "density", "damping",    "wet",         "sends",        NULL};
+    ear_result r;
+    if ((r = want_object(p, v, "reverb")) || (r = check_keys(p, v, "reverb", keys))) return r;
+    ear_reverb_params room = ear_reverb_params_default();
+    char name[32] = "";
+    if ((r = get_string(p, v, "preset", "reverb", false, name, sizeof name))) return r;
+    if (name[0]) {
+        ear_reverb_preset preset;
+        if (ear_reverb_preset_from_name(name, &preset) != EAR_OK)
+            return fail(p, "reverb.preset",
+                        "no preset named \"%s\" (room, hall, cave, corridor, outdoors)", name);
+        ear_reverb_preset_params(preset, &room);
+    }
+    /* The ranges are ear_reverb_params_check's (mixer.h). */
+    if ((r = get_number(p, v, "rt60_low_s", "reverb", false, 0.1, 30, &room.rt60_low_s)) ||
+        (r = get_number(p, v, "rt60_high_s", "reverb", false, 0.1, 30, &room.rt60_high_s)) ||
+        (r = get_number(p, v, "crossover_hz", "reverb", false, 50, 10000,
+                        &room.crossover_hz)) ||
+        (r = get_number(p, v, "predelay_ms", "reverb", false, 0, 200, &room.predelay_ms)) ||
+        (r = get_number(p, v, "size", "reverb", false, 0.25, 3, &room.size)) ||
+        (r = get_number(p, v, "density", "reverb", false, 0, 1, &room.density)) ||
+        (r = get_number(p, v, "damping", "reverb", false, 0, 1, &room.damping)) ||
+        (r = get_number(p, v, "wet", "reverb", false, 0, 4, &room.wet)))
+        return r;
+    json_t *sends = json_object_get(v, "sends");
+    if (sends) {
+        if (!json_is_object(sends))
+            return fail(p, "reverb.sends", "expected an object of bus names and sends");
+        const char *key;
+        json_t *value;
+        json_object_foreach(sends, key, value) {
+            json_path at;
+            key_path(at, "reverb.sends", key);
+            ear_bus bus;
+            if (ear_bus_from_name(key, &bus) != EAR_OK)
+                return fail(p, at,
+                            "no bus of that name (sfx, master, music, ui, engine, ambience)");
+            if ((r = get_number(p, sends, key, "reverb.sends", true, 0, 1,
+                                &s->reverb_send[bus])))
+                return r;
+            s->has_reverb_send[bus] = true;
+        }
+    }
+    s->reverb = room;
+    s->has_reverb = true;
+    return EAR_OK;
+}
+
 static json_t *load_json(parser *p, const char *text, size_t length) {
     json_error_t jerr;
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
@@ -417,7 +470,8 @@ ear_result ear_audio_setup_parse(const char *text, size_t length, const char *la
     parser p = {label ? label : "audio.json", err};
     json_t *root = load_json(&p, text, length);
     if (!root) return EAR_E_FORMAT;
-    static const char *const keys[] = {"buses", "ducks", "clips", "blends", "pools", NULL};
+    static const char *const keys[] = {"buses", "ducks",  "clips", "blends",
+                                       "pools", "reverb", NULL};
     ear_audio_setup *s = calloc(1, sizeof *s);
     ear_result r = s ? EAR_OK : EAR_E_OUT_OF_MEMORY;
     if (r) goto done;
@@ -445,6 +499,8 @@ ear_result ear_audio_setup_parse(const char *text, size_t length, const char *la
             s->has_bus_volume[bus] = true;
         }
     }
+
+    if ((r = parse_reverb_json(&p, json_object_get(root, "reverb"), s))) goto done;
 
     json_t *clips = json_object_get(root, "clips");
     if (clips) {

@@ -205,6 +205,7 @@ ear_result ear__play(ear_stage *stage, ear_clip *clip, const ear_play *params, i
                              ? 0.0f
                              : p.loop_crossfade_s;
     p.occlusion = sane_unit(p.occlusion);
+    p.reverb_send = sane_unit(p.reverb_send);
     if (!clip || p.start_frame >= ear_clip_frames(clip)) p.start_frame = 0;
 
     uint32_t slot = stage->free_slots[stage->free_count - 1];

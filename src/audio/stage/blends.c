@@ -390,6 +390,7 @@ bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
                 lv->started = true;
             }
             if (render) {
+                lv->rv_send = v->rv_send; /* a flat blend's layers send as the voice does */
                 ear__voice_prime(lv, &lt, first, entering);
                 (void)ear__voice_render_one(s, lv, &lt, &bio, group, lanes, stride);
             } else {

@@ -25,6 +25,7 @@
  * Because commands apply only at block boundaries and blocks are always whole, the output
  * does not depend on how the caller splits its render calls.
  */
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -62,6 +63,9 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_DUCK_SET:
     case EAR__CMD_DUCK_REMOVE:
     case EAR__CMD_DUCK_TRIGGER: ear__buses_apply(s, c); return;
+    case EAR__CMD_REVERB_BUS:
+    case EAR__CMD_REVERB_A:
+    case EAR__CMD_REVERB_B: ear__reverb_apply(s, c); return;
     case EAR__CMD_PLAY: {
         uint32_t slot = (c->id & 0xffffu) - 1u;
         const ear__start *st = &s->start[slot];
@@ -100,7 +104,8 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_OCCLUSION:
     case EAR__CMD_STOP:
     case EAR__CMD_ENVELOPE:
-    case EAR__CMD_PARAM: {
+    case EAR__CMD_PARAM:
+    case EAR__CMD_REVERB_SEND: {
         ear__voice *v = ear__voice_for(s, c->id);
         if (v) ear__voice_apply(s, v, c); /* else it ended before the command arrived */
         return;

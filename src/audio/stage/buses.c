@@ -12,6 +12,7 @@
  * trigger buses' peaks, moves the ducks, and sums every bus into the master with its
  * gain ramped linearly over the block, then the master gain into the output block.
  */
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -272,10 +273,12 @@ void ear__buses_mixdown(ear_stage *s) {
     uint32_t used = 0, only = EAR_BUS_COUNT;
     for (uint32_t b = 0; b < EAR_BUS_COUNT; b++)
         if (s->bus_used[b]) used++, only = b;
-    const float *ml, *mr;
+    float *ml, *mr;
     float gains1[EAR_BUS_COUNT];
     for (uint32_t b = 0; b < EAR_BUS_COUNT; b++)
         gains1[b] = s->bus_muted[b] ? 0.0f : s->bus_vol[b] * duck_product(s, b);
+    /* The reverb's sends, before the buses are summed into the master's buffer. */
+    bool wet = ear__reverb_gather(s, gains1);
     if (used == 1 && only != EAR_BUS_MASTER && gains1[only] == 1.0f &&
         s->bus_gain[only] == 1.0f) {
         ml = s->bus_l[only];
@@ -308,6 +311,7 @@ void ear__buses_mixdown(ear_stage *s) {
         ml = al;
         mr = ar;
     }
+    if (wet) ear__reverb_render(s, ml, mr); /* into the master's sum, before its gain */
     uint32_t mb = EAR_BUS_MASTER;
     float g1 = gains1[mb] * s->master_target;
     float g0 = s->bus_gain[mb];

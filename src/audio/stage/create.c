@@ -12,6 +12,7 @@
  * other memory a stage holds is the overflow queue, grown on the game side when the
  * command ring is full.
  */
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -161,6 +162,7 @@ static void lay_out(ear_stage *s, heap *h) {
     uint32_t blends = s->config.max_blend_voices;
     CARVE(layer_voices, (size_t)blends * EAR_BLEND_MAX_LAYERS);
     CARVE(layer_free, blends);
+    if (!s->config.no_reverb) s->reverb = carve(h, ear__reverb_bytes(&s->config));
     s->lim.cap = ear__limiter_capacity(s->config.sample_rate);
     s->lim.mask = s->lim.cap - 1u;
     CARVE(lim.delay, (size_t)s->lim.cap * 2u);
@@ -229,6 +231,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     s->kernel = kernel;
     ear_rng_seed(&s->rng, c.seed);
     lay_out(s, &h);
+    if (s->reverb) ear__reverb_init(s->reverb, &c);
     ear__ring_init(&s->commands, s->commands.entries, c.command_capacity, sizeof(ear__cmd));
     ear__ring_init(&s->returns, s->returns.entries, return_capacity(n), sizeof(ear__ret));
 

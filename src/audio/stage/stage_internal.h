@@ -73,6 +73,10 @@ typedef enum ear__cmd_type {
     EAR__CMD_DUCK_TRIGGER,
     EAR__CMD_ENVELOPE,
     EAR__CMD_PARAM,
+    EAR__CMD_REVERB_SEND, /* a voice's send (reverb.c) */
+    EAR__CMD_REVERB_BUS,  /* a bus's send */
+    EAR__CMD_REVERB_A,    /* a room, first half: rt60s, crossover, pre-delay, size, density */
+    EAR__CMD_REVERB_B,    /* and second: damping, wet, transition (applies the room) */
     EAR__CMD_LIMITER,
     EAR__CMD_SPATIALIZER, /* hrtf_stage.c: a voice's (id) or the stage's (id 0) */
     EAR__CMD_HRTF_SET,    /* hrtf_stage.c: a new bank (or none) */
@@ -193,6 +197,11 @@ typedef struct ear__cmd {
             uint32_t index;
             float value;
         } param;
+        struct { /* REVERB_BUS */
+            uint32_t bus;
+            float send;
+        } rv_bus;
+        float f[6];          /* REVERB_A, REVERB_B: a room's parameters in two commands */
         struct {             /* LIMITER: limiter.c's settings, checked and converted */
             uint32_t on;     /* 0 or 1 */
             uint32_t look;   /* lookahead, frames (1 .. the buffers' capacity - 2) */
@@ -319,6 +328,8 @@ typedef struct ear__voice {
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
     float param_k; /* per-block smoothing of the parameters */
+    float rv_send; /* the reverb send asked for (0 .. 1) */
+    float rv_g;    /* the send gain applied at the end of the last block (reverb.c) */
     /* Blend layers: their curves' values and the parameters they were evaluated at. */
     bool curves_valid;
     float curve_gain, curve_pitch;
@@ -501,6 +512,7 @@ struct ear_stage {
     ear__rank *rank;              /* scratch for the voice manager */
     uint8_t *ended_scratch;       /* per active index: the voice ended in this block */
     uint32_t touch_sink;          /* where touch_clip's loads go */
+    struct ear__reverb *reverb;   /* the room reverb (reverb.h); NULL with no_reverb */
 
     /* ---- the output limiter (limiter.c) ---- */
     ear_limiter limiter_game;           /* game side: as last set, defaults filled in */

@@ -20,6 +20,7 @@
  * (grouping placed voices for the SIMD kernel) or only moves a virtual one's cursor.
  * A blend voice's block is blends.c's; it uses the same begin/end and render helpers.
  */
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -99,6 +100,7 @@ void ear__voice_start(ear_stage *s, uint32_t id) {
     }
     v->bus = (uint8_t)st->p.bus;
     v->priority = st->p.priority;
+    v->rv_send = st->p.reverb_send;
     v->serial = s->serial++;
     s->vflags[slot] = EAR__VF_NEW | (st->stream >= 0 ? EAR__VF_ALWAYS : 0u);
     s->state_at[slot] = (uint32_t)s->block_index; /* the block about to render */
@@ -137,6 +139,7 @@ void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c) {
             ear__begin_stop(s, v, EAR__MIN_FADE_S);
         }
         break;
+    case EAR__CMD_REVERB_SEND: v->rv_send = c->u.value; break;
     case EAR__CMD_PARAM:
         if (v->blend >= 0 && c->u.param.index < EAR_BLEND_MAX_PARAMS)
             v->param_target[c->u.param.index] = c->u.param.value;
@@ -333,6 +336,7 @@ void ear__voice_prime(ear__voice *v, const ear__targets *t, bool first, bool ent
 bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
                            const ear__kernel_io *io, ear__group *group, uint32_t lanes,
                            uint32_t stride) {
+    if (ear__reverb_sends(s, v)) return ear__reverb_voice_render(s, v, t, io, group);
     if (v->placed && ear__hrtf_involved(s, v)) {
         if (group->n) s->kernel->group_finish(group, io);
         return ear__hrtf_render(s, v, io, t);
