@@ -147,5 +147,39 @@ TEST(hrtf_tells_front_from_back_where_pan_cannot) {
     ear_commands_destroy(c);
 }
 
+/* An HRTF voice with a reverb send: its dry part goes through the HRTF, its send feeds the
+ * room, whose tail rings on after the voice stops. */
+TEST(an_hrtf_voice_sends_to_the_room) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = NULL;
+    ASSERT_EQ(ear_commands_create(NULL, &c), EAR_OK);
+    json_t *r = serve(c, "{\"command\": \"audio.hrtf.load\", \"params\": {\"path\": "
+                         "\"/usr/share/libmysofa/default.sofa\"}}");
+    ASSERT_TRUE(json_is_true(json_object_get(r, "ok")));
+    json_decref(r);
+    r = serve(c, "{\"command\": \"audio.reverb.set\", \"params\": {\"preset\": \"hall\"}}");
+    ASSERT_TRUE(json_is_true(json_object_get(r, "ok")));
+    json_decref(r);
+    r = serve(c,
+              "{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:sine:700:0.2\", "
+              "\"position\": [-1, 0, -1], \"model\": \"none\", \"reverb_send\": 0.8, "
+              "\"spatializer\": \"hrtf\"}}");
+    ASSERT_TRUE(json_is_true(json_object_get(r, "ok")));
+    json_decref(r);
+    double l, rr;
+    render_rms(c, &l, &rr); /* 0.3 s: the tone, then the tail */
+    ASSERT_TRUE(isfinite(l) && isfinite(rr));
+    ASSERT_DBL_GT(l, rr); /* from the left front */
+    r = serve(c, "{\"command\": \"audio.analyze\", \"params\": {\"start\": 0.22, \"channel\": "
+                 "\"left\"}}");
+    double tail = json_number_value(json_object_get(json_object_get(r, "result"), "rms"));
+    json_decref(r);
+    fprintf(stderr, "hrtf + hall: rms left %.4f right %.4f, tail after the tone %.5f\n", l, rr,
+            tail);
+    ASSERT_DBL_GT(tail, 1e-4);
+    ear_commands_destroy(c);
+}
+
 TEST_MAIN(TEST_ENTRY(load_errors_change_nothing),
-          TEST_ENTRY(hrtf_tells_front_from_back_where_pan_cannot))
+          TEST_ENTRY(hrtf_tells_front_from_back_where_pan_cannot),
+          TEST_ENTRY(an_hrtf_voice_sends_to_the_room))
