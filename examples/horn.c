@@ -2,8 +2,18 @@
 #include <earshot/stage.h>
 #include <earshot/synth.h>
 #include <stdio.h>
+#include <string.h>
 
-int main(void) {
+int main(int argc, char **argv) {
+    if (argc > 1) { /* --help and --version, as every Earshot program */
+        int help = strcmp(argv[1], "--help") == 0, version = strcmp(argv[1], "--version") == 0;
+        if (version) printf("horn (Earshot) %s\n", ear_version());
+        if (!version)
+            fputs("usage: horn [--help | --version]\n"
+                  "Prints the pitch heard from a 440 Hz horn driving towards you at 30 m/s.\n",
+                  help ? stdout : stderr);
+        return help || version ? 0 : 2;
+    }
     ear_stage *stage;
     ear_stage_create(NULL, &stage); /* NULL: 48 kHz stereo, defaults */
     ear_clip *horn;

@@ -46,7 +46,18 @@ typedef struct ear_assets_config {
      * NULL (the default): any file. Copied. */
     const char *const *allowed_roots;
     size_t allowed_root_count;
+    /* The longest clip a synth name ("synth:<waveform>:<hz>:<seconds>") may make here, in
+     * seconds: a name asking for more is refused with EAR_E_UNSUPPORTED and a warning
+     * (once) naming the sound, its seconds field and this limit, and plays nothing; an
+     * audio.json blend layer or pool clip asking for more fails the setup with the file,
+     * the JSON path and the same reason. It bounds what a few bytes of a name can cost
+     * (an hour of 48 kHz sound is 660 MiB). 0 (the default): EAR_ASSETS_SYNTH_MAX_S
+     * (60 s); at most 3600 (the synth's own limit); EAR_E_INVALID_ARG otherwise. */
+    float synth_max_s;
 } ear_assets_config;
+
+/* The default longest synth clip of an assets cache (ear_assets_config.synth_max_s). */
+#define EAR_ASSETS_SYNTH_MAX_S 60.0f
 
 /* The defaults above. Thread: any. */
 ear_assets_config ear_assets_config_default(void);
@@ -175,6 +186,11 @@ typedef struct ear_audio_setup {
     bool has_reverb_send[EAR_BUS_COUNT]; /* "reverb"."sends": bus -> send 0..1 */
     float reverb_send[EAR_BUS_COUNT];
 } ear_audio_setup;
+
+/* The longest synth clip a setup file (audio.json, a .blend.json) may name, in seconds:
+ * a blend layer's "clip" or a pool's clip that is a synth name asking for more fails the
+ * parse (EAR_E_FORMAT) naming the file, the JSON path, the sound and its seconds field. */
+#define EAR_AUDIO_SETUP_SYNTH_MAX_S 60.0f
 
 /* Parses audio.json's text (`label` names the file in errors, e.g. "assets/audio.json")
  * into a new setup (free with ear_audio_setup_destroy). Every key is checked: an unknown

@@ -38,6 +38,9 @@ typedef enum ear_result {
  * anything else). Thread: any. */
 const char *ear_result_string(ear_result result);
 
+/* The library's version, "major.minor.patch" (static storage). Thread: any. */
+const char *ear_version(void);
+
 /* A short stable name such as "EAR_E_STALE_ID". Thread: any. */
 const char *ear_result_name(ear_result result);
 

@@ -52,8 +52,11 @@ const char *ear_audio_format_name(ear_audio_format format);
 ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *err);
 
 /* Decodes a whole file into a new clip (one reference, owned by the caller; alloc NULL:
- * the default allocator) of interleaved floats in [-1, 1] at the file's own rate and
- * channel count. Fails, with *out_clip untouched and the reason in err:
+ * the default allocator) of interleaved floats at the file's own rate and channel count.
+ * Integer formats come in [-1, 1) (libsndfile's normalisation); float formats (and a lossy
+ * decoder's output) come as stored, so a sample may pass 1 in magnitude (a float file's
+ * headroom: nothing is clamped; the stage's output limiter deals with overs), except NaN and
+ * infinities, which become 0. Fails, with *out_clip untouched and the reason in err:
  *   EAR_E_INVALID_ARG  NULL path or out_clip;
  *   EAR_E_NOT_FOUND    no file at path;
  *   EAR_E_FORMAT       not audio, malformed, or truncated (a WAV, FLAC, Vorbis or Opus
@@ -94,7 +97,8 @@ typedef struct ear_file_stream_config {
  * the thread and frees everything; the stage calls it when it is done with a stream it
  * was given, and a caller who never hands the stream over calls it once itself.
  * A read error in mid-file (a truncated file) is logged by the decoder thread (module
- * "io", naming the file) and ends the stream there. Errors as ear_decode_file's, with
+ * "io", naming the file) and ends the stream there. Samples as ear_decode_file's (the same
+ * range, bit for bit). Errors as ear_decode_file's, with
  * nothing started and *out_stream untouched. Thread: game. */
 ear_result ear_file_stream_open(const char *path, const ear_file_stream_config *config,
                                 ear_stream *out_stream, ear_io_error *err);

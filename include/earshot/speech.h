@@ -47,8 +47,8 @@ typedef enum ear_speech_output {
     EAR_SPEECH_OUTPUT_LIVE_REGION,
 } ear_speech_output;
 
-/* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region".
- * Thread: any. */
+/* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region"; "unknown"
+ * otherwise. Thread: any. */
 const char *ear_speech_output_name(ear_speech_output output);
 
 /* How a message meets what is already being said. Each is one of SSIP's priorities (the

@@ -251,3 +251,7 @@ json_t *ear__cmd_music_stop(ear_commands *c, json_t *params, json_t **err) {
     }
     return json_pack("{s:f}", "fade", fade);
 }
+
+ear_play ear__cmd_play_params(const json_t *params) {
+    return play_params(params);
+}

@@ -631,3 +631,14 @@ json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err) {
     ear_path_release(&path);
     return result;
 }
+
+/* The body named params[key] for the other world.* files (cmd_world_sounds.c), or
+ * EAR_BODY_NONE with *err set (E_NOT_FOUND, naming the param). */
+ear_body_id ear__cmd_world_body(ear_commands *c, const json_t *params, const char *key,
+                                json_t **err) {
+    if (ensure_world(c) != EAR_OK) {
+        *err = ear__cmd_result_error(EAR_E_OUT_OF_MEMORY, "command", NULL);
+        return EAR_BODY_NONE;
+    }
+    return find_body(c, params, key, err);
+}

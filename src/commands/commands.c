@@ -47,10 +47,13 @@ static const command table[] = {
     {"audio.stop", ear__cmd_stop},
     {"audio.voice.set", ear__cmd_voice_set},
     {"audio.voices", ear__cmd_voices},
+    {"world.attach", ear__cmd_world_attach},
     {"world.describe", ear__cmd_world_describe},
+    {"world.follow", ear__cmd_world_follow},
     {"world.get", ear__cmd_world_get},
     {"world.load", ear__cmd_world_load},
     {"world.move", ear__cmd_world_move},
+    {"world.once", ear__cmd_world_once},
     {"world.path", ear__cmd_world_path},
     {"world.ray", ear__cmd_world_ray},
     {"world.set", ear__cmd_world_set},
@@ -263,7 +266,9 @@ json_t *ear__cmd_sound_error(ear_commands *c, ear_result r, const char *where,
                              const char *name) {
     if (r == EAR_E_NOT_FOUND || r == EAR_E_TOO_MANY_VOICES || r == EAR_E_STALE_ID || !name)
         return ear__cmd_result_error(r, where, name);
-    if (strncmp(name, "synth:", 6) == 0) return synth_name_error(where, name);
+    /* A valid synth name longer than the cache allows is said as the cache says it. */
+    if (strncmp(name, "synth:", 6) == 0 && r != EAR_E_UNSUPPORTED)
+        return synth_name_error(where, name);
     /* The file the name resolves to says why it will not load: the decoder's own reason
      * when the cache just tried (a body that ends early is found only by decoding), else
      * its header's. */
@@ -497,6 +502,9 @@ ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_ass
     ear_assets_config ac = ear_assets_config_default();
     ac.root = root;
     ac.allocator = &c->alloc; /* the session's memory budget */
+    /* synth: names up to the registry's own limit (audio.json's are limited by its parser). */
+    ac.synth_max_s =
+        (float)(c->config.max_synth_seconds < 3600 ? c->config.max_synth_seconds : 3600);
     if (c->config.confine_paths) {
         /* An empty list still confines: it admits nothing. */
         static const char *const none[1] = {NULL};

@@ -146,6 +146,17 @@ void ear__cmd_audio_world_forget(ear_commands *c);
 void ear__cmd_audio_world_sync(ear_commands *c, double dt_s);
 /* Frees the world of the world.* commands (the registry's destroy). */
 void ear__cmd_world_forget(ear_commands *c);
+/* The body named params[key] (cmd_world.c), or EAR_BODY_NONE with *err set. */
+ear_body_id ear__cmd_world_body(ear_commands *c, const json_t *params, const char *key,
+                                json_t **err);
+/* world.follow, world.attach, world.once: the audio world's shortcuts
+ * (cmd_world_sounds.c). */
+json_t *ear__cmd_world_follow(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_attach(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_world_once(ear_commands *c, json_t *params, json_t **err);
+/* audio.play's params as an ear_play (cmd_play.c): volume 0 is silence, absent fields the
+ * stage's defaults. */
+ear_play ear__cmd_play_params(const json_t *params);
 
 /* The embedded schema texts (generated from schemas/commands/ at build time), in the
  * table's alphabetical order. */

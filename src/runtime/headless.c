@@ -19,21 +19,6 @@ static int by_frame(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-static void queue_event(ear_runner *r, const ear_script_event *e) {
-    switch (e->action) {
-    case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
-    case EAR_SCRIPT_UP: ear_runner_key_up(r, e->key); break;
-    case EAR_SCRIPT_PRESS:
-        ear_runner_key_down(r, e->key);
-        ear_runner_key_up(r, e->key);
-        break;
-    case EAR_SCRIPT_TEXT: ear_runner_text(r, e->text); break;
-    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
-    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
-    case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
-    }
-}
-
 ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg);
 
 ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg) {
@@ -54,7 +39,8 @@ ear_result ear__run_headless(ear_runner *r, const ear_engine_config *cfg) {
     for (uint64_t frame = 0; ear_runner_running(r); frame++) {
         if (cfg->frames && frame >= cfg->frames) break;
         if (cfg->replay_path && ear_runner_replay_done(r)) break;
-        while (next < count && order[next]->frame <= frame) queue_event(r, order[next++]);
+        while (next < count && order[next]->frame <= frame)
+            ear__script_event_queue(r, order[next++]);
         ear_runner_frame(r, (double)frame / cfg->step_hz);
         /* A replay whose game stays paused would never finish: its input for the pause's
          * frames arrives in one frame, so a pause toggled from update may not end. */

@@ -64,4 +64,8 @@ ear_result ear__device_attach(ear_stage *stage, void *user, void **out_device);
 void ear__device_update(void *device, void *user);
 void ear__device_detach(void *device, void *user);
 
+/* Queues one script event on the runner as the player's input would come (a press is a
+ * down and an up in the same frame; quit closes the runner). script.c; Thread: game. */
+void ear__script_event_queue(ear_runner *runner, const ear_script_event *event);
+
 #endif

@@ -4,7 +4,7 @@
  * NUL-terminated inside it), so ear_script_free frees two pointers. The events block has
  * one slot more than the events; that slot's text pointer is the texts block.
  */
-#include "earshot/engine.h"
+#include "runtime_internal.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -134,4 +134,20 @@ void ear_script_free(ear_script *script) {
     free((void *)script->events);
     script->events = NULL;
     script->count = 0;
+}
+
+/* The headless and the window backends both queue a script's events this way. */
+void ear__script_event_queue(ear_runner *r, const ear_script_event *e) {
+    switch (e->action) {
+    case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
+    case EAR_SCRIPT_UP: ear_runner_key_up(r, e->key); break;
+    case EAR_SCRIPT_PRESS:
+        ear_runner_key_down(r, e->key);
+        ear_runner_key_up(r, e->key);
+        break;
+    case EAR_SCRIPT_TEXT: ear_runner_text(r, e->text); break;
+    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
+    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
+    case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
+    }
 }

@@ -132,18 +132,7 @@ static void queue_script_frame(ear_runner *r, const ear_engine_config *cfg, uint
     for (size_t i = 0; i < cfg->script->count; i++) {
         const ear_script_event *e = &cfg->script->events[i];
         if (e->frame != frame) continue;
-        switch (e->action) {
-        case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
-        case EAR_SCRIPT_UP: ear_runner_key_up(r, e->key); break;
-        case EAR_SCRIPT_PRESS:
-            ear_runner_key_down(r, e->key);
-            ear_runner_key_up(r, e->key);
-            break;
-        case EAR_SCRIPT_TEXT: ear_runner_text(r, e->text); break;
-        case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
-        case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
-        case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
-        }
+        ear__script_event_queue(r, e);
     }
 }
 

@@ -30,7 +30,7 @@
  * samples have been handed to the callback, which collects them into memory).
  */
 #define _GNU_SOURCE /* POLLRDHUP */
-#include "earshot/speech.h"
+#include "speech_internal.h"
 
 #include <speech-dispatcher/libspeechd.h>
 #include <espeak-ng/speak_lib.h>
@@ -80,9 +80,7 @@ struct ear_speech {
     ear_speech_config cfg;
     char *client_name, *socket, *voice, *braille_host;
     /* Game side. */
-    char *history[EAR_SPEECH_HISTORY];
-    size_t history_start, history_count, review;
-    uint64_t total;
+    ear__speech_history history;
     bool mute;
     uint64_t epoch;
     ear_voice_id stage_voice;
@@ -107,109 +105,6 @@ struct ear_speech {
     atomic_uint_fast64_t delivered;
     atomic_bool echo;
 };
-
-const char *ear_speech_output_name(ear_speech_output output) {
-    switch (output) {
-    case EAR_SPEECH_OUTPUT_NONE: return "none";
-    case EAR_SPEECH_OUTPUT_DISPATCHER: return "speech-dispatcher";
-    case EAR_SPEECH_OUTPUT_ESPEAK: return "espeak-ng";
-    case EAR_SPEECH_OUTPUT_CONSOLE: return "console";
-    case EAR_SPEECH_OUTPUT_LOG: return "log";
-    case EAR_SPEECH_OUTPUT_LIVE_REGION: return "live-region";
-    }
-    return "none";
-}
-
-const char *ear_speech_priority_name(ear_speech_priority priority) {
-    switch (priority) {
-    case EAR_SPEECH_INTERRUPT: return "important";
-    case EAR_SPEECH_MESSAGE: return "message";
-    case EAR_SPEECH_TEXT: return "text";
-    case EAR_SPEECH_NOTIFICATION: return "notification";
-    case EAR_SPEECH_PROGRESS: return "progress";
-    }
-    return "unknown";
-}
-
-static const char *const punct_names[] = {"player", "none", "some", "most", "all"};
-
-const char *ear_speech_punctuation_name(ear_speech_punctuation p) {
-    return (unsigned)p < 5 ? punct_names[p] : "unknown";
-}
-
-ear_result ear_speech_punctuation_parse(const char *name, ear_speech_punctuation *out) {
-    if (!name || !out) return EAR_E_INVALID_ARG;
-    for (int i = 0; i < 5; i++) {
-        if (strcmp(name, punct_names[i]) == 0) {
-            *out = (ear_speech_punctuation)i;
-            return EAR_OK;
-        }
-    }
-    return EAR_E_NOT_FOUND;
-}
-
-ear_speech_config ear_speech_config_default(void) {
-    ear_speech_config c;
-    memset(&c, 0, sizeof c);
-    c.client_name = "earshot";
-    return c;
-}
-
-static char *dup_str(const char *s, size_t max) {
-    if (!s) return NULL;
-    size_t n = strlen(s);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--; /* UTF-8 boundary */
-    }
-    char *d = malloc(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
-/* The length in bytes of the UTF-8 character at s and its code point, or 0 when s does
- * not start with a valid one. */
-static size_t utf8_char(const char *s, uint32_t *cp) {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t n;
-    uint32_t c;
-    if (u[0] == 0) return 0;
-    if (u[0] < 0x80) {
-        n = 1;
-        c = u[0];
-    } else if ((u[0] & 0xE0) == 0xC0) {
-        n = 2;
-        c = u[0] & 0x1Fu;
-    } else if ((u[0] & 0xF0) == 0xE0) {
-        n = 3;
-        c = u[0] & 0x0Fu;
-    } else if ((u[0] & 0xF8) == 0xF0) {
-        n = 4;
-        c = u[0] & 0x07u;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) return 0;
-        c = (c << 6) | (u[i] & 0x3Fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
-    if (cp) *cp = c;
-    return n;
-}
-
-static void write_line(ear_speech *sp, const char *text) {
-    if (sp->cfg.line_fn) {
-        sp->cfg.line_fn(sp->cfg.line_user, text);
-    } else {
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
-}
 
 /* What a line shows for a message: the text, or a character (" " as "space"), or a
  * key name. */
@@ -307,7 +202,7 @@ static ear_clip *espeak_clip(const cmd *c) {
     espeak_target = &b;
     espeak_ERROR err = EE_INTERNAL_ERROR;
     uint32_t cp = 0;
-    if (c->what == SAY_CHAR && utf8_char(c->text, &cp) > 0) {
+    if (c->what == SAY_CHAR && ear__speech_utf8_char(c->text, &cp) > 0) {
         /* "capital" before a capital letter, as screen readers spell. */
         espeak_SetParameter(espeakCAPITALS, 2, 0);
         err = espeak_Char((wchar_t)cp);
@@ -417,7 +312,7 @@ static bool open_dispatcher(ear_speech *sp, thread_out *out) {
     if (list) {
         while (list[n]) n++;
         names = calloc(n ? n : 1, sizeof *names);
-        for (size_t i = 0; names && i < n; i++) names[i] = dup_str(list[i]->name, 256);
+        for (size_t i = 0; names && i < n; i++) names[i] = ear__speech_copy(list[i]->name, 256);
         free_spd_voices(list);
         if (!names) n = 0;
     }
@@ -463,7 +358,7 @@ static bool open_espeak(ear_speech *sp, thread_out *out) {
         const espeak_VOICE **list = espeak_ListVoices(NULL);
         while (list && list[n]) n++;
         names = calloc(n ? n : 1, sizeof *names);
-        for (size_t i = 0; names && i < n; i++) names[i] = dup_str(list[i]->name, 256);
+        for (size_t i = 0; names && i < n; i++) names[i] = ear__speech_copy(list[i]->name, 256);
         if (!names) n = 0;
     }
     pthread_mutex_unlock(&espeak_lock);
@@ -514,14 +409,14 @@ static void write_braille(thread_out *out) {
     const char *text = out->brl_text;
     size_t start = 0, skipped = 0;
     while (text[start] && skipped < out->brl_offset) {
-        size_t n = utf8_char(text + start, NULL);
+        size_t n = ear__speech_utf8_char(text + start, NULL);
         if (n == 0) break;
         start += n;
         skipped++;
     }
     size_t bytes = 0, chars = 0;
     while (text[start + bytes] && chars < out->brl_cells) {
-        size_t n = utf8_char(text + start + bytes, NULL);
+        size_t n = ear__speech_utf8_char(text + start + bytes, NULL);
         if (n == 0) break;
         bytes += n;
         chars++;
@@ -550,7 +445,7 @@ static void write_braille(thread_out *out) {
 /* Shows a message from its start. */
 static void show_braille(thread_out *out, const char *text) {
     if (!out->brl) return;
-    char *copy = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
+    char *copy = ear__speech_copy(text, EAR_SPEECH_TEXT_MAX - 1);
     if (!copy) return;
     free(out->brl_text);
     out->brl_text = copy;
@@ -568,7 +463,7 @@ static void braille_keys(thread_out *out) {
         brlapi_keyCode_t cmd_code = code & BRLAPI_KEY_CODE_MASK;
         size_t length = 0;
         for (size_t i = 0; out->brl_text[i];) {
-            size_t n = utf8_char(out->brl_text + i, NULL);
+            size_t n = ear__speech_utf8_char(out->brl_text + i, NULL);
             if (n == 0) break;
             i += n;
             length++;
@@ -630,7 +525,7 @@ static bool dispatcher_say(thread_out *out, const cmd *c) {
 }
 
 static void remember_sent(thread_out *out, const cmd *c) {
-    char *copy = dup_str(c->text, EAR_SPEECH_TEXT_MAX - 1);
+    char *copy = ear__speech_copy(c->text, EAR_SPEECH_TEXT_MAX - 1);
     if (!copy) return;
     free(out->last.text);
     out->last = *c;
@@ -699,11 +594,11 @@ static void deliver(ear_speech *sp, thread_out *out, cmd *c) {
         pthread_mutex_unlock(&sp->lock);
         break;
     }
-    default: write_line(sp, shown_text(c)); break;
+    default: ear__speech_write_line(&sp->cfg, shown_text(c)); break;
     }
     show_braille(out, shown_text(c));
     if (out->kind != EAR_SPEECH_OUTPUT_CONSOLE && atomic_load(&sp->echo))
-        write_line(sp, shown_text(c));
+        ear__speech_write_line(&sp->cfg, shown_text(c));
     atomic_fetch_add(&sp->delivered, 1);
 }
 
@@ -828,7 +723,7 @@ static ear_result send_cmd(ear_speech *sp, cmd_kind kind, say_kind what, const c
     c->value = value;
     c->epoch = sp->epoch;
     if (text) {
-        c->text = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
+        c->text = ear__speech_copy(text, EAR_SPEECH_TEXT_MAX - 1);
         if (!c->text) {
             free(c);
             return EAR_E_OUT_OF_MEMORY;
@@ -859,10 +754,10 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
     ear_speech *sp = calloc(1, sizeof *sp);
     if (!sp) return EAR_E_OUT_OF_MEMORY;
     sp->cfg = cfg;
-    sp->client_name = dup_str(cfg.client_name ? cfg.client_name : "earshot", 256);
-    sp->socket = dup_str(cfg.dispatcher_socket, 4096);
-    sp->voice = dup_str(cfg.voice, 256);
-    sp->braille_host = dup_str(cfg.braille_host, 4096);
+    sp->client_name = ear__speech_copy(cfg.client_name ? cfg.client_name : "earshot", 256);
+    sp->socket = ear__speech_copy(cfg.dispatcher_socket, 4096);
+    sp->voice = ear__speech_copy(cfg.voice, 256);
+    sp->braille_host = ear__speech_copy(cfg.braille_host, 4096);
     if (!sp->client_name || (cfg.dispatcher_socket && !sp->socket) ||
         (cfg.voice && !sp->voice) || (cfg.braille_host && !sp->braille_host)) {
         free_strings(sp);
@@ -938,28 +833,11 @@ void ear_speech_destroy(ear_speech *sp) {
     free_ready_list(sp->deferred_progress);
     free_names(sp->voices, sp->voice_count);
     free_names(sp->old_voices, sp->old_voice_count);
-    for (size_t i = 0; i < sp->history_count; i++)
-        free(sp->history[(sp->history_start + i) % EAR_SPEECH_HISTORY]);
+    ear__speech_history_clear(&sp->history);
     pthread_cond_destroy(&sp->cond);
     pthread_mutex_destroy(&sp->lock);
     free_strings(sp);
     free(sp);
-}
-
-static ear_result remember(ear_speech *sp, const char *text) {
-    char *copy = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
-    if (!copy) return EAR_E_OUT_OF_MEMORY;
-    if (sp->history_count == EAR_SPEECH_HISTORY) {
-        free(sp->history[sp->history_start]);
-        sp->history[sp->history_start] = copy;
-        sp->history_start = (sp->history_start + 1) % EAR_SPEECH_HISTORY;
-    } else {
-        sp->history[(sp->history_start + sp->history_count) % EAR_SPEECH_HISTORY] = copy;
-        sp->history_count++;
-    }
-    sp->review = sp->history_count - 1;
-    sp->total++;
-    return EAR_OK;
 }
 
 static void drop_stage_speech(ear_speech *sp) {
@@ -977,7 +855,8 @@ static ear_result say(ear_speech *sp, say_kind what, const char *text,
     if (sp->cfg.log_only) {
         atomic_fetch_add(&sp->delivered, 1);
         if (atomic_load(&sp->echo))
-            write_line(sp, what == SAY_CHAR && strcmp(text, " ") == 0 ? "space" : text);
+            ear__speech_write_line(&sp->cfg,
+                                   what == SAY_CHAR && strcmp(text, " ") == 0 ? "space" : text);
         return EAR_OK;
     }
     if (priority == EAR_SPEECH_INTERRUPT || what != SAY_TEXT) {
@@ -991,74 +870,33 @@ static ear_result say(ear_speech *sp, say_kind what, const char *text,
 ear_result ear_speech_say(ear_speech *sp, const char *text, ear_speech_priority priority) {
     if (!sp || !text || (unsigned)priority > EAR_SPEECH_PROGRESS) return EAR_E_INVALID_ARG;
     if (priority != EAR_SPEECH_PROGRESS) {
-        ear_result res = remember(sp, text);
+        ear_result res = ear__speech_history_add(&sp->history, text);
         if (res != EAR_OK) return res;
     }
     return say(sp, SAY_TEXT, text, priority);
 }
 
-ear_result ear_speech_speak(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_INTERRUPT);
-}
-
-ear_result ear_speech_speak_queued(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_MESSAGE);
-}
-
 ear_result ear_speech_say_char(ear_speech *sp, const char *utf8_char_text) {
-    if (!sp || !utf8_char_text) return EAR_E_INVALID_ARG;
-    size_t n = utf8_char(utf8_char_text, NULL);
-    if (n == 0 || utf8_char_text[n] != '\0') return EAR_E_INVALID_ARG;
-    uint32_t cp = 0;
-    utf8_char(utf8_char_text, &cp);
-    if (cp < 0x20 || cp == 0x7F) return EAR_E_INVALID_ARG; /* SSIP cannot carry these */
+    if (!sp || !utf8_char_text || !ear__speech_char_valid(utf8_char_text))
+        return EAR_E_INVALID_ARG;
     return say(sp, SAY_CHAR, utf8_char_text, EAR_SPEECH_INTERRUPT);
 }
 
 ear_result ear_speech_say_key(ear_speech *sp, const char *key_name) {
-    if (!sp || !key_name || !key_name[0] || strlen(key_name) > 64) return EAR_E_INVALID_ARG;
-    for (const unsigned char *p = (const unsigned char *)key_name; *p; p++)
-        if (*p <= 0x20 || *p == 0x7F || *p == '"') return EAR_E_INVALID_ARG;
-    for (size_t i = 0; key_name[i];) {
-        size_t n = utf8_char(key_name + i, NULL);
-        if (n == 0) return EAR_E_INVALID_ARG;
-        i += n;
-    }
+    if (!sp || !key_name || !ear__speech_key_valid(key_name)) return EAR_E_INVALID_ARG;
     return say(sp, SAY_KEY, key_name, EAR_SPEECH_INTERRUPT);
 }
 
-static const char *history_get(const ear_speech *sp, size_t index) {
-    return sp->history[(sp->history_start + index) % EAR_SPEECH_HISTORY];
+ear__speech_history *ear__speech_history_of(ear_speech *sp) {
+    return &sp->history;
 }
 
-ear_result ear_speech_repeat_last(ear_speech *sp) {
-    if (!sp) return EAR_E_INVALID_ARG;
-    if (sp->history_count == 0) return EAR_E_NOT_FOUND;
-    sp->review = sp->history_count - 1;
-    return say(sp, SAY_TEXT, history_get(sp, sp->history_count - 1), EAR_SPEECH_INTERRUPT);
+const ear__speech_history *ear__speech_history_of_const(const ear_speech *sp) {
+    return &sp->history;
 }
 
-static ear_result review_step(ear_speech *sp, bool back) {
-    if (!sp) return EAR_E_INVALID_ARG;
-    if (sp->history_count == 0) return EAR_E_NOT_FOUND;
-    bool at_end = back ? sp->review == 0 : sp->review + 1 >= sp->history_count;
-    if (!at_end) sp->review = back ? sp->review - 1 : sp->review + 1;
-    ear_result res = say(sp, SAY_TEXT, history_get(sp, sp->review), EAR_SPEECH_INTERRUPT);
-    if (res != EAR_OK) return res;
-    return at_end ? EAR_E_NOT_FOUND : EAR_OK;
-}
-
-ear_result ear_speech_history_back(ear_speech *sp) {
-    return review_step(sp, true);
-}
-
-ear_result ear_speech_history_forward(ear_speech *sp) {
-    return review_step(sp, false);
-}
-
-size_t ear_speech_history_cursor(const ear_speech *sp) {
-    if (!sp) return 0;
-    return sp->history_count ? sp->review : 0;
+ear_result ear__speech_say_again(ear_speech *sp, const char *text) {
+    return say(sp, SAY_TEXT, text, EAR_SPEECH_INTERRUPT);
 }
 
 void ear_speech_stop(ear_speech *sp) {
@@ -1279,19 +1117,6 @@ void ear_speech_set_volume(ear_speech *sp, int volume) {
 void ear_speech_set_punctuation(ear_speech *sp, ear_speech_punctuation punctuation) {
     if (!sp || (unsigned)punctuation > EAR_SPEECH_PUNCT_ALL) return;
     send_cmd(sp, CMD_PUNCT, SAY_TEXT, NULL, EAR_SPEECH_MESSAGE, (int)punctuation);
-}
-
-size_t ear_speech_history_count(const ear_speech *sp) {
-    return sp ? sp->history_count : 0;
-}
-
-const char *ear_speech_history_at(const ear_speech *sp, size_t index) {
-    if (!sp || index >= sp->history_count) return NULL;
-    return history_get(sp, index);
-}
-
-uint64_t ear_speech_total(const ear_speech *sp) {
-    return sp ? sp->total : 0;
 }
 
 uint64_t ear_speech_delivered(const ear_speech *sp) {

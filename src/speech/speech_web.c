@@ -11,7 +11,7 @@
  * region before it sets the same words again, so a repeat is spoken again
  * (web/page/earshot-web.js). A log_only object (headless runs) touches no page.
  */
-#include "earshot/speech.h"
+#include "speech_internal.h"
 
 #include <emscripten.h>
 
@@ -30,97 +30,10 @@ EM_JS(void, ear__web_announce_stop, (void), {
 
 struct ear_speech {
     ear_speech_config cfg;
-    char *history[EAR_SPEECH_HISTORY];
-    size_t history_start, history_count, review;
-    uint64_t total;
+    ear__speech_history history;
     atomic_uint_fast64_t delivered;
     bool mute, echo;
 };
-
-const char *ear_speech_output_name(ear_speech_output output) {
-    switch (output) {
-    case EAR_SPEECH_OUTPUT_NONE: return "none";
-    case EAR_SPEECH_OUTPUT_DISPATCHER: return "speech-dispatcher";
-    case EAR_SPEECH_OUTPUT_ESPEAK: return "espeak-ng";
-    case EAR_SPEECH_OUTPUT_CONSOLE: return "console";
-    case EAR_SPEECH_OUTPUT_LOG: return "log";
-    case EAR_SPEECH_OUTPUT_LIVE_REGION: return "live-region";
-    }
-    return "unknown";
-}
-
-const char *ear_speech_priority_name(ear_speech_priority priority) {
-    static const char *const names[] = {"important", "message", "text", "notification",
-                                        "progress"};
-    return (unsigned)priority <= EAR_SPEECH_PROGRESS ? names[priority] : "unknown";
-}
-
-static const char *const punct_names[] = {"player", "none", "some", "most", "all"};
-
-const char *ear_speech_punctuation_name(ear_speech_punctuation p) {
-    return (unsigned)p <= EAR_SPEECH_PUNCT_ALL ? punct_names[p] : "unknown";
-}
-
-ear_result ear_speech_punctuation_parse(const char *name, ear_speech_punctuation *out) {
-    if (!name || !out) return EAR_E_INVALID_ARG;
-    for (unsigned i = 0; i <= EAR_SPEECH_PUNCT_ALL; i++)
-        if (strcmp(name, punct_names[i]) == 0) {
-            *out = (ear_speech_punctuation)i;
-            return EAR_OK;
-        }
-    return EAR_E_NOT_FOUND;
-}
-
-ear_speech_config ear_speech_config_default(void) {
-    ear_speech_config c;
-    memset(&c, 0, sizeof c);
-    c.client_name = "earshot";
-    return c;
-}
-
-/* A copy cut at max bytes, never inside a UTF-8 character. */
-static char *dup_str(const char *s, size_t max) {
-    size_t n = strlen(s);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
-    }
-    char *d = malloc(n + 1);
-    if (!d) return NULL;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    return d;
-}
-
-/* Bytes of the UTF-8 character at s (0 when invalid); its code point in *cp. */
-static size_t utf8_char(const char *s, uint32_t *cp) {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t n;
-    uint32_t c;
-    if (u[0] < 0x80) {
-        n = 1;
-        c = u[0];
-    } else if ((u[0] & 0xE0) == 0xC0) {
-        n = 2;
-        c = u[0] & 0x1Fu;
-    } else if ((u[0] & 0xF0) == 0xE0) {
-        n = 3;
-        c = u[0] & 0x0Fu;
-    } else if ((u[0] & 0xF8) == 0xF0) {
-        n = 4;
-        c = u[0] & 0x07u;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) return 0;
-        c = (c << 6) | (u[i] & 0x3Fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
-    if (cp) *cp = c;
-    return n;
-}
 
 ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_speech) {
     if (!out_speech) return EAR_E_INVALID_ARG;
@@ -142,44 +55,17 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
 
 void ear_speech_destroy(ear_speech *sp) {
     if (!sp) return;
-    for (size_t i = 0; i < sp->history_count; i++)
-        free(sp->history[(sp->history_start + i) % EAR_SPEECH_HISTORY]);
+    ear__speech_history_clear(&sp->history);
     free(sp);
-}
-
-static void write_line(const ear_speech *sp, const char *text) {
-    if (sp->cfg.line_fn) {
-        sp->cfg.line_fn(sp->cfg.line_user, text);
-    } else {
-        fputs(text, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
-}
-
-static ear_result remember(ear_speech *sp, const char *text) {
-    char *copy = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
-    if (!copy) return EAR_E_OUT_OF_MEMORY;
-    if (sp->history_count == EAR_SPEECH_HISTORY) {
-        free(sp->history[sp->history_start]);
-        sp->history[sp->history_start] = copy;
-        sp->history_start = (sp->history_start + 1) % EAR_SPEECH_HISTORY;
-    } else {
-        sp->history[(sp->history_start + sp->history_count) % EAR_SPEECH_HISTORY] = copy;
-        sp->history_count++;
-    }
-    sp->review = sp->history_count - 1;
-    sp->total++;
-    return EAR_OK;
 }
 
 /* Hands one message to the page: assertive interrupts, polite waits its turn. */
 static ear_result say(ear_speech *sp, const char *text, bool assertive) {
     if (sp->mute) return EAR_OK;
     atomic_fetch_add(&sp->delivered, 1);
-    if (sp->echo) write_line(sp, text);
+    if (sp->echo) ear__speech_write_line(&sp->cfg, text);
     if (sp->cfg.log_only) return EAR_OK;
-    char *cut = dup_str(text, EAR_SPEECH_TEXT_MAX - 1);
+    char *cut = ear__speech_copy(text, EAR_SPEECH_TEXT_MAX - 1);
     if (!cut) return EAR_E_OUT_OF_MEMORY;
     ear__web_announce(cut, assertive ? 1 : 0);
     free(cut);
@@ -189,40 +75,21 @@ static ear_result say(ear_speech *sp, const char *text, bool assertive) {
 ear_result ear_speech_say(ear_speech *sp, const char *text, ear_speech_priority priority) {
     if (!sp || !text || (unsigned)priority > EAR_SPEECH_PROGRESS) return EAR_E_INVALID_ARG;
     if (priority != EAR_SPEECH_PROGRESS) {
-        ear_result res = remember(sp, text);
+        ear_result res = ear__speech_history_add(&sp->history, text);
         if (res != EAR_OK) return res;
     }
     return say(sp, text, priority == EAR_SPEECH_INTERRUPT);
 }
 
-ear_result ear_speech_speak(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_INTERRUPT);
-}
-
-ear_result ear_speech_speak_queued(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_MESSAGE);
-}
-
 ear_result ear_speech_say_char(ear_speech *sp, const char *utf8_char_text) {
-    if (!sp || !utf8_char_text) return EAR_E_INVALID_ARG;
-    size_t n = utf8_char(utf8_char_text, NULL);
-    if (n == 0 || utf8_char_text[n] != '\0') return EAR_E_INVALID_ARG;
-    uint32_t cp = 0;
-    utf8_char(utf8_char_text, &cp);
-    if (cp < 0x20 || cp == 0x7F) return EAR_E_INVALID_ARG;
+    if (!sp || !utf8_char_text || !ear__speech_char_valid(utf8_char_text))
+        return EAR_E_INVALID_ARG;
     /* A live region reads a lone space as nothing: the word instead. */
     return say(sp, strcmp(utf8_char_text, " ") == 0 ? "space" : utf8_char_text, true);
 }
 
 ear_result ear_speech_say_key(ear_speech *sp, const char *key_name) {
-    if (!sp || !key_name || !key_name[0] || strlen(key_name) > 64) return EAR_E_INVALID_ARG;
-    for (const unsigned char *p = (const unsigned char *)key_name; *p; p++)
-        if (*p <= 0x20 || *p == 0x7F || *p == '"') return EAR_E_INVALID_ARG;
-    for (size_t i = 0; key_name[i];) {
-        size_t n = utf8_char(key_name + i, NULL);
-        if (n == 0) return EAR_E_INVALID_ARG;
-        i += n;
-    }
+    if (!sp || !key_name || !ear__speech_key_valid(key_name)) return EAR_E_INVALID_ARG;
     /* SSIP's "shift_a" is read by a screen reader as the words "shift a". */
     char words[65];
     size_t len = strlen(key_name);
@@ -235,38 +102,16 @@ void ear_speech_stop(ear_speech *sp) {
     ear__web_announce_stop();
 }
 
-static const char *history_get(const ear_speech *sp, size_t index) {
-    return sp->history[(sp->history_start + index) % EAR_SPEECH_HISTORY];
+ear__speech_history *ear__speech_history_of(ear_speech *sp) {
+    return &sp->history;
 }
 
-ear_result ear_speech_repeat_last(ear_speech *sp) {
-    if (!sp) return EAR_E_INVALID_ARG;
-    if (sp->history_count == 0) return EAR_E_NOT_FOUND;
-    sp->review = sp->history_count - 1;
-    return say(sp, history_get(sp, sp->history_count - 1), true);
+const ear__speech_history *ear__speech_history_of_const(const ear_speech *sp) {
+    return &sp->history;
 }
 
-static ear_result review_step(ear_speech *sp, bool back) {
-    if (!sp) return EAR_E_INVALID_ARG;
-    if (sp->history_count == 0) return EAR_E_NOT_FOUND;
-    bool at_end = back ? sp->review == 0 : sp->review + 1 >= sp->history_count;
-    if (!at_end) sp->review = back ? sp->review - 1 : sp->review + 1;
-    ear_result res = say(sp, history_get(sp, sp->review), true);
-    if (res != EAR_OK) return res;
-    return at_end ? EAR_E_NOT_FOUND : EAR_OK;
-}
-
-ear_result ear_speech_history_back(ear_speech *sp) {
-    return review_step(sp, true);
-}
-
-ear_result ear_speech_history_forward(ear_speech *sp) {
-    return review_step(sp, false);
-}
-
-size_t ear_speech_history_cursor(const ear_speech *sp) {
-    if (!sp) return 0;
-    return sp->history_count ? sp->review : 0;
+ear_result ear__speech_say_again(ear_speech *sp, const char *text) {
+    return say(sp, text, true);
 }
 
 void ear_speech_update(ear_speech *sp) {
@@ -320,19 +165,6 @@ void ear_speech_set_volume(ear_speech *sp, int volume) {
 
 void ear_speech_set_punctuation(ear_speech *sp, ear_speech_punctuation punctuation) {
     (void)sp, (void)punctuation;
-}
-
-size_t ear_speech_history_count(const ear_speech *sp) {
-    return sp ? sp->history_count : 0;
-}
-
-const char *ear_speech_history_at(const ear_speech *sp, size_t index) {
-    if (!sp || index >= sp->history_count) return NULL;
-    return history_get(sp, index);
-}
-
-uint64_t ear_speech_total(const ear_speech *sp) {
-    return sp ? sp->total : 0;
 }
 
 uint64_t ear_speech_delivered(const ear_speech *sp) {

@@ -29,6 +29,7 @@
 #include <sodium.h>
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -475,6 +476,88 @@ static int sync_parent_dir(const char *path) {
     return e == EINVAL ? 0 : e;
 }
 
+/* A temporary file's name for the save named base: exactly "<base>.tmp-XXXXXX", the
+ * six X being letters and digits as mkstemp makes them. */
+static bool is_own_temp_name(const char *name, const char *base, size_t base_len) {
+    if (strncmp(name, base, base_len) != 0 || strncmp(name + base_len, ".tmp-", 5) != 0)
+        return false;
+    const char *x = name + base_len + 5;
+    for (int i = 0; i < 6; i++) {
+        char c = x[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
+            return false;
+    }
+    return x[6] == '\0';
+}
+
+/* Whether the directory entry name in dfd is still the regular file st describes. */
+static bool same_file(int dfd, const char *name, const struct stat *st) {
+    struct stat now;
+    return fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(now.st_mode) &&
+           now.st_dev == st->st_dev && now.st_ino == st->st_ino;
+}
+
+/* Removes the temporary files an interrupted save of file left beside it (a crash
+ * between mkstemp and rename): names of exactly file's own pattern, regular files owned
+ * by this user (links, FIFOs, folders and other users' files are left alone; no link is
+ * followed), which no writer holds. A writer holds a write lock on its temporary file
+ * from its creation to its rename (create_temp), so a save in progress in another
+ * process is never touched. Says once in the log how many it removed. */
+static void remove_stale_temps(const ear_storage *s, const char *file) {
+    const char *slash = strrchr(file, '/');
+    const char *base = slash ? slash + 1 : file;
+    size_t base_len = strlen(base), dir_len = slash ? (size_t)(slash - file) : 0;
+    char dir[4096];
+    if (!slash)
+        memcpy(dir, ".", 2);
+    else if (dir_len == 0)
+        memcpy(dir, "/", 2);
+    else if (dir_len < sizeof dir) {
+        memcpy(dir, file, dir_len);
+        dir[dir_len] = '\0';
+    } else {
+        return;
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0) return;
+    DIR *d = fdopendir(dfd);
+    if (!d) {
+        close(dfd);
+        return;
+    }
+    size_t removed = 0;
+    char first[300] = "";
+    uid_t me = geteuid();
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        const char *name = de->d_name;
+        struct stat st;
+        if (!is_own_temp_name(name, base, base_len) ||
+            fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != me)
+            continue;
+        int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat opened;
+        struct flock lock;
+        memset(&lock, 0, sizeof lock);
+        lock.l_type = F_RDLCK;
+        lock.l_whence = SEEK_SET;
+        /* A read lock is refused while a writer holds its write lock: that one is live. */
+        bool stale = fstat(fd, &opened) == 0 && opened.st_dev == st.st_dev &&
+                     opened.st_ino == st.st_ino && fcntl(fd, F_SETLK, &lock) == 0;
+        if (stale && same_file(dfd, name, &st) && unlinkat(dfd, name, 0) == 0) {
+            if (removed++ == 0) snprintf(first, sizeof first, "%s", name);
+        }
+        close(fd);
+    }
+    closedir(d);
+    if (removed)
+        ear_log(EAR_LOG_WARN, "storage",
+                "save '%s': removed %zu temporary file%s left by an interrupted save (%s%s)",
+                s->path, removed, removed == 1 ? "" : "s", first, removed > 1 ? ", ..." : "");
+}
+
 static bool path_exists(const char *path) {
     struct stat st;
     return lstat(path, &st) == 0 || errno != ENOENT;
@@ -554,6 +637,7 @@ static void load(ear_storage *s) {
                       s->path, strerror(errno));
         return;
     }
+    remove_stale_temps(s, real);
     ear_result r = read_all(s, real, &file);
     if (r == EAR_E_NOT_FOUND) {
         mem_free(s, real);
@@ -746,6 +830,27 @@ static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out
 #endif
 }
 
+/* Makes `<file>.tmp-XXXXXX` (mkstemp, mode 0600: saves are the player's own) and takes a
+ * write lock on it, held until the file is closed after its rename, so that a load of the
+ * same save in another process (remove_stale_temps) leaves it alone. A load that removed
+ * it between mkstemp and the lock leaves it with no name: then another is made. Where
+ * the file system has no locks the save goes on without. -1 with errno on failure. */
+static int create_temp(char *tmp, size_t len, const char *file) {
+    for (int attempt = 0;; attempt++) {
+        snprintf(tmp, len, "%s.tmp-XXXXXX", file);
+        int fd = mkstemp(tmp);
+        if (fd < 0) return -1;
+        struct flock lock;
+        memset(&lock, 0, sizeof lock);
+        lock.l_type = F_WRLCK;
+        lock.l_whence = SEEK_SET;
+        (void)fcntl(fd, F_SETLKW, &lock);
+        struct stat st;
+        if (attempt == 2 || fstat(fd, &st) != 0 || st.st_nlink > 0) return fd;
+        close(fd);
+    }
+}
+
 /* Writes bytes to a temporary file beside the save, fsyncs it, renames it over the
  * save and fsyncs the folder. On failure the temporary file is removed, the save
  * is untouched and errno plus *what say what failed. */
@@ -758,8 +863,7 @@ static bool write_atomically(const ear_storage *s, const char *file, const buffe
         errno = ENOMEM;
         return false;
     }
-    snprintf(tmp, len, "%s.tmp-XXXXXX", file);
-    int fd = mkstemp(tmp); /* mode 0600: saves are the player's own */
+    int fd = create_temp(tmp, len, file);
     if (fd < 0) {
         *what = "cannot create a temporary file beside it";
         int e = errno;
@@ -772,13 +876,15 @@ static bool write_atomically(const ear_storage *s, const char *file, const buffe
     if (!ok) *what = "cannot write the temporary file";
     if (ok && fsync(fd) != 0) ok = false, *what = "cannot fsync the temporary file";
     int e = errno;
-    if (close(fd) != 0 && ok) ok = false, e = errno, *what = "cannot close the temporary file";
     if (ok) {
         if (ear__storage_before_rename) ear__storage_before_rename(tmp);
         if (rename(tmp, file) != 0) ok = false, e = errno, *what = "cannot rename over it";
     }
+    if (!ok) (void)unlink(tmp);
+    /* Closed only now, so its lock covers the rename (a load elsewhere leaves a held
+     * temporary file alone); the bytes were fsync'ed, close has nothing left to say. */
+    (void)close(fd);
     if (!ok) {
-        (void)unlink(tmp);
         mem_free(s, tmp);
         errno = e;
         return false;

@@ -261,6 +261,116 @@ TEST(synth_names_are_built_once) {
     ear_assets_destroy(a);
 }
 
+/* Counts what an allocator was asked for: the largest single request. */
+typedef struct counting {
+    size_t largest;
+} counting;
+static void *count_alloc(size_t n, void *user) {
+    counting *c = user;
+    if (n > c->largest) c->largest = n;
+    return malloc(n);
+}
+static void *count_realloc(void *p, size_t n, void *user) {
+    counting *c = user;
+    if (n > c->largest) c->largest = n;
+    return realloc(p, n);
+}
+static void count_free(void *p, void *user) {
+    (void)user;
+    free(p);
+}
+
+/* A name of a few bytes must not ask for an hour of sound (660 MiB): a synth clip may
+ * last synth_max_s (60 s by default), a longer one is refused before anything is
+ * allocated, said once naming the sound, the field and the limit; in audio.json the
+ * error names the file and the JSON path too. */
+TEST(synth_names_are_limited_in_length) {
+    counting count = {0};
+    ear_allocator alloc = {count_alloc, count_realloc, count_free, &count};
+    ear_assets_config c = ear_assets_config_default();
+    c.root = root;
+    c.allocator = &alloc;
+    ear_assets *a = NULL;
+    ASSERT_OK(ear_assets_create(&c, &a));
+    ear_clip *clip = NULL;
+    log_catcher log;
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_acquire(a, "synth:sine:440:3600", &clip), EAR_E_UNSUPPORTED);
+    ASSERT_EQ(ear_assets_acquire(a, "synth:sine:440:3600", &clip), EAR_E_UNSUPPORTED);
+    ASSERT_EQ(ear_assets_acquire(a, "synth:sine:440:60.5", &clip), EAR_E_UNSUPPORTED);
+    stop_catching();
+    ASSERT_EQ(log.warnings, 2);
+    ASSERT_TRUE(strstr(log.text, "sound \"synth:sine:440:3600\": its seconds field asks for "
+                                 "3600 s, more than the 60 s a synth clip may last here "
+                                 "(ear_assets_config.synth_max_s)") != NULL);
+    ASSERT_TRUE(strstr(ear_assets_last_load_error(a), "60.5 s") != NULL);
+    ASSERT_LT(count.largest, 1u << 20); /* nothing near the clip's size was asked for */
+    /* Exactly the limit is allowed: 60 s at 48 kHz. */
+    ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:60", &clip));
+    ASSERT_EQ(ear_clip_frames(clip), 60 * 48000);
+    ASSERT_OK(ear_assets_release(a, clip));
+    ear_assets_destroy(a);
+
+    /* audio.json: a 51-byte pool asking for an hour fails its parse, naming the file, the
+     * place, the sound and the field; so does a blend layer of 61 s. */
+    char dir[300], json[320];
+    snprintf(dir, sizeof dir, "%s/long", root);
+    snprintf(json, sizeof json, "%s/audio.json", dir);
+    ASSERT_TRUE(run("mkdir -p '%s'", dir));
+    ASSERT_TRUE(write_text_file(
+        json, "{\"pools\":[{\"name\":\"p\",\"clips\":[\"synth:sine:1:3600\"]}]}"));
+    c.root = dir;
+    ASSERT_OK(ear_assets_create(&c, &a));
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_io_error err = {{0}};
+    ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
+                                    "\"synth:sine:1:3600\": its seconds field asks for 3600 "
+                                    "s, more than the 60 s a synth clip in a setup file may "
+                                    "last") != NULL);
+    ear_blend_source blend;
+    const char *layer = "{\"name\":\"car\",\"params\":[{\"name\":\"rpm\",\"min\":0,"
+                        "\"max\":1,\"default\":0}],\"layers\":[{\"clip\":\"synth:engine:"
+                        "60:61\"}]}";
+    ASSERT_EQ(ear_blend_parse(layer, strlen(layer), "car.blend.json", &blend, &err),
+              EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "car.blend.json: layers[0]: sound \"synth:engine:60:61\": "
+                                    "its seconds field asks for 61 s") != NULL);
+    ear_assets_destroy(a);
+
+    /* Within the file's 60 s but past a game's tighter cache: the cache's reason, with the
+     * file and the place. */
+    ASSERT_TRUE(write_text_file(
+        json, "{\"pools\":[{\"name\":\"p\",\"clips\":[\"synth:sine:1:45\"]}]}"));
+    c.synth_max_s = 30.0f;
+    ASSERT_OK(ear_assets_create(&c, &a));
+    start_catching(&log);
+    ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_UNSUPPORTED);
+    stop_catching();
+    ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
+                                    "\"synth:sine:1:45\" will not load: its seconds field "
+                                    "asks for 45 s, more than the 30 s") != NULL);
+    ear_stage_destroy(stage);
+    ear_assets_destroy(a);
+
+    /* A game that wants longer drones says so; the synth's own 3600 s stays the top. */
+    c.root = root;
+    c.synth_max_s = 120.0f;
+    ASSERT_OK(ear_assets_create(&c, &a));
+    ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:90", &clip));
+    ASSERT_EQ(ear_clip_frames(clip), 90 * 48000);
+    ASSERT_OK(ear_assets_release(a, clip));
+    ear_assets_destroy(a);
+    float bad[] = {-1.0f, 3601.0f, NAN};
+    for (size_t i = 0; i < 3; i++) {
+        c.synth_max_s = bad[i];
+        a = NULL;
+        ASSERT_EQ(ear_assets_create(&c, &a), EAR_E_INVALID_ARG);
+        ASSERT_TRUE(a == NULL);
+    }
+}
+
 TEST(music_opens_as_a_stream) {
     ASSERT_TRUE(run("mkdir -p '%s'", at("music")));
     ASSERT_TRUE(run("sox -n -r 44100 -c 2 '%s' synth 1 sine 220 sine 330 gain -6",
@@ -391,6 +501,6 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
           TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
           TEST_ENTRY(a_missing_sound_is_not_looked_up_again_until_a_define),
           TEST_ENTRY(play_by_name_and_trim_while_playing),
-          TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(music_opens_as_a_stream),
-          TEST_ENTRY(bad_arguments), TEST_ENTRY(confined_files_outside_read_as_missing),
-          TEST_ENTRY(clean_up))
+          TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(synth_names_are_limited_in_length),
+          TEST_ENTRY(music_opens_as_a_stream), TEST_ENTRY(bad_arguments),
+          TEST_ENTRY(confined_files_outside_read_as_missing), TEST_ENTRY(clean_up))

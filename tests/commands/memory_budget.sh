@@ -2,6 +2,8 @@
 # The session's memory budget through the real `earshot serve`:
 # - with --memory-mb 4, a 1 s synth clip (187.5 KiB) is defined, a 30 s one (5.5 MiB) is
 #   E_TOO_BIG with its numbers, a 30 s render too; the first clip is still there and plays;
+# - render takes --memory-mb as serve does: a 30 s scene (an 11 MiB buffer) is E_TOO_BIG
+#   at 4 MiB, exit status 1, the budget named; at 64 MiB it renders; "x" is bad usage;
 # - with the default budget (1 GiB), a 5-minute render (14.4 M stereo frames, 115.2 MB)
 #   is measured with a counted peak of at most its buffer plus one 24 MiB transform and
 #   its envelope (before, one 2^25-point FFT of the whole view added 256 MiB). Five
@@ -64,3 +66,22 @@ limit=$((buffer + 25165824 + 1048576 + 1048576))
 echo "memory_budget: 300 s render: counted peak $peak bytes (buffer $buffer)"
 [ "$peak" -ge "$buffer" ] || fail "peak $peak is below the buffer itself"
 [ "$peak" -le "$limit" ] || fail "peak $peak is over $limit"
+
+scene_dir=$(mktemp -d)
+trap 'rm -f "$out"; rm -rf "$scene_dir"' EXIT
+printf '%s\n' '{"commands": [{"command": "audio.play", "params": {"sound": "synth:sine:440:1", "looping": true}}], "render": {"seconds": 30, "window": 10}}' >"$scene_dir/long.scene.json"
+rc=0
+"$earshot" render "$scene_dir/long.scene.json" --memory-mb 4 >"$out" 2>"$scene_dir/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "render --memory-mb 4 of 30 s exited $rc, not 1"
+grep -qF 'E_TOO_BIG: params.seconds: over the session'"'"'s memory budget' "$scene_dir/err" ||
+    fail "render --memory-mb 4 said: $(cat "$scene_dir/err")"
+grep -qF 'more would pass 4.0 MiB' "$scene_dir/err" || fail "render did not name its 4 MiB budget"
+"$earshot" render "$scene_dir/long.scene.json" --memory-mb 64 >"$out" 2>"$scene_dir/err" ||
+    fail "render --memory-mb 64 failed: $(cat "$scene_dir/err")"
+grep -q '^envelope: 0\.353553 0\.353553 0\.353553$' "$out" || fail "render --memory-mb 64 printed no envelope"
+rc=0
+"$earshot" render "$scene_dir/long.scene.json" --memory-mb x >/dev/null 2>"$scene_dir/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "render --memory-mb x exited $rc, not 2"
+grep -qF -- '--memory-mb: expected a whole number >= 1, not "x"' "$scene_dir/err" ||
+    fail "render --memory-mb x said: $(cat "$scene_dir/err")"
+echo "memory_budget: render --memory-mb: E_TOO_BIG at 4 MiB, rendered at 64 MiB"

@@ -86,6 +86,15 @@ TEST(default_allocator) {
     a->free_fn(p, a->user);
 }
 
-TEST_MAIN(TEST_ENTRY(every_result_has_a_message_and_a_name), TEST_ENTRY(vectors),
+/* The library says the project's version (CMakeLists.txt), as --version prints it. */
+TEST(the_version_is_the_projects) {
+    ASSERT_STR_EQ(ear_version(), EAR_PROJECT_VERSION);
+    unsigned major, minor, patch;
+    char rest;
+    ASSERT_EQ(sscanf(ear_version(), "%u.%u.%u%c", &major, &minor, &patch, &rest), 3);
+}
+
+TEST_MAIN(TEST_ENTRY(every_result_has_a_message_and_a_name),
+          TEST_ENTRY(the_version_is_the_projects), TEST_ENTRY(vectors),
           TEST_ENTRY(rng_is_seeded_and_in_range), TEST_ENTRY(log_callback_routes_and_filters),
           TEST_ENTRY(default_allocator))

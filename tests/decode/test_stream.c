@@ -128,17 +128,13 @@ TEST(stream_equals_whole_decode_flac) {
 /* A float WAV may hold NaN and infinities. Whole decoding stores them as 0; the stream
  * must give the very same samples, or one bad file turns the music bus (and the mix after
  * it) into NaN. Found by fuzz_decode. */
-TEST(non_finite_samples_stream_as_zero_like_decoding) {
-    enum { FRAMES = 3000 };
-    static float samples[FRAMES];
-    for (int i = 0; i < FRAMES; i++) samples[i] = 0.25f;
-    samples[10] = NAN;
-    samples[1500] = INFINITY;
-    samples[2999] = -INFINITY;
-    uint32_t data_bytes = FRAMES * 4;
+/* Writes a mono 32-bit float WAV of `frames` samples at `rate`. */
+static bool write_float_wav(const char *path, const float *samples, uint32_t frames,
+                            uint32_t rate) {
+    uint32_t data_bytes = frames * 4;
     uint8_t header[44];
     memcpy(header, "RIFF", 4);
-    uint32_t riff = 36 + data_bytes, fmt_size = 16, rate = 8000, byte_rate = 8000 * 4;
+    uint32_t riff = 36 + data_bytes, fmt_size = 16, byte_rate = rate * 4;
     uint16_t format = 3 /* IEEE float */, channels = 1, align = 4, bits = 32;
     memcpy(header + 4, &riff, 4);
     memcpy(header + 8, "WAVEfmt ", 8);
@@ -151,11 +147,21 @@ TEST(non_finite_samples_stream_as_zero_like_decoding) {
     memcpy(header + 34, &bits, 2);
     memcpy(header + 36, "data", 4);
     memcpy(header + 40, &data_bytes, 4);
-    FILE *f = fopen(at("nan.wav"), "wb");
-    ASSERT_TRUE(f != NULL);
-    ASSERT_EQ(fwrite(header, 1, sizeof header, f), sizeof header);
-    ASSERT_EQ(fwrite(samples, 4, FRAMES, f), FRAMES);
-    ASSERT_EQ(fclose(f), 0);
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(header, 1, sizeof header, f) == sizeof header &&
+              fwrite(samples, 4, frames, f) == frames;
+    return fclose(f) == 0 && ok;
+}
+
+TEST(non_finite_samples_stream_as_zero_like_decoding) {
+    enum { FRAMES = 3000 };
+    static float samples[FRAMES];
+    for (int i = 0; i < FRAMES; i++) samples[i] = 0.25f;
+    samples[10] = NAN;
+    samples[1500] = INFINITY;
+    samples[2999] = -INFINITY;
+    ASSERT_TRUE(write_float_wav(at("nan.wav"), samples, FRAMES, 8000));
 
     ear_clip *clip = NULL;
     ASSERT_OK(ear_decode_file(at("nan.wav"), NULL, &clip, NULL));
@@ -165,6 +171,42 @@ TEST(non_finite_samples_stream_as_zero_like_decoding) {
     ASSERT_EQ(ear_clip_data(clip)[11], 0.25f);
     ear_clip_release(clip);
     check_same_as_decode("nan.wav");
+}
+
+/* decode.h's range: a float file's samples come as stored, beyond 1 in magnitude too (a
+ * float WAV's headroom: 2.0 and -3.0 here), in the clip, in the stream, and on the stage,
+ * which plays them at their value (a flat voice at pan 0 and volume 0.25: 0.5 and -0.75 in
+ * both channels, to the float's last bit); nothing is clamped and nothing is warned. */
+TEST(float_samples_beyond_one_come_as_stored) {
+    enum { FRAMES = 4800 };
+    static float samples[FRAMES];
+    for (int i = 0; i < FRAMES; i++) samples[i] = 0.25f;
+    for (int i = 1000; i < 1100; i++) samples[i] = 2.0f;
+    for (int i = 2000; i < 2100; i++) samples[i] = -3.0f;
+    ASSERT_TRUE(write_float_wav(at("hot.wav"), samples, FRAMES, 48000));
+    log_catcher c;
+    start_catching(&c);
+    ear_clip *clip = NULL;
+    ASSERT_OK(ear_decode_file(at("hot.wav"), NULL, &clip, NULL));
+    stop_catching();
+    ASSERT_EQ(c.lines, 0);
+    ASSERT_EQ(ear_clip_frames(clip), FRAMES);
+    ASSERT_TRUE(memcmp(ear_clip_data(clip), samples, sizeof samples) == 0);
+    check_same_as_decode("hot.wav");
+
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ear_play play = {.volume = 0.25f};
+    ASSERT_OK(ear_stage_play(stage, clip, &play, NULL));
+    static float out[2 * FRAMES];
+    ASSERT_OK(ear_stage_render(stage, out, FRAMES));
+    for (int ch = 0; ch < 2; ch++) {
+        ASSERT_EQ(out[2 * 1050 + ch], 0.5f);
+        ASSERT_EQ(out[2 * 2050 + ch], -0.75f);
+        ASSERT_EQ(out[2 * 3000 + ch], 0.0625f);
+    }
+    ear_stage_destroy(stage);
+    ear_clip_release(clip);
 }
 
 TEST(looping_seeks_to_the_start) {
@@ -256,5 +298,6 @@ TEST(clean_up) {
 TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(stream_equals_whole_decode_ogg),
           TEST_ENTRY(stream_equals_whole_decode_flac),
           TEST_ENTRY(non_finite_samples_stream_as_zero_like_decoding),
+          TEST_ENTRY(float_samples_beyond_one_come_as_stored),
           TEST_ENTRY(looping_seeks_to_the_start), TEST_ENTRY(the_reader_never_waits),
           TEST_ENTRY(errors_and_a_truncated_stream), TEST_ENTRY(clean_up))

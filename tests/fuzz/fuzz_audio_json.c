@@ -5,10 +5,12 @@
  * blends and pools resolved, bus volumes and ducks set). A failure's message must start
  * with the file's name; what does not parse does not apply either, with the same result;
  * what parses may still fail to apply (a clip that is not there, a stage that refuses) and
- * says so naming the file. The cache gets a 64 MiB budget through its allocator (a synth
- * name may ask for an hour of sound, 660 MiB), so what does not fit must fail cleanly, and
- * every byte the cache took must be given back once it and the stage are destroyed.
- * Seeds: tests/fuzz/seeds/audio_json.
+ * says so naming the file. A synth name in it may last at most 60 s
+ * (EAR_AUDIO_SETUP_SYNTH_MAX_S; an hour, 660 MiB, fails the parse: seeds long_synth*.json)
+ * and the cache's synth_max_s besides, and the
+ * cache gets a 64 MiB budget through its allocator besides, so what does not fit must
+ * fail cleanly, and every byte the cache took must be given back once it and the stage
+ * are destroyed. Seeds: tests/fuzz/seeds/audio_json.
  */
 #include "fuzz_files.h"
 

@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -31,6 +32,18 @@ static void count_errors(void *user, ear_log_level level, const char *module,
     (void)user;
     (void)message;
     if (level == EAR_LOG_ERROR && strcmp(module, "storage") == 0) error_logs++;
+}
+
+static int warn_logs;
+static char last_warning[1024];
+
+static void count_warnings(void *user, ear_log_level level, const char *module,
+                           const char *message) {
+    (void)user;
+    if (level == EAR_LOG_WARN && strcmp(module, "storage") == 0) {
+        warn_logs++;
+        snprintf(last_warning, sizeof last_warning, "%s", message);
+    }
 }
 
 /* A fresh folder under /tmp and the save's path inside it. */
@@ -495,11 +508,150 @@ TEST(crash_between_write_and_rename_keeps_previous_save) {
     long after_len = read_bytes(sb.path, after, sizeof after);
     ASSERT_EQ(after_len, before_len);
     ASSERT_TRUE(memcmp(before, after, (size_t)before_len) == 0);
+    /* Opening it again removes the stray temporary file, saying so once. */
+    warn_logs = 0;
+    ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
     s = open_store(sb.path, SECRET);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
     ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
     ASSERT_STR_EQ(ear_storage_get_string(s, "progress", NULL), "chapter 1");
+    ASSERT_EQ(count_files(sb.dir, "save.txt.tmp-"), 0);
+    ASSERT_EQ(warn_logs, 1);
+    ASSERT_TRUE(strstr(last_warning, "removed 1 temporary file left by an interrupted save") !=
+                NULL);
+    ASSERT_TRUE(strstr(last_warning, sb.path) != NULL);
     ear_storage_destroy(s);
     sandbox_close(&sb);
+}
+
+static bool make_file_at(const char *dir, const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return write_bytes(path, text, strlen(text));
+}
+
+static bool present(const char *dir, const char *name) {
+    char path[512];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return lstat(path, &st) == 0;
+}
+
+/* Only the save's own temporary files go: exactly "<save>.tmp-" and six letters or
+ * digits, regular, ours, and held by no writer. Nothing else in the folder is touched,
+ * no link is followed, and the log says it once for all of them. */
+TEST(stale_temporary_files_of_this_save_are_removed_at_open) {
+    sandbox sb, other;
+    ASSERT_TRUE(sandbox_open(&sb));
+    ASSERT_TRUE(sandbox_open(&other));
+    ASSERT_TRUE(write_bytes(sb.path, "level = 3\n", 10));
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-aB3xY9", "level = 4\n"));
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-000000", "level = 5\n"));
+    /* Not this save's pattern. */
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-aB3xY", "x"));
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-aB3xY90", "x"));
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-aB3x-9", "x"));
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp_aB3xY9", "x"));
+    ASSERT_TRUE(make_file_at(sb.dir, "other.txt.tmp-aB3xY9", "x"));
+    ASSERT_TRUE(make_file_at(sb.dir, "xsave.txt.tmp-aB3xY9", "x"));
+    /* The pattern, but a link (to a file elsewhere, which must survive), a folder and a
+     * FIFO. */
+    ASSERT_TRUE(make_file_at(other.dir, "precious", "keep me"));
+    char target[256], link_path[256], dir_path[256], fifo_path[256];
+    snprintf(target, sizeof target, "%s/precious", other.dir);
+    snprintf(link_path, sizeof link_path, "%s/save.txt.tmp-L1nk00", sb.dir);
+    snprintf(dir_path, sizeof dir_path, "%s/save.txt.tmp-D1r000", sb.dir);
+    snprintf(fifo_path, sizeof fifo_path, "%s/save.txt.tmp-F1f000", sb.dir);
+    ASSERT_EQ(symlink(target, link_path), 0);
+    ASSERT_EQ(mkdir(dir_path, 0700), 0);
+    ASSERT_EQ(mkfifo(fifo_path, 0600), 0);
+    /* Another user's file of the pattern (only root can make one). */
+    bool root = geteuid() == 0;
+    if (root) {
+        ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-0ther0", "x"));
+        char theirs[256];
+        snprintf(theirs, sizeof theirs, "%s/save.txt.tmp-0ther0", sb.dir);
+        ASSERT_EQ(chown(theirs, 65534, 65534), 0);
+    }
+    /* A live writer's temporary file: another process holds its write lock. */
+    ASSERT_TRUE(make_file_at(sb.dir, "save.txt.tmp-L1ve00", "level = 6\n"));
+    char live[256];
+    snprintf(live, sizeof live, "%s/save.txt.tmp-L1ve00", sb.dir);
+    int ready[2], done[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(done), 0);
+    fflush(NULL);
+    pid_t writer = fork();
+    ASSERT_TRUE(writer >= 0);
+    if (writer == 0) {
+        /* Only the parent holds done's write end: its exit, even a failed test's, ends
+         * the wait below. */
+        close(done[1]);
+        close(ready[0]);
+        int fd = open(live, O_RDWR);
+        struct flock lk;
+        memset(&lk, 0, sizeof lk);
+        lk.l_type = F_WRLCK;
+        lk.l_whence = SEEK_SET;
+        char c = fd >= 0 && fcntl(fd, F_SETLKW, &lk) == 0 ? 'y' : 'n';
+        if (write(ready[1], &c, 1) != 1) _exit(2);
+        if (read(done[0], &c, 1) != 1) _exit(3);
+        _exit(0);
+    }
+    char c = 0;
+    ASSERT_EQ(read(ready[0], &c, 1), 1);
+    ASSERT_EQ(c, 'y');
+
+    warn_logs = 0;
+    ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
+    ear_storage *s = open_store(sb.path, NULL);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+    ASSERT_TRUE(s != NULL);
+    ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
+    ASSERT_EQ(ear_storage_get_int(s, "level", 0), 3);
+    ASSERT_EQ(warn_logs, 1);
+    ASSERT_TRUE(strstr(last_warning, "removed 2 temporary files left by an interrupted save") !=
+                NULL);
+    ASSERT_FALSE(present(sb.dir, "save.txt.tmp-aB3xY9"));
+    ASSERT_FALSE(present(sb.dir, "save.txt.tmp-000000"));
+    ASSERT_TRUE(present(sb.dir, "save.txt"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-aB3xY"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-aB3xY90"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-aB3x-9"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp_aB3xY9"));
+    ASSERT_TRUE(present(sb.dir, "other.txt.tmp-aB3xY9"));
+    ASSERT_TRUE(present(sb.dir, "xsave.txt.tmp-aB3xY9"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-L1nk00"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-D1r000"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-F1f000"));
+    ASSERT_TRUE(present(sb.dir, "save.txt.tmp-L1ve00"));
+    if (root) ASSERT_TRUE(present(sb.dir, "save.txt.tmp-0ther0"));
+    unsigned char kept[16];
+    ASSERT_EQ(read_bytes(target, kept, sizeof kept), 7);
+    ear_storage_destroy(s);
+
+    /* The writer is gone (its lock with it): the next open removes its file, and a save
+     * made meanwhile works as always. */
+    ASSERT_EQ(write(done[1], "x", 1), 1);
+    int status = 0;
+    ASSERT_EQ(waitpid(writer, &status, 0), writer);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    warn_logs = 0;
+    ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
+    s = open_store(sb.path, NULL);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+    ASSERT_EQ(warn_logs, 1);
+    ASSERT_FALSE(present(sb.dir, "save.txt.tmp-L1ve00"));
+    ASSERT_OK(ear_storage_set_int(s, "level", 7));
+    ASSERT_OK(ear_storage_save(s));
+    ear_storage_destroy(s);
+    s = open_store(sb.path, NULL);
+    ASSERT_EQ(ear_storage_get_int(s, "level", 0), 7);
+    ear_storage_destroy(s);
+    close(ready[0]), close(ready[1]), close(done[0]), close(done[1]);
+    rmdir(dir_path);
+    sandbox_close(&sb);
+    sandbox_close(&other);
 }
 
 TEST(encrypted_file_format_and_key_derivation) {
@@ -857,6 +1009,7 @@ TEST_MAIN(
     TEST_ENTRY(escapes_survive_exactly_encrypted), TEST_ENTRY(hand_edited_plain_file_loads),
     TEST_ENTRY(order_is_kept), TEST_ENTRY(dirty_flag_avoids_writes),
     TEST_ENTRY(crash_between_write_and_rename_keeps_previous_save),
+    TEST_ENTRY(stale_temporary_files_of_this_save_are_removed_at_open),
     TEST_ENTRY(encrypted_file_format_and_key_derivation),
     TEST_ENTRY(plain_file_is_rewritten_encrypted),
     TEST_ENTRY(first_key_starting_with_bom_survives),

@@ -270,7 +270,137 @@ TEST(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash) {
     json_decref(open);
 }
 
+/* The RMS of one channel ("left" or "right") of the last render from 0.1 s to its end. */
+static double channel_rms(ear_commands *c, const char *channel, double end_s) {
+    json_t *err = NULL;
+    json_t *r =
+        run(c, "audio.analyze",
+            json_pack("{s:s, s:f, s:f}", "channel", channel, "start", 0.1, "end", end_s), &err);
+    double v = r ? json_number_value(json_object_get(r, "rms")) : -1;
+    json_decref(r);
+    json_decref(err);
+    return v;
+}
+
+static const char *code_of(const json_t *err) {
+    const char *s = json_string_value(json_object_get(err, "code"));
+    return s ? s : "(none)";
+}
+
+/* world.follow, world.attach and world.once: the C API's shortcuts as commands. A sound
+ * attached to a body at +X is heard on the right of the listener at the origin; following a
+ * body beyond it puts the sound on the left; following nothing gives the ear back to the
+ * listener. A finished one-shot is forgotten. once is true once per name. */
+TEST(follow_attach_and_once_as_commands) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(NULL, &c));
+    json_t *err = NULL;
+    json_t *asks[] = {json_pack("{s:s}", "body", "x"),
+                      json_pack("{s:s, s:s}", "body", "x", "sound", "synth:sine:1"),
+                      json_pack("{s:s}", "name", "x")};
+    const char *names[] = {"world.follow", "world.attach", "world.once"};
+    for (size_t i = 0; i < 3; i++) {
+        err = NULL;
+        ASSERT_TRUE(run(c, names[i], asks[i], &err) == NULL);
+        ASSERT_STR_EQ(code_of(err), "E_STATE");
+        ASSERT_TRUE(strstr(json_string_value(json_object_get(err, "message")),
+                           "load a world document (world.load) first") != NULL);
+        json_decref(err);
+    }
+    json_t *doc =
+        parse("{\"gravity\": [0, 0, 0], \"bodies\": ["
+              "{\"name\": \"ear\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+              "\"position\": [0, 0, 0], \"kind\": \"fixed\", \"listener\": {}},"
+              "{\"name\": \"post\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+              "\"position\": [5, 0, 0], \"kind\": \"fixed\"},"
+              "{\"name\": \"far\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+              "\"position\": [10, 0, 0], \"kind\": \"fixed\"}]}");
+    json_t *r = run(c, "world.load", json_pack("{s:o}", "world", doc), &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+
+    r = run(c, "world.attach",
+            json_pack("{s:s, s:s, s:b, s:s}", "body", "post", "sound", "synth:sine:440:1",
+                      "looping", 1, "model", "none"),
+            &err);
+    ASSERT_TRUE(r != NULL);
+    ASSERT_GT(json_integer_value(json_object_get(r, "voice")), 0);
+    ASSERT_EQ(json_integer_value(json_object_get(r, "attached")), 1);
+    json_decref(r);
+    json_t *render = json_pack("{s:f, s:b}", "seconds", 0.5, "scene", 1);
+    r = run(c, "audio.render_offline", json_incref(render), &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    double left = channel_rms(c, "left", 0.5), right = channel_rms(c, "right", 0.5);
+    ASSERT_DBL_GT(right, 4 * left);
+    ASSERT_DBL_GT(right, 0.1);
+
+    r = run(c, "world.follow", json_pack("{s:s}", "body", "far"), &err);
+    ASSERT_TRUE(r != NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(r, "following")), "far");
+    json_decref(r);
+    r = run(c, "audio.render_offline", json_incref(render), &err);
+    json_decref(r);
+    double left2 = channel_rms(c, "left", 0.5), right2 = channel_rms(c, "right", 0.5);
+    ASSERT_DBL_GT(left2, 4 * right2);
+    /* Mirrored: the same sound at the same distance (no attenuation) on the other side. */
+    ASSERT_NEAR(left2, right, 0.01 * right);
+
+    r = run(c, "world.follow", json_object(), &err);
+    ASSERT_TRUE(r != NULL);
+    ASSERT_TRUE(json_is_null(json_object_get(r, "following")));
+    json_decref(r);
+    r = run(c, "audio.render_offline", json_incref(render), &err);
+    json_decref(r);
+    ASSERT_DBL_GT(channel_rms(c, "right", 0.5), 4 * channel_rms(c, "left", 0.5));
+
+    /* A one-shot of 0.1 s is tracked, then forgotten once it has ended. */
+    r = run(c, "world.attach",
+            json_pack("{s:s, s:s}", "body", "far", "sound", "synth:square:200:0.1"), &err);
+    ASSERT_EQ(json_integer_value(json_object_get(r, "attached")), 2);
+    json_decref(r);
+    r = run(c, "audio.render_offline", json_incref(render), &err);
+    json_decref(r);
+    r = run(c, "world.attach",
+            json_pack("{s:s, s:s}", "body", "far", "sound", "synth:square:300:0.1"), &err);
+    ASSERT_EQ(json_integer_value(json_object_get(r, "attached")), 2);
+    json_decref(r);
+
+    /* once: per name, per audio world. */
+    r = run(c, "world.once", json_pack("{s:s}", "name", "hint.door"), &err);
+    ASSERT_TRUE(json_is_true(json_object_get(r, "first")));
+    json_decref(r);
+    r = run(c, "world.once", json_pack("{s:s}", "name", "hint.door"), &err);
+    ASSERT_TRUE(json_is_false(json_object_get(r, "first")));
+    json_decref(r);
+    r = run(c, "world.once", json_pack("{s:s}", "name", "hint.stairs"), &err);
+    ASSERT_TRUE(json_is_true(json_object_get(r, "first")));
+    json_decref(r);
+
+    /* Unknown bodies and sounds say so, naming the param. */
+    err = NULL;
+    ASSERT_TRUE(run(c, "world.follow", json_pack("{s:s}", "body", "ghost"), &err) == NULL);
+    ASSERT_STR_EQ(code_of(err), "E_NOT_FOUND");
+    ASSERT_STR_EQ(where_of(err), "params.body");
+    json_decref(err);
+    err = NULL;
+    ASSERT_TRUE(run(c, "world.attach", json_pack("{s:s, s:s}", "body", "ghost", "sound", "x"),
+                    &err) == NULL);
+    ASSERT_STR_EQ(where_of(err), "params.body");
+    json_decref(err);
+    err = NULL;
+    ASSERT_TRUE(run(c, "world.attach", json_pack("{s:s, s:s}", "body", "far", "sound", "ghost"),
+                    &err) == NULL);
+    ASSERT_STR_EQ(code_of(err), "E_NOT_FOUND");
+    ASSERT_STR_EQ(where_of(err), "params.sound");
+    json_decref(err);
+    json_decref(render);
+    ear_commands_destroy(c);
+}
+
 TEST_MAIN(TEST_ENTRY(bad_components_name_their_field_and_change_nothing),
           TEST_ENTRY(render_offline_scene_steps_the_world_in_lockstep),
           TEST_ENTRY(a_documents_vehicle_sound_runs_its_engine_loop),
-          TEST_ENTRY(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash))
+          TEST_ENTRY(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash),
+          TEST_ENTRY(follow_attach_and_once_as_commands))

@@ -48,7 +48,7 @@ static const char usage_text[] =
     "       earshot mcp [--allow-root DIR]...     MCP server on stdio (protocol 2025-11-25)\n"
     "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
     "                      [--plot out.svg]\n"
-    "                      [--allow-root DIR]... [--unconfined]\n"
+    "                      [--allow-root DIR]... [--unconfined] [--memory-mb N]\n"
     "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
     "         (default 67108864)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
@@ -162,6 +162,14 @@ static void print_result(const json_t *result, bool as_json) {
 
 static bool size_arg(const char *text, size_t scale, size_t *out);
 
+/* --memory-mb's value (call, serve, mcp, render) into *bytes; false, having said why on
+ * stderr, when it is not a whole number >= 1. */
+static bool memory_mb_arg(const char *text, size_t *bytes) {
+    if (size_arg(text, (size_t)1 << 20, bytes)) return true;
+    fprintf(stderr, "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n", text);
+    return false;
+}
+
 static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
@@ -174,12 +182,7 @@ static int cmd_call(int argc, char **argv) {
         if (strcmp(argv[i], "--json") == 0)
             as_json = true;
         else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
-            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
-                fprintf(stderr,
-                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
-                        argv[i]);
-                return 2;
-            }
+            if (!memory_mb_arg(argv[++i], &memory)) return 2;
         } else if (!name)
             name = argv[i];
         else if (!text)
@@ -384,10 +387,7 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
                 return 2;
             }
         } else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
-            if (!size_arg(argv[++i], (size_t)1 << 20, &memory)) {
-                fprintf(stderr,
-                        "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n",
-                        argv[i]);
+            if (!memory_mb_arg(argv[++i], &memory)) {
                 free(roots);
                 return 2;
             }
@@ -532,6 +532,7 @@ static bool absolute_path(const char *path, char *out, size_t capacity) {
 static int cmd_render(int argc, char **argv) {
     const char *file = NULL, *wav = NULL, *svg = NULL;
     bool overwrite = false, unconfined = false;
+    size_t memory = 0;
     const char **extra = calloc((size_t)argc + 1, sizeof *extra);
     size_t extra_count = 0;
     if (!extra) return 1;
@@ -551,7 +552,12 @@ static int cmd_render(int argc, char **argv) {
             unconfined = true;
         else if (strcmp(argv[i], "--allow-root") == 0 && i + 1 < argc)
             extra[extra_count++] = argv[++i];
-        else if (!file && argv[i][0] != '-')
+        else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
+            if (!memory_mb_arg(argv[++i], &memory)) {
+                free(extra);
+                return 2;
+            }
+        } else if (!file && argv[i][0] != '-')
             file = argv[i];
         else {
             free(extra);
@@ -613,6 +619,7 @@ static int cmd_render(int argc, char **argv) {
     config.confine_paths = !unconfined;
     config.allowed_roots = (const char *const *)roots;
     config.allowed_root_count = root_count;
+    if (memory) config.max_memory_bytes = memory;
     if (ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
 

@@ -52,6 +52,7 @@ struct ear_assets {
     /* Why the last file that would not load did not ("<path>: <reason>"), for messages
      * that name a sound by where it is used (audio.json's pools and blends). */
     char last_load_error[EAR_ERROR_TEXT_MAX];
+    float synth_max_s; /* ear_assets_config.synth_max_s, the default applied */
 };
 
 /* Whether path may be opened: always when not confined; else when it exists and its

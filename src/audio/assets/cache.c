@@ -106,6 +106,8 @@ ear_result ear_assets_create(const ear_assets_config *config, ear_assets **out_a
     if (!out_assets) return EAR_E_INVALID_ARG;
     ear_assets_config c = config ? *config : ear_assets_config_default();
     if (!c.root || !*c.root) c.root = "assets";
+    if (c.synth_max_s == 0.0f) c.synth_max_s = EAR_ASSETS_SYNTH_MAX_S;
+    if (!(c.synth_max_s > 0.0f && c.synth_max_s <= 3600.0f)) return EAR_E_INVALID_ARG;
     ear_allocator alloc = {0};
     if (c.allocator) alloc = *c.allocator;
     void *mem = alloc.alloc_fn ? alloc.alloc_fn(sizeof(ear_assets), alloc.user)
@@ -114,6 +116,7 @@ ear_result ear_assets_create(const ear_assets_config *config, ear_assets **out_a
     ear_assets *a = mem;
     memset(a, 0, sizeof *a);
     a->alloc = alloc;
+    a->synth_max_s = c.synth_max_s;
     /* A trailing slash would double in every path built from the root. */
     size_t len = strlen(c.root);
     while (len > 1 && c.root[len - 1] == '/') len--;
@@ -332,10 +335,24 @@ static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_
     ear_result r;
     const ear_allocator *alloc = (a->alloc.alloc_fn || a->alloc.free_fn) ? &a->alloc : NULL;
     if (is_synth_name(name)) {
-        r = ear_synth_clip_from_name(name, alloc, &clip);
+        ear_synth sy;
+        r = ear_synth_parse_name(name, &sy);
+        if (r == EAR_OK && sy.seconds > a->synth_max_s) {
+            /* Refused before a byte is allocated: the name alone sets the cost. */
+            r = EAR_E_UNSUPPORTED;
+            snprintf(a->last_load_error, sizeof a->last_load_error,
+                     "its seconds field asks for %g s, more than the %g s a synth clip may "
+                     "last here (ear_assets_config.synth_max_s)",
+                     (double)sy.seconds, (double)a->synth_max_s);
+        } else if (r == EAR_OK) {
+            r = ear_synth_clip_from_name(name, alloc, &clip);
+        }
+        if (r != EAR_OK && !a->last_load_error[0])
+            snprintf(a->last_load_error, sizeof a->last_load_error, "%s (%s)",
+                     r == EAR_E_OUT_OF_MEMORY ? "out of memory" : "not a valid synth name",
+                     ear_result_string(r));
         if (r != EAR_OK)
-            ear__assets_warn_once(a, name, "sound \"%s\": not a valid synth name (%s)", name,
-                                  ear_result_string(r));
+            ear__assets_warn_once(a, name, "sound \"%s\": %s", name, a->last_load_error);
     } else {
         ear_io_error err;
         r = ear_decode_file(key, alloc, &clip, &err);

@@ -10,6 +10,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Here, not beside the parser, because the native parser and the web build's refusing
+ * one (setup_parse_web.c) share it. */
+void ear_audio_setup_destroy(ear_audio_setup *s) {
+    if (!s) return;
+    if (s->clips_resolved) {
+        for (uint32_t i = 0; i < s->blend_count; i++)
+            ear__assets_unresolve_blend(&s->blends[i]);
+        for (uint32_t i = 0; i < s->pool_count; i++) ear__assets_unresolve_pool(&s->pools[i]);
+    }
+    free(s->ducks);
+    free(s->clips);
+    free(s->blends);
+    free(s->pools);
+    free(s);
+}
+
 static ear_result resolve_clip(ear_assets *a, const char *name, const char *label,
                                const char *where, ear_io_error *err, ear_clip **out) {
     ear_clip *clip = NULL;

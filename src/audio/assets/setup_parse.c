@@ -10,6 +10,8 @@
  */
 #include "assets_internal.h"
 
+#include "earshot/synth.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -145,6 +147,22 @@ static ear_result get_range(parser *p, json_t *obj, const char *key, const char 
     *out_min = (float)a;
     *out_max = (float)b;
     return EAR_OK;
+}
+
+/* A setup file names its sounds in a few bytes, and a synth name's seconds field sets what
+ * its clip costs: one longer than EAR_AUDIO_SETUP_SYNTH_MAX_S is refused here, naming the
+ * file, the place, the sound and the field. A name that does not parse is left to the
+ * cache, which says what a synth name is when it is resolved. */
+static ear_result check_synth_length(parser *p, const char *path, const char *name) {
+    ear_synth sy;
+    if (strncmp(name, "synth:", 6) != 0 || ear_synth_parse_name(name, &sy) != EAR_OK)
+        return EAR_OK;
+    if (sy.seconds <= EAR_AUDIO_SETUP_SYNTH_MAX_S) return EAR_OK;
+    return fail(p, path,
+                "sound \"%s\": its seconds field asks for %g s, more than the %g s a synth "
+                "clip in a setup file may last (EAR_AUDIO_SETUP_SYNTH_MAX_S; a longer sound "
+                "belongs in a sound file)",
+                name, (double)sy.seconds, (double)EAR_AUDIO_SETUP_SYNTH_MAX_S);
 }
 
 static ear_result parse_curve(parser *p, json_t *v, const char *path, const ear_blend_def *def,
@@ -297,6 +315,7 @@ static ear_result parse_blend_json(parser *p, json_t *v, const char *path,
         if ((r = want_object(p, lv, l_at)) || (r = check_keys(p, lv, l_at, layer_keys)) ||
             (r = get_string(p, lv, "clip", l_at, true, out->clip_names[i],
                             sizeof out->clip_names[i])) ||
+            (r = check_synth_length(p, l_at, out->clip_names[i])) ||
             (r = get_number(p, lv, "loop_crossfade_ms", l_at, false, 0, 60000,
                             &crossfade_ms)) ||
             (r = parse_curves(p, lv, "gain", l_at, def, layer->gain, &layer->gain_count)) ||
@@ -342,6 +361,7 @@ static ear_result parse_pool_json(parser *p, json_t *v, const char *path,
         if (strlen(json_string_value(cv)) >= EAR_SOUND_NAME_MAX)
             return fail(p, c_at, "too long (at most %d bytes)", EAR_SOUND_NAME_MAX - 1);
         snprintf(out->clip_names[i], EAR_SOUND_NAME_MAX, "%s", json_string_value(cv));
+        if ((r = check_synth_length(p, c_at, out->clip_names[i]))) return r;
     }
     def->clip_count = (uint32_t)json_array_size(clips);
     json_t *nr = json_object_get(v, "no_repeat");
@@ -618,18 +638,4 @@ ear_result ear_blend_parse(const char *text, size_t length, const char *label,
     free(tmp);
     json_decref(root);
     return r;
-}
-
-void ear_audio_setup_destroy(ear_audio_setup *s) {
-    if (!s) return;
-    if (s->clips_resolved) {
-        for (uint32_t i = 0; i < s->blend_count; i++)
-            ear__assets_unresolve_blend(&s->blends[i]);
-        for (uint32_t i = 0; i < s->pool_count; i++) ear__assets_unresolve_pool(&s->pools[i]);
-    }
-    free(s->ducks);
-    free(s->clips);
-    free(s->blends);
-    free(s->pools);
-    free(s);
 }

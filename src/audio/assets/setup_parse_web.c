@@ -30,17 +30,3 @@ ear_result ear_blend_parse(const char *text, size_t length, const char *label,
     if (!text || !out) return EAR_E_INVALID_ARG;
     return refuse(label ? label : "blend.json", err);
 }
-
-void ear_audio_setup_destroy(ear_audio_setup *s) {
-    if (!s) return;
-    if (s->clips_resolved) {
-        for (uint32_t i = 0; i < s->blend_count; i++)
-            ear__assets_unresolve_blend(&s->blends[i]);
-        for (uint32_t i = 0; i < s->pool_count; i++) ear__assets_unresolve_pool(&s->pools[i]);
-    }
-    free(s->ducks);
-    free(s->clips);
-    free(s->blends);
-    free(s->pools);
-    free(s);
-}

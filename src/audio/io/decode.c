@@ -38,21 +38,26 @@ const char *ear_audio_format_name(ear_audio_format format) {
     return "other";
 }
 
-ear_result ear__io_fail(ear_io_error *err, ear_result result, const char *path,
-                        const char *format, ...) {
+ear_result ear__io_failv(ear_io_error *err, ear_result result, const char *path,
+                         const char *log_prefix, const char *format, va_list args) {
     char text[EAR_ERROR_TEXT_MAX];
     int used = snprintf(text, sizeof text, "%s: ", path ? path : "(null)");
     if (used < 0) used = 0;
-    if ((size_t)used < sizeof text) {
-        va_list args;
-        va_start(args, format);
+    if ((size_t)used < sizeof text)
         vsnprintf(text + used, sizeof text - (size_t)used, format, args);
-        va_end(args);
-    }
     if (err)
         memcpy(err->message, text, sizeof text);
     else
-        ear_log(EAR_LOG_ERROR, "io", "%s", text);
+        ear_log(EAR_LOG_ERROR, "io", "%s%s", log_prefix, text);
+    return result;
+}
+
+ear_result ear__io_fail(ear_io_error *err, ear_result result, const char *path,
+                        const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    result = ear__io_failv(err, result, path, "", format, args);
+    va_end(args);
     return result;
 }
 

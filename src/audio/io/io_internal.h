@@ -8,6 +8,7 @@
 #include "earshot/decode.h"
 
 #include <sndfile.h>
+#include <stdarg.h>
 
 /* Writes "<path>: <reason>" into err, or logs it (error, module "io") when err is NULL,
  * and returns result. */
@@ -17,6 +18,11 @@ ear_result ear__io_fail(ear_io_error *err, ear_result result, const char *path,
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+
+/* ear__io_fail with a va_list; log_prefix goes before the text when it is logged (the WAV
+ * writer's "cannot write "). */
+ear_result ear__io_failv(ear_io_error *err, ear_result result, const char *path,
+                         const char *log_prefix, const char *format, va_list args);
 
 /* Opens path for reading and fills *info and *out (which may be NULL). Fails, with
  * nothing open, as ear_decode_file documents. */

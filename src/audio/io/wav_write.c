@@ -18,6 +18,8 @@
 #define _DEFAULT_SOURCE /* mkstemp, fsync, fchmod */
 #include "earshot/wav.h"
 
+#include "io_internal.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -39,17 +41,10 @@ ear_wav_write_config ear_wav_write_config_default(void) {
 
 static ear_result fail(ear_io_error *err, ear_result r, const char *path, const char *format,
                        ...) {
-    char text[EAR_ERROR_TEXT_MAX];
-    int used = snprintf(text, sizeof text, "%s: ", path);
-    if (used < 0 || (size_t)used >= sizeof text) used = 0;
     va_list args;
     va_start(args, format);
-    vsnprintf(text + used, sizeof text - (size_t)used, format, args);
+    r = ear__io_failv(err, r, path, "cannot write ", format, args);
     va_end(args);
-    if (err)
-        memcpy(err->message, text, sizeof text);
-    else
-        ear_log(EAR_LOG_ERROR, "io", "cannot write %s", text);
     return r;
 }
 

@@ -1,0 +1,120 @@
+/*
+ * The text rules both speech outputs share (speech.c, speech_web.c): decoding one UTF-8
+ * character strictly (no overlong forms, surrogates or code points above U+10FFFF, as
+ * ear_utf8_valid), what ear_speech_say_char and ear_speech_say_key accept, the names of
+ * outputs, priorities and punctuation, the default config, the console's line (line_fn or
+ * stdout), and ear_speech_say's two shorthands. The names and the rules are pure functions: any
+ * thread.
+ */
+#include "speech_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+size_t ear__speech_utf8_char(const char *s, uint32_t *cp) {
+    const unsigned char *u = (const unsigned char *)s;
+    size_t n;
+    uint32_t c;
+    if (u[0] == 0) return 0;
+    if (u[0] < 0x80) {
+        n = 1;
+        c = u[0];
+    } else if ((u[0] & 0xE0) == 0xC0) {
+        n = 2;
+        c = u[0] & 0x1Fu;
+    } else if ((u[0] & 0xF0) == 0xE0) {
+        n = 3;
+        c = u[0] & 0x0Fu;
+    } else if ((u[0] & 0xF8) == 0xF0) {
+        n = 4;
+        c = u[0] & 0x07u;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80) return 0; /* also stops at a NUL: never reads past it */
+        c = (c << 6) | (u[i] & 0x3Fu);
+    }
+    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+    if (cp) *cp = c;
+    return n;
+}
+
+bool ear__speech_char_valid(const char *text) {
+    uint32_t cp = 0;
+    size_t n = ear__speech_utf8_char(text, &cp);
+    if (n == 0 || text[n] != '\0') return false;
+    return cp >= 0x20 && cp != 0x7F; /* SSIP cannot carry control characters */
+}
+
+bool ear__speech_key_valid(const char *key_name) {
+    if (!key_name[0] || strlen(key_name) > 64) return false;
+    for (const unsigned char *p = (const unsigned char *)key_name; *p; p++)
+        if (*p <= 0x20 || *p == 0x7F || *p == '"') return false;
+    for (size_t i = 0; key_name[i];) {
+        size_t n = ear__speech_utf8_char(key_name + i, NULL);
+        if (n == 0) return false;
+        i += n;
+    }
+    return true;
+}
+
+void ear__speech_write_line(const ear_speech_config *cfg, const char *text) {
+    if (cfg->line_fn) {
+        cfg->line_fn(cfg->line_user, text);
+    } else {
+        fputs(text, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+}
+
+const char *ear_speech_output_name(ear_speech_output output) {
+    switch (output) {
+    case EAR_SPEECH_OUTPUT_NONE: return "none";
+    case EAR_SPEECH_OUTPUT_DISPATCHER: return "speech-dispatcher";
+    case EAR_SPEECH_OUTPUT_ESPEAK: return "espeak-ng";
+    case EAR_SPEECH_OUTPUT_CONSOLE: return "console";
+    case EAR_SPEECH_OUTPUT_LOG: return "log";
+    case EAR_SPEECH_OUTPUT_LIVE_REGION: return "live-region";
+    }
+    return "unknown";
+}
+
+const char *ear_speech_priority_name(ear_speech_priority priority) {
+    static const char *const names[] = {"important", "message", "text", "notification",
+                                        "progress"};
+    return (unsigned)priority <= EAR_SPEECH_PROGRESS ? names[priority] : "unknown";
+}
+
+static const char *const punct_names[] = {"player", "none", "some", "most", "all"};
+
+const char *ear_speech_punctuation_name(ear_speech_punctuation p) {
+    return (unsigned)p <= EAR_SPEECH_PUNCT_ALL ? punct_names[p] : "unknown";
+}
+
+ear_result ear_speech_punctuation_parse(const char *name, ear_speech_punctuation *out) {
+    if (!name || !out) return EAR_E_INVALID_ARG;
+    for (unsigned i = 0; i <= EAR_SPEECH_PUNCT_ALL; i++)
+        if (strcmp(name, punct_names[i]) == 0) {
+            *out = (ear_speech_punctuation)i;
+            return EAR_OK;
+        }
+    return EAR_E_NOT_FOUND;
+}
+
+ear_result ear_speech_speak(ear_speech *sp, const char *text) {
+    return ear_speech_say(sp, text, EAR_SPEECH_INTERRUPT);
+}
+
+ear_result ear_speech_speak_queued(ear_speech *sp, const char *text) {
+    return ear_speech_say(sp, text, EAR_SPEECH_MESSAGE);
+}
+
+ear_speech_config ear_speech_config_default(void) {
+    ear_speech_config c;
+    memset(&c, 0, sizeof c);
+    c.client_name = "earshot";
+    return c;
+}
