@@ -57,6 +57,7 @@ bench: deps
 	  -DEARSHOT_BENCH=ON >/dev/null
 	@$(CMAKE) --build $(BENCH_BUILD) -j $(JOBS)
 	@$(BENCH_BUILD)/bench/bench_w64
+	@W64_HRTF=1 $(BENCH_BUILD)/bench/bench_w64
 	@$(BENCH_BUILD)/bench/bench_reverb
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
@@ -68,7 +69,8 @@ bench: deps
 # FUZZ_SECONDS (5 minutes) among FUZZ_TARGETS; `make test` gives each FUZZ_TEST_SECONDS.
 # A module that adds a parser appends its target here.
 FUZZ_TARGETS := fuzz_commands fuzz_decode fuzz_audio_json fuzz_blend_json fuzz_storage \
-  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc fuzz_ui
+  fuzz_replay fuzz_script fuzz_lang fuzz_scene fuzz_level fuzz_world_doc fuzz_ui \
+  fuzz_hrtf
 FUZZ_TEST_SECONDS ?= 4
 FUZZ_EACH = $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) ))
 fuzz-build: deps

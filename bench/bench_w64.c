@@ -306,12 +306,12 @@ int main(int argc, char **argv) {
         for (int e = 0; e < 2; e++) {
             ns_per_voice_frame[e] =
                 best[e].render_ns / ((double)n * (double)blocks * W64_BLOCK_FRAMES);
-            printf("W64 engine=%s N=%u ns_per_voice_frame=%.3f update_ns_per_voice=%.1f\n",
-                   engines[e]->name, (unsigned)n, ns_per_voice_frame[e],
-                   best[e].update_ns / ((double)n * (double)blocks));
+            printf("%s engine=%s N=%u ns_per_voice_frame=%.3f update_ns_per_voice=%.1f\n",
+                   w64_hrtf() ? "W64H" : "W64", engines[e]->name, (unsigned)n,
+                   ns_per_voice_frame[e], best[e].update_ns / ((double)n * (double)blocks));
         }
-        printf("W64 ratio N=%u earshot_over_openal=%.2f\n", (unsigned)n,
-               ns_per_voice_frame[0] / ns_per_voice_frame[1]);
+        printf("%s ratio N=%u earshot_over_openal=%.2f\n", w64_hrtf() ? "W64H" : "W64",
+               (unsigned)n, ns_per_voice_frame[0] / ns_per_voice_frame[1]);
         printf("# rms N=%u last second: earshot=%.4f openal=%.4f\n", (unsigned)n, last[0].rms,
                last[1].rms);
         for (int e = 0; e < 2; e++) {

@@ -12,6 +12,7 @@
  */
 #include "workload.h"
 
+#include "earshot/hrtf.h"
 #include "earshot/stage.h"
 
 #include <stdlib.h>
@@ -69,6 +70,30 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
         earshot_destroy(e);
         return -1;
     }
+    if (w64_hrtf()) {
+        /* W64H: the KEMAR set at its default 128 taps (W64_HRTF_TAPS=n: n taps), every
+         * placed voice through it. */
+        ear_hrtf_config hc = ear_hrtf_config_default();
+        const char *taps = getenv("W64_HRTF_TAPS");
+        if (taps) hc.taps = (uint32_t)strtoul(taps, NULL, 10);
+        ear_hrtf_set *set = NULL;
+        ear_hrtf_error err;
+        r = ear_hrtf_load(EAR_HRTF_DEFAULT_PATH, &hc, &set, &err);
+        if (r != EAR_OK) {
+            fprintf(stderr, "bench_w64: %s\n", err.message);
+            earshot_destroy(e);
+            return -1;
+        }
+        ear_stage_hrtf view = ear_hrtf_stage_view(set);
+        r = ear_stage_set_hrtf(e->stage, &view);
+        ear_hrtf_free(set);
+        if (r == EAR_OK) r = ear_stage_set_spatializer(e->stage, EAR_SPATIALIZER_HRTF);
+        if (r != EAR_OK) {
+            fprintf(stderr, "bench_w64: ear_stage_set_hrtf: %s\n", ear_result_string(r));
+            earshot_destroy(e);
+            return -1;
+        }
+    }
     for (uint32_t i = 0; i < w->voices; i++) {
         ear_clip *clip = NULL;
         r = ear_clip_create(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
@@ -119,6 +144,11 @@ static void earshot_describe(void *engine, FILE *to) {
             "command_capacity %u, doppler and behind cue on\n",
             (unsigned)c.sample_rate, (unsigned)c.channels, (unsigned)c.block_frames,
             (unsigned)c.max_voices, (unsigned)c.command_capacity);
+    ear_stage_hrtf_info hi;
+    ear_stage_get_hrtf(e->stage, &hi);
+    if (hi.loaded)
+        fprintf(to, "# earshot hrtf: %s, %u directions, %u taps (%u rendered per ear)\n",
+                hi.source, (unsigned)hi.count, (unsigned)hi.taps, (unsigned)hi.filter_taps);
     fprintf(to, "# earshot kernel=%s\n",
             c.kernel == EAR_KERNEL_AVX2 ? "avx2"
                                         : (c.kernel == EAR_KERNEL_SCALAR ? "scalar" : "auto"));

@@ -89,7 +89,7 @@ static int open_loopback(uint32_t sources, ALCdevice **out_device, ALCcontext **
                       ALC_STEREO_SOURCES,
                       0,
                       ALC_HRTF_SOFT,
-                      ALC_FALSE,
+                      w64_hrtf() ? ALC_TRUE : ALC_FALSE,
                       0};
     ALCcontext *context = alcCreateContext(device, attrs);
     if (!context || !alcMakeContextCurrent(context)) {
@@ -241,8 +241,13 @@ static void openal_render(void *engine, float *out, uint32_t frames) {
 
 static void openal_describe(void *engine, FILE *to) {
     w64_openal *e = engine;
-    fprintf(to, "# openal: %s (%s), loopback 48000 Hz stereo float, HRTF off\n",
-            alGetString(AL_VERSION), alGetString(AL_RENDERER));
+    ALCint hrtf = 0;
+    alcGetIntegerv(e->device, ALC_HRTF_SOFT, 1, &hrtf);
+    const ALCchar *hrtf_name =
+        hrtf ? alcGetString(e->device, ALC_HRTF_SPECIFIER_SOFT) : (const ALCchar *)"";
+    fprintf(to, "# openal: %s (%s), loopback 48000 Hz stereo float, HRTF %s%s%s\n",
+            alGetString(AL_VERSION), alGetString(AL_RENDERER), hrtf ? "on: " : "off",
+            hrtf_name ? hrtf_name : "", "");
     const char *resampler = "unknown (no AL_SOFT_source_resampler)";
     if (alIsExtensionPresent("AL_SOFT_source_resampler")) {
         LPALGETSTRINGISOFT get_stringi = NULL;

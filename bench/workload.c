@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 double w64_frequency_hz(uint32_t i, uint32_t n) {
     if (n < 2) return 220.0;
@@ -62,4 +63,9 @@ void w64_workload_at(w64_workload *w, double t_s) {
         w->positions[i] = (w64_vec3){p.x + v.x * t, p.y + v.y * t, p.z + v.z * t};
         w->velocities[i] = v;
     }
+}
+
+int w64_hrtf(void) {
+    const char *v = getenv("W64_HRTF");
+    return v && v[0] && strcmp(v, "0") != 0;
 }

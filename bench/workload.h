@@ -54,6 +54,10 @@ double w64_frequency_hz(uint32_t i, uint32_t n);
 int w64_workload_init(w64_workload *w, uint32_t n);
 void w64_workload_deinit(w64_workload *w);
 
+/* W64H: W64 with HRTF on in both engines (W64_HRTF=1 in the environment): OpenAL Soft's
+ * built-in HRTF (ALC_HRTF_SOFT), Earshot's stage with the KEMAR set libmysofa1 installs. */
+int w64_hrtf(void);
+
 /* Fills positions and velocities for time t_s (seconds since the voices started). */
 void w64_workload_at(w64_workload *w, double t_s);
 

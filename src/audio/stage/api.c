@@ -115,6 +115,7 @@ void ear_stage_update(ear_stage *stage) {
     if (!stage) return;
     ear__collect(stage);
     ear__flush_overflow(stage);
+    ear__hrtf_collect(stage, false);
 }
 
 /* ---- sanitising ---------------------------------------------------------- */
@@ -172,6 +173,7 @@ ear_result ear__play(ear_stage *stage, ear_clip *clip, const ear_play *params, i
          !ear__sane_vec(p.forward, "forward")))
         return EAR_E_INVALID_ARG;
     if ((unsigned)p.bus >= EAR_BUS_COUNT) return EAR_E_INVALID_ARG;
+    if ((unsigned)p.spatializer > EAR_SPATIALIZER_HRTF) return EAR_E_INVALID_ARG;
     if (stage->counted >= stage->config.max_total_voices || stage->free_count == 0) {
         if (!ear__steal(stage, p.priority)) {
             stage->refused++;

@@ -89,6 +89,8 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     }
     case EAR__CMD_MASTER_GAIN: s->master_target = c->u.value; return;
     case EAR__CMD_LIMITER: ear__limiter_apply(s, c); return;
+    case EAR__CMD_SPATIALIZER:
+    case EAR__CMD_HRTF_SET: ear__hrtf_apply(s, c); return;
     case EAR__CMD_STOP_ALL:
         for (uint32_t i = 0; i < s->active_count; i++) {
             ear__begin_stop(s, &s->voices[s->active[i]], c->u.fade_s);
@@ -300,6 +302,7 @@ static void render_block(ear_stage *s) {
         s->sel_valid = false; /* indices moved: the next block chooses afresh */
     }
     ear__buses_mixdown(s);
+    ear__hrtf_block_end(s);
     if (s->lim.on) ear__limiter_block(s, s->block_out, b);
 }
 

@@ -301,6 +301,7 @@ void ear_stage_destroy(ear_stage *stage) {
         if (stage->overflow[i].type == EAR__CMD_PLAY)
             release_start(stage, stage->overflow[i].id);
     release_tables(stage);
+    ear__hrtf_collect(stage, true); /* every HRTF bank sent */
     ear_allocator a = stage->alloc;
     if (stage->overflow) a.free_fn(stage->overflow, a.user);
     a.free_fn(stage->heap, a.user); /* the stage itself is in it */

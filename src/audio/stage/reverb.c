@@ -715,7 +715,9 @@ bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t
     ear__kernel_io bio = *io;
     bio.mix_l = dl;
     bio.mix_r = dr;
-    bool ended = s->kernel->render(v, &bio, t);
+    /* The dry part through the voice's spatializer: the HRTF's (hrtf_stage.c) or the pan. */
+    bool ended = v->placed && ear__hrtf_involved(s, v) ? ear__hrtf_render(s, v, &bio, t)
+                                                       : s->kernel->render(v, &bio, t);
     for (uint32_t j = 0; j < n; j++) {
         io->mix_l[j] += dl[j];
         io->mix_r[j] += dr[j];

@@ -17,6 +17,7 @@
 
 #include "earshot/mixer.h"
 #include "earshot/stage.h"
+#include "hrtf_stage.h"
 #include "ring.h"
 
 #include <math.h>
@@ -77,6 +78,8 @@ typedef enum ear__cmd_type {
     EAR__CMD_REVERB_A,    /* a room, first half: rt60s, crossover, pre-delay, size, density */
     EAR__CMD_REVERB_B,    /* and second: damping, wet, transition (applies the room) */
     EAR__CMD_LIMITER,
+    EAR__CMD_SPATIALIZER, /* hrtf_stage.c: a voice's (id) or the stage's (id 0) */
+    EAR__CMD_HRTF_SET,    /* hrtf_stage.c: a new bank (or none) */
 } ear__cmd_type;
 
 /* A music envelope: fading in with sin, or out with cos (then the voice ends). */
@@ -205,6 +208,11 @@ typedef struct ear__cmd {
             float ceiling;   /* linear, 0.001 .. 1 */
             float release_k; /* per-frame rise of the gain: 1 - exp(-1 / (release * rate)) */
         } limiter;
+        uint32_t spatializer;            /* SPATIALIZER: an ear_spatializer */
+        struct {                         /* HRTF_SET */
+            struct ear__hrtf_bank *bank; /* NULL: none */
+            uint64_t generation;
+        } hrtf;
     } u;
 } ear__cmd;
 _Static_assert(sizeof(ear__cmd) == 32, "a command is 32 bytes, two to a cache line");
@@ -261,7 +269,9 @@ typedef struct ear__voice {
     bool looping, placed, doppler_on, behind_cue;
     bool started; /* rendered at least one block */
     bool stopping;
-    bool second_pass; /* looping: the loop point has been crossed (crossfade applies) */
+    bool second_pass;    /* looping: the loop point has been crossed (crossfade applies) */
+    uint8_t spatializer; /* ear_spatializer from ear_play or a command (hrtf_stage.c) */
+    bool via_hrtf;       /* its last block was rendered through an HRTF bank */
     float volume_target, volume_s;
     float pitch_target, pitch_s;
     float occ_target, occ_s;
@@ -508,6 +518,9 @@ struct ear_stage {
     ear_limiter limiter_game;           /* game side: as last set, defaults filled in */
     ear__limiter lim;                   /* audio side */
     _Atomic uint32_t limiter_gain_bits; /* the last block's lowest gain, float bits */
+
+    /* ---- HRTF (hrtf_stage.c) ---- */
+    ear__hrtf_state hrtf; /* hrtf_stage.c: the HRTF bank and the spatializer */
 };
 
 /* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
@@ -678,5 +691,31 @@ bool ear__kernel_avx2_available(void);
 /* The kernel for a configuration's choice (EAR_KERNEL_AUTO: the fastest this CPU runs);
  * NULL when the CPU lacks the one asked for. create.c, once. */
 const ear__kernel *ear__kernel_select(ear_kernel kind);
+
+/* hrtf_stage.c: the HRTF spatializer */
+/* Audio side: SPATIALIZER and HRTF_SET commands. */
+void ear__hrtf_apply(ear_stage *s, const ear__cmd *c);
+/* Audio side, after a block: the bank a swap replaced is let go. */
+void ear__hrtf_block_end(ear_stage *s);
+/* A placed voice that renders through HRTF in this block (a set is loaded and the voice's
+ * spatializer, or the stage's, says HRTF). */
+bool ear__hrtf_wants(const ear_stage *s, const ear__voice *v);
+/* The voice's block must go through ear__hrtf_render: it wants HRTF, or it is still
+ * heard through a bank it is crossfading out of. */
+bool ear__hrtf_involved(const ear_stage *s, const ear__voice *v);
+/* One voice's block through the HRTF bank (crossfading from or to the pan or another bank
+ * where the voice changes); true when a one-shot ended. */
+bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
+                      const ear__targets *t);
+/* Game side: frees banks the audio side has let go (every bank, when destroying). */
+void ear__hrtf_collect(ear_stage *s, bool all);
+/* One ear's block: y[j] = sum_k g[k] buf[x0 + j - k] for j < frames, k < len (buf holds a
+ * voice's history, then the block). The scalar reference and the AVX2 kernel (NULL off
+ * x86-64). */
+typedef void (*ear__hrtf_conv)(const float *buf, uint32_t x0, uint32_t frames, const float *g,
+                               uint32_t len, float *y);
+void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
+                           uint32_t len, float *y);
+extern const ear__hrtf_conv ear__hrtf_conv_avx2;
 
 #endif

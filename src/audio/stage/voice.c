@@ -67,6 +67,7 @@ void ear__voice_start(ear_stage *s, uint32_t id) {
     v->placed = p->placed;
     v->doppler_on = p->placed && !p->no_doppler;
     v->behind_cue = !p->no_behind_cue;
+    v->spatializer = (uint8_t)p->spatializer;
     v->volume_target = v->volume_s = p->volume;
     v->pitch_target = v->pitch_s = p->pitch;
     v->occ_target = v->occ_s = p->occlusion;
@@ -287,6 +288,11 @@ void ear__voice_targets_fine_slow(ear_stage *s, ear__voice *v, ear__targets *t) 
         t->delay_l = v->sp.delay_l;
         t->delay_r = v->sp.delay_r;
         t->cue_G = v->sp.cue_filter > 0.0f ? cue_G(s, v->sp.cue_filter, rate) : 1.0f;
+        if (ear__hrtf_wants(s, v)) { /* the HRTF's filters place it (hrtf_stage.c) */
+            t->gain_l = t->gain_r = gain;
+            t->delay_l = t->delay_r = 0.0f;
+            t->cue_G = 1.0f;
+        }
         t->occ_G =
             v->occ_s > 0.0f
                 ? ear__lowpass_G(cutoff(EAR__OCC_OPEN_HZ, EAR__OCC_CLOSED_HZ, v->occ_s), rate)
@@ -331,6 +337,10 @@ bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
                            const ear__kernel_io *io, ear__group *group, uint32_t lanes,
                            uint32_t stride) {
     if (ear__reverb_sends(s, v)) return ear__reverb_voice_render(s, v, t, io, group);
+    if (v->placed && ear__hrtf_involved(s, v)) {
+        if (group->n) s->kernel->group_finish(group, io);
+        return ear__hrtf_render(s, v, io, t);
+    }
     if (v->placed && lanes >= 2) {
         float *buf = s->lanes + (size_t)group->n * stride +
                      (ear__hist_room(io->hist_len) - io->hist_len);
