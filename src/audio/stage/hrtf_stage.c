@@ -27,6 +27,7 @@
  * while the incoming one's ramps from 0. Nothing here allocates, locks or logs on the
  * audio side.
  */
+#include "portable_math.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -54,7 +55,7 @@ static void fd_kernel(double fr, float out[EAR__HRTF_FD_TAPS]) {
     double c = (double)(EAR__HRTF_FD_TAPS / 2u - 1u) + fr;
     for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) {
         double x = (double)k - c;
-        double s = fabs(x) < 1e-12 ? 1.0 : sin(EAR__PI * x) / (EAR__PI * x);
+        double s = fabs(x) < 1e-12 ? 1.0 : ear__sin(EAR__PI * x) / (EAR__PI * x);
         double r = x / half;
         double w = r * r < 1.0 ? bessel_i0(beta * sqrt(1.0 - r * r)) / bessel_i0(beta) : 0.0;
         out[k] = (float)(s * w);
@@ -425,10 +426,10 @@ static uint32_t weights(const ear__hrtf_bank *b, float az, float el, uint32_t id
  * pair p: each ear's whole delay and its filter with the fraction folded in. */
 static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float ux, float uy,
                       float uz) {
-    float az = (float)(atan2(-(double)ux, (double)uy) * DEG);
+    float az = (float)(ear__atan2(-(double)ux, (double)uy) * DEG);
     if (az < 0.0f) az += 360.0f;
     if (az >= 360.0f) az = 0.0f;
-    float el = (float)(atan2((double)uz, sqrt((double)ux * ux + (double)uy * uy)) * DEG);
+    float el = (float)(ear__atan2((double)uz, sqrt((double)ux * ux + (double)uy * uy)) * DEG);
     uint32_t idx[4];
     float w[4];
     uint32_t n = weights(b, az, el, idx, w);
