@@ -22,8 +22,10 @@
 typedef struct web_audio {
     ear_stage *stage;
     uint32_t channels;
-    uint32_t capacity; /* frames */
-    float *buffer;     /* capacity * channels */
+    uint32_t capacity;       /* frames */
+    float *buffer;           /* capacity * channels */
+    bool limiter_set;        /* the limiter was turned on at attach */
+    ear_limiter limiter_was; /* the stage's own setting, given back at detach */
 } web_audio;
 
 float *ear__web_audio_render(web_audio *audio, int frames);
@@ -59,7 +61,16 @@ ear_result ear__device_attach(ear_stage *stage, void *user, void **out_device) {
         free(a);
         return EAR_E_OUT_OF_MEMORY;
     }
+    /* What reaches the browser's output is limited, as the native device's is: the stage's
+     * limiter, turned on before anything renders (docs/stage.md, "Output limiter"). */
+    a->limiter_was = ear_stage_get_limiter(stage);
+    ear_limiter lim = a->limiter_was;
+    lim.enabled = true;
+    a->limiter_set = ear_stage_set_limiter(stage, &lim) == EAR_OK;
+    if (!a->limiter_set)
+        ear_log(EAR_LOG_WARN, "device", "could not turn the output limiter on");
     if (!ear__web_audio_open(a, (int)sc.sample_rate, (int)a->channels, WEB_BLOCK_FRAMES)) {
+        if (a->limiter_set) (void)ear_stage_set_limiter(stage, &a->limiter_was);
         free(a->buffer);
         free(a);
         return EAR_E_NO_DEVICE;
@@ -77,6 +88,7 @@ void ear__device_detach(void *device, void *user) {
     web_audio *a = device;
     if (!a) return;
     ear__web_audio_close(); /* no callback after this */
+    if (a->limiter_set) (void)ear_stage_set_limiter(a->stage, &a->limiter_was);
     free(a->buffer);
     free(a);
 }
