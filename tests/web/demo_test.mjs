@@ -6,12 +6,12 @@
 // checked against the native build's render of the same menu. Fails (exit 1) with the
 // reason on each check that does not hold; a missing Chromium or build is a failure,
 // never a skip.
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { serve } from "./serve.mjs";
+import { launchChromium, sleep } from "./browser.mjs";
 
 const [dir, nativeDemo] = process.argv.slice(2).map((p) => resolve(p));
 const CHROMIUM = "/usr/bin/chromium";
@@ -64,14 +64,7 @@ check(native.seconds >= 4.9 && native.peak > 0.05, "native: the menu music plays
 
 const server = await serve(dir, 0);
 const base = `http://127.0.0.1:${server.address().port}/`;
-const profile = mkdtempSync(join(tmpdir(), "earshot-chromium-"));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { browser, profile } = await launchChromium(CHROMIUM);
 try {
   const errors = [];
   const page = await browser.newPage();

@@ -3,12 +3,11 @@
 //   node web_test.mjs BUILD_WEB_DIR NATIVE_STAGE_SCENE
 // Fails (exit 1) with the reason on the first check that does not hold; a missing
 // Chromium or build is a failure, never a skip.
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "./serve.mjs";
+import { launchChromium, sleep } from "./browser.mjs";
 
 import { resolve as resolvePath } from "node:path";
 const [dir, nativeScene] = process.argv.slice(2).map((p) => resolvePath(p));
@@ -44,14 +43,7 @@ check(nodeOut === nativeOut, "wasm stage (node) = native scalar kernel", `${node
 
 const server = await serve(dir, 0);
 const base = `http://127.0.0.1:${server.address().port}/`;
-const profile = mkdtempSync(join(tmpdir(), "earshot-chromium-"));
-const browser = await chromium.launchPersistentContext(profile, {
-  executablePath: CHROMIUM,
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const { browser, profile } = await launchChromium(CHROMIUM);
 try {
   const errors = [];
   const page = await browser.newPage();
