@@ -17,6 +17,7 @@
  * replaces it.
  */
 #include "portable_math.h"
+#include "reverb.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -392,6 +393,7 @@ bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__k
             }
             if (render) {
                 lv->rv_send = v->rv_send; /* a flat blend's layers send as the voice does */
+                ear__reverb_send_set(s, lv);
                 ear__voice_prime(lv, &lt, first, entering);
                 (void)ear__voice_render_one(s, lv, &lt, &bio, group, lanes, stride);
             } else {

@@ -737,6 +737,7 @@ bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t
             acc[j] += (g0 + dg * (float)(j + 1u)) * 0.5f * (dl[j] + dr[j]);
     }
     v->rv_g = g1;
+    ear__reverb_send_set(s, v);
     return ended;
 }
 

@@ -88,7 +88,12 @@ void ear__reverb_apply(ear_stage *s, const ear__cmd *c);
 bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t,
                               const ear__kernel_io *io, ear__group *group);
 static inline bool ear__reverb_sends(const ear_stage *s, const ear__voice *v) {
-    return s->reverb && (v->rv_send > 0.0f || v->rv_g > 0.0f);
+    (void)s;
+    return v->rv_on; /* one byte read per voice-block: the pan path's only reverb cost */
+}
+/* Whenever v->rv_send or v->rv_g is written: v->rv_on, which ear__reverb_sends reads. */
+static inline void ear__reverb_send_set(const ear_stage *s, ear__voice *v) {
+    v->rv_on = s->reverb && (v->rv_send > 0.0f || v->rv_g > 0.0f);
 }
 
 /* buses.c: before the buses are summed into the master, every send into the input (the

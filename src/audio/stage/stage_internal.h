@@ -272,6 +272,7 @@ typedef struct ear__voice {
     bool second_pass;    /* looping: the loop point has been crossed (crossfade applies) */
     uint8_t spatializer; /* ear_spatializer from ear_play or a command (hrtf_stage.c) */
     bool via_hrtf;       /* its last block was rendered through an HRTF bank */
+    bool rv_on; /* the stage has a reverb and rv_send or rv_g is above 0 (ear__reverb_sends) */
     float volume_target, volume_s;
     float pitch_target, pitch_s;
     float occ_target, occ_s;
@@ -286,6 +287,7 @@ typedef struct ear__voice {
     /* Cursor, fixed point 32.32 in clip frames. */
     uint64_t pos;
     uint32_t frac;
+    float rv_send;    /* the reverb send asked for (0 .. 1); here, in what was padding */
     double base_step; /* clip rate / output rate */
     uint64_t step_fx; /* step at the end of the last block, 32.32 */
     /* Ramps: values at the end of the last block. */
@@ -305,6 +307,7 @@ typedef struct ear__voice {
     bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
     bool sp_fine_valid; /* and so is its fine part, and fine_t below for these: */
     float fine_gain_at, fine_occ_at;
+    float rv_g; /* the reverb send gain applied at the end of the last block (reverb.c) */
     ear__targets fine_t;
     uint64_t sp_ears;
     ear__spatial sp;
@@ -328,15 +331,18 @@ typedef struct ear__voice {
     float param_target[EAR_BLEND_MAX_PARAMS];
     float param_s[EAR_BLEND_MAX_PARAMS];
     float param_k; /* per-block smoothing of the parameters */
-    float rv_send; /* the reverb send asked for (0 .. 1) */
-    float rv_g;    /* the send gain applied at the end of the last block (reverb.c) */
     /* Blend layers: their curves' values and the parameters they were evaluated at. */
     bool curves_valid;
     float curve_gain, curve_pitch;
     float curve_at[EAR_BLEND_MAX_PARAMS];
     /* Cold: touched only by voices that render. The delay line is last, so the fields
      * every voice (real or virtual) reads each block share a few cache lines; it starts
-     * on a line (voices are allocated on lines, and the struct's size is whole lines). */
+     * on a line (voices are allocated on lines, and the struct's size is whole lines).
+     * The size is 29 lines (1856 bytes) with the fields above in 576 bytes: GCC indexes
+     * an array of such voices with one imul, while 30 lines (1920 = 15 x 128) take a
+     * lea/shl sequence at every &s->voices[slot] (W64 counted +0.3 % instructions when
+     * the reverb's two floats pushed hist to byte 640). A new field goes into a hole
+     * (docs/performance.md shows how to list them: gdb's ptype /o ear__voice). */
     _Alignas(64) float hist[EAR__HIST_MAX];
 } ear__voice;
 

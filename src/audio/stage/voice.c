@@ -102,6 +102,7 @@ void ear__voice_start(ear_stage *s, uint32_t id) {
     v->bus = (uint8_t)st->p.bus;
     v->priority = st->p.priority;
     v->rv_send = st->p.reverb_send;
+    ear__reverb_send_set(s, v);
     v->serial = s->serial++;
     s->vflags[slot] = EAR__VF_NEW | (st->stream >= 0 ? EAR__VF_ALWAYS : 0u);
     s->state_at[slot] = (uint32_t)s->block_index; /* the block about to render */
@@ -140,7 +141,10 @@ void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c) {
             ear__begin_stop(s, v, EAR__MIN_FADE_S);
         }
         break;
-    case EAR__CMD_REVERB_SEND: v->rv_send = c->u.value; break;
+    case EAR__CMD_REVERB_SEND:
+        v->rv_send = c->u.value;
+        ear__reverb_send_set(s, v);
+        break;
     case EAR__CMD_PARAM:
         if (v->blend >= 0 && c->u.param.index < EAR_BLEND_MAX_PARAMS)
             v->param_target[c->u.param.index] = c->u.param.value;
