@@ -40,6 +40,12 @@ const nodeOut = run(process.execPath, ["--no-experimental-fetch", join(dir, "sta
 const nativeHash = (/^hash ([0-9a-f]{16}) /.exec(nativeOut) || [])[1];
 check(!!nativeHash, "native stage_scene prints a hash", nativeOut);
 check(nodeOut === nativeOut, "wasm stage (node) = native scalar kernel", `${nodeOut} vs ${nativeOut}`);
+// ...and the portable math's users on their own: 4.8 M synth samples and the physics
+// world's direction vectors, bit for bit (src/math; no libm in either).
+const nativePortable = run(nativeScene, ["portable"]);
+const nodePortable = run(process.execPath, ["--no-experimental-fetch", join(dir, "stage_scene.js"), "portable"], { cwd: dir });
+check(/^portable [0-9a-f]{16} samples [0-9]+ synth-peak 0\.9/.test(nativePortable), "native stage_scene prints the portable hash", nativePortable);
+check(nodePortable === nativePortable, "wasm synth and physics directions (node) = native", `${nodePortable} vs ${nativePortable}`);
 
 const server = await serve(dir, 0);
 const base = `http://127.0.0.1:${server.address().port}/`;

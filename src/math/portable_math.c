@@ -1,5 +1,6 @@
 /*
- * Portable elementary functions for the stage's audio path (portable_math.h says why).
+ * Portable elementary functions for the stage's audio path, the synth and the physics
+ * world's directions (include/earshot/portable_math.h says why).
  *
  * Each float function works in double and rounds once at the end: its polynomial and
  * its reduction are accurate to about 1e-14 relative, far inside half a float ulp
@@ -27,7 +28,7 @@
  * double, and sin's and cos's fits; scripts/portable-math-coefficients prints them all
  * (17 digits, which name one double exactly).
  */
-#include "portable_math.h"
+#include "earshot/portable_math.h"
 
 #include <math.h> /* sqrt only: correctly rounded by IEEE 754 on every target */
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /*
- * The stage's portable elementary functions (src/audio/stage/portable_math.h) against
+ * The portable elementary functions (src/math, earshot/portable_math.h) against
  * the double-precision libm: the error of each float function in float ulps of the exact
  * value (the double libm's, whose own error is a billionth of a float ulp) over the
  * ranges the stage uses and beyond, exact values where they exist, symmetries that hold
@@ -8,7 +8,7 @@
  * The promise measured: within 0.5 + 1e-4 ulp, that is the nearest float except for an
  * exact value within 1e-4 ulp of half-way between two floats (then either neighbour).
  */
-#include "portable_math.h"
+#include "earshot/portable_math.h"
 #include "test.h"
 
 #include <float.h>
