@@ -70,6 +70,8 @@ float ear__atan2f(float y, float x);
  * float, or set-up tables; not correctly rounded doubles). */
 double ear__sin(double x);
 double ear__cos(double x);
+/* Both at once, one reduction: the same bits as ear__sin(x) and ear__cos(x). */
+void ear__sincos(double x, double *out_sin, double *out_cos);
 /* Logarithms (NaN for x < 0, -inf for 0). */
 float ear__logf(float x);
 float ear__log2f(float x);

@@ -363,6 +363,25 @@ double ear__cos(double x) {
     return (q == 1u || q == 2u) ? -v : v;
 }
 
+void ear__sincos(double x, double *out_sin, double *out_cos) {
+    double a = x < 0.0 ? -x : x;
+    if (!(a <= 1.7976931348623157e308)) {
+        *out_sin = *out_cos = nan_d();
+        return;
+    }
+    if (a >= 1125899906842624.0) {
+        *out_sin = 0.0;
+        *out_cos = 1.0;
+        return;
+    }
+    unsigned q;
+    double r = reduce_pio2(x, &q);
+    double s = sin_poly(r), c = cos_poly(r);
+    double vs = (q & 1u) ? c : s, vc = (q & 1u) ? s : c;
+    *out_sin = (q & 2u) ? -vs : vs;
+    *out_cos = (q == 1u || q == 2u) ? -vc : vc;
+}
+
 float ear__logf(float x) {
     return (float)ear__log((double)x);
 }
