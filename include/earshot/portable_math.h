@@ -1,7 +1,8 @@
 /*
  * Earshot's portable elementary functions (the math module, src/math), in place of libm's
  * wherever bits must not depend on the build: the stage's audio path, the synth's clips
- * and the physics world's direction vectors (ear_forward_from_facing).
+ * and the physics world's direction vectors (ear_forward_from_facing); the HRTF loader
+ * uses ear__sincos for speed.
  *
  * Internal to the engine: `ear__` names, not exported by the shared libraries
  * (cmake/earshot.map), not installed with the public headers; a module that uses them
