@@ -66,7 +66,8 @@ ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg
     if (!l) return EAR_E_OUT_OF_MEMORY;
     double yaw = (double)facing_deg * PI / 180.0;
     double dx = (double)to.x - from.x, dy = (double)to.y - from.y, dz = (double)to.z - from.z;
-    double s = ear__sin(yaw), c = ear__cos(yaw);
+    double s, c;
+    ear__sincos(yaw, &s, &c);
     double ahead = dx * s - dz * c;
     double right = dx * c + dz * s;
     struct {

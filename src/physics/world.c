@@ -569,14 +569,17 @@ bool ear_body_is_vehicle(const ear_physics *w, ear_body_id id) {
 ear_vec3 ear_forward_from_facing(float facing_deg, float pitch_deg) {
     double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
     double p = (double)pitch_deg * (3.14159265358979323846 / 180.0);
-    double cp = ear__cos(p);
-    return ear_vec3_make((float)(ear__sin(f) * cp), (float)ear__sin(p),
-                         (float)(-ear__cos(f) * cp));
+    double sf, cf, sp, cp;
+    ear__sincos(f, &sf, &cf); /* the bits of ear__sin and ear__cos, one reduction each */
+    ear__sincos(p, &sp, &cp);
+    return ear_vec3_make((float)(sf * cp), (float)sp, (float)(-cf * cp));
 }
 
 ear_vec3 ear_right_from_facing(float facing_deg) {
     double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
-    return ear_vec3_make((float)ear__cos(f), 0, (float)ear__sin(f));
+    double s, c;
+    ear__sincos(f, &s, &c);
+    return ear_vec3_make((float)c, 0, (float)s);
 }
 
 /* ---- Events ---------------------------------------------------------------------------- */

@@ -33,7 +33,9 @@ static double engine_wave(double phase) {
     /* sin(kx) by the Chebyshev recurrence sin(kx) = 2 cos(x) sin((k-1)x) - sin((k-2)x):
      * two calls a sample instead of eight. */
     double x = TWO_PI * phase;
-    double s1 = ear__sin(x), c2 = 2.0 * ear__cos(x);
+    double s1, c1;
+    ear__sincos(x, &s1, &c1); /* one reduction; the bits of ear__sin and ear__cos */
+    double c2 = 2.0 * c1;
     double prev = 0.0, cur = s1, sum = 0.0, weight = 1.0;
     for (int k = 1; k <= ENGINE_HARMONICS; k++) {
         sum += weight * cur;
