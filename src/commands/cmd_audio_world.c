@@ -241,10 +241,10 @@ static bool parse_source(doc_parse *p, const json_t *o, const char *where, ear_s
 }
 
 static const char *const impact_keys[] = {
-    "sound",   "pool",     "bus",   "min_speed",    "full_speed",
-    "volume",  "cooldown", "model", "min_distance", "max_distance",
-    "rolloff", "priority", "duck",  "duck_hold",    "duck_min_speed",
-    NULL};
+    "sound",       "pool",     "bus",   "min_speed",    "full_speed",
+    "volume",      "cooldown", "model", "min_distance", "max_distance",
+    "rolloff",     "priority", "duck",  "duck_hold",    "duck_min_speed",
+    "reverb_send", NULL};
 
 static bool parse_impact(doc_parse *p, const json_t *o, const char *where, ear_impact *im) {
     *im = ear_impact_default();
@@ -261,7 +261,8 @@ static bool parse_impact(doc_parse *p, const json_t *o, const char *where, ear_i
         !num(p, o, where, "priority", 0, 255, &priority) ||
         !text(p, o, where, "duck", im->duck, sizeof im->duck) ||
         !num(p, o, where, "duck_hold", 0, 60, &im->duck_hold_s) ||
-        !num(p, o, where, "duck_min_speed", 0, 1000, &im->duck_min_speed_mps))
+        !num(p, o, where, "duck_min_speed", 0, 1000, &im->duck_min_speed_mps) ||
+        !num(p, o, where, "reverb_send", 0, 1, &im->reverb_send))
         return false;
     im->priority = (uint8_t)priority;
     if (!im->sound[0] && !im->pool[0]) {
