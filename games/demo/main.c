@@ -66,7 +66,9 @@ static ear_result load_hrtf(void *user, ear_stage *stage, char *why, size_t cap)
     ear_hrtf_error err = {{0}};
     ear_result r = ear_hrtf_load(path, &hc, &set, &err);
     if (r != EAR_OK) {
-        snprintf(why, cap, "%s.", err.message[0] ? err.message : ear_result_string(r));
+        const char *m = err.message[0] ? err.message : ear_result_string(r);
+        if (strncmp(m, "hrtf: ", 6) == 0) m += 6; /* the module's name: not for the player */
+        snprintf(why, cap, "%s.", m);
         return r;
     }
     ear_stage_hrtf view = ear_hrtf_stage_view(set);
