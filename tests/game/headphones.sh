@@ -2,8 +2,9 @@
 # The demo game on headphones (tests/game, CTest game_demo_headphones): the settings' option
 # "Headphones (3D sound)" word for word in English and German, turned on live (the stage
 # then reports the KEMAR set and the HRTF spatializer), kept in the save, a missing set said
-# in full while the game goes on panning, and the bot that only hears finishing all three
-# levels on headphones (game.sh's run plays them panned).
+# in full while the game goes on panning, the bot that only hears finishing all three
+# levels on headphones (game.sh's run plays them panned), and a recorded run on headphones
+# replaying to the same hashes.
 # Usage: headphones.sh <earshot-demo>
 set -u
 GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -80,5 +81,12 @@ check "on headphones: HRTF all the way" \
 check "on headphones: the rooms" sh -c "grep -c '^room: level=[123] zone=[a-z]* room=' bot.out | grep -qx 3"
 grep '^summary:' bot.out
 grep 'Level complete\.' bot.log
+
+# 5. On headphones a recorded run replays to the same state and audio hash at every step
+# (the set loads at the start, before the first frame: no wall-clock time in the sound).
+"$GAME" --autoplay --level 1 --headphones --record hp.rep >rec.out 2>&1
+"$GAME" --replay hp.rep --level 1 --headphones >rep.out 2>rep.err
+check "on headphones: the replay matches at every step" test $? -eq 0
+check "on headphones: the same audio hash" test "$(grep '^audio_hash:' rec.out)" = "$(grep '^audio_hash:' rep.out)"
 
 exit $fail
