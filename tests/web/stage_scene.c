@@ -15,6 +15,20 @@
  *                          duck of the music under the effects; rendered in uneven
  *                          chunks). Every input the scene computes is made with +, -,
  *                          * and / only, so it is the same on both builds too.
+ *     stage_scene room     prints "room <16 hex digits> tail_db <x>": the hash of 2 s of a
+ *                          0.05 s noise burst sent fully into the cave preset's room
+ *                          (mixer.h's reverb), and its tail: the energy 200..300 ms
+ *                          after the burst over its first 50 ms, in dB (the room is
+ *                          there: the demo game's cellar in the browser)
+ *     stage_scene portable prints "portable <16 hex digits> samples <n> synth-peak <x>":
+ *                          the FNV-1a hash of 120 synth parts (sine, engine, triangle,
+ *                          saw, square; plain, swept, enveloped; 4.8 M samples, the
+ *                          synth's sin, cos, exp, log and expm1 at every sample), of
+ *                          parts named with long mantissas and large exponents, and of
+ *                          the physics world's direction vectors for 7200 facings and
+ *                          pitches (ear_forward_from_facing, ear_right_from_facing):
+ *                          everything the portable math (src/math) makes bit-equal
+ *                          across the two builds.
  *     stage_scene bench V S  prints "ns_per_voice_frame <x> voices <V> seconds <S>":
  *                          V looping placed voices rendered for S seconds of audio,
  *                          best of 3 runs (the machine may be loaded)
@@ -25,9 +39,11 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "earshot/mixer.h"
+#include "earshot/physics.h"
 #include "earshot/stage.h"
 #include "earshot/synth.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +161,7 @@ static bool move(ear_stage *st, ear_voice_id car, ear_voice_id drone, ear_voice_
 
 uint64_t ear_web_scene_hash(void);
 double ear_web_scene_bench(int voices, double seconds);
+uint64_t ear_web_portable_hash(uint64_t *out_samples, float *out_peak);
 
 /* 3 s of the fixed scene; 0 when something could not be made or a call failed. */
 EXPORT uint64_t ear_web_scene_hash(void) {
@@ -251,6 +268,53 @@ done:
     return h;
 }
 
+/* The portable math's users, hashed (the "portable" mode above); 0 when a part fails. */
+EXPORT uint64_t ear_web_portable_hash(uint64_t *out_samples, float *out_peak) {
+    static const ear_waveform waves[] = {EAR_WAVE_SINE, EAR_WAVE_ENGINE, EAR_WAVE_TRIANGLE,
+                                         EAR_WAVE_SAW, EAR_WAVE_SQUARE};
+    static float buf[48000];
+    uint64_t h = 0xcbf29ce484222325ull, samples = 0;
+    float peak = 0;
+    for (int k = 0; k < 120; k++) {
+        ear_synth syn = {.waveform = waves[k % 5],
+                         .frequency_hz = 37.0f + 113.7f * (float)k,
+                         .end_frequency_hz = k % 3 == 0 ? 0.0f : 80.0f + 97.3f * (float)k,
+                         .seconds = 0.8f,
+                         .amplitude = 0.9f,
+                         .envelope = {.attack_s = k % 2 ? 0.01f : 0.0f,
+                                      .decay_s = k % 4 == 1 ? 0.7f : 0.0f,
+                                      .release_s = k % 7 == 0 ? 0.0f : 0.05f}};
+        uint64_t n = ear_synth_frames(&syn);
+        if (n > 48000 || ear_synth_render(&syn, buf, n) != EAR_OK) return 0;
+        h = fnv(h, buf, (size_t)n);
+        samples += n;
+        for (uint64_t i = 0; i < n; i++)
+            if (buf[i] > peak || -buf[i] > peak) peak = buf[i] > 0 ? buf[i] : -buf[i];
+    }
+    /* Names whose numbers are scaled by powers of ten beyond the exact ones. */
+    static const char *names[] = {"synth:sine:4400000000000000000000e-19:0.1",
+                                  "synth:engine:1234567890123456789e-40:0.1",
+                                  "synth:sine:1234567890123456789012345e-22:0.1:0.3"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ear_synth syn;
+        if (ear_synth_parse_name(names[i], &syn) != EAR_OK) return 0;
+        h = fnv(h, &syn.frequency_hz, 1);
+        uint64_t n = ear_synth_frames(&syn);
+        if (n > 48000 || ear_synth_render(&syn, buf, n) != EAR_OK) return 0;
+        h = fnv(h, buf, (size_t)n);
+        samples += n;
+    }
+    for (int i = 0; i < 7200; i++) {
+        float facing = -720.0f + 0.2f * (float)i, pitch = -90.0f + 0.025f * (float)i;
+        ear_vec3 f = ear_forward_from_facing(facing, pitch), r = ear_right_from_facing(facing);
+        float v[6] = {f.x, f.y, f.z, r.x, r.y, r.z};
+        h = fnv(h, v, 6);
+    }
+    *out_samples = samples;
+    *out_peak = peak;
+    return h;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -293,7 +357,50 @@ EXPORT double ear_web_scene_bench(int voices, double seconds) {
     return best;
 }
 
+/* The room: the cave preset, a seeded noise burst sending 1, 2 s rendered in 0.1 s chunks.
+ * Returns the hash (0 on failure) and the tail over the head in dB. */
+uint64_t ear_web_room_hash(double *tail_db);
+EXPORT uint64_t ear_web_room_hash(double *tail_db) {
+    ear_stage *st = scalar_stage();
+    ear_clip *burst = clip(EAR_WAVE_NOISE, 0, 0, 0.05f, false);
+    ear_reverb_params cave;
+    uint64_t h = 0;
+    if (st && burst && ear_reverb_preset_params(EAR_REVERB_CAVE, &cave) == EAR_OK &&
+        ear_stage_set_reverb(st, &cave, 0.02f) == EAR_OK) {
+        static float out[2 * RATE * 2];
+        float pre[2 * 4800];
+        for (int i = 0; i < 5; i++) ear_stage_render(st, pre, 4800); /* the room settles */
+        if (ear_stage_play(st, burst, &(ear_play){.reverb_send = 1.0f}, NULL) == EAR_OK) {
+            for (uint32_t f = 0; f < 2 * RATE; f += 4800)
+                ear_stage_render(st, out + 2 * f, 4800);
+            h = fnv(0xcbf29ce484222325ull, out, 2 * RATE * 2);
+            double head = 0, tail = 0;
+            for (uint32_t i = 0; i < RATE / 20; i++)
+                head +=
+                    (double)out[2 * i] * out[2 * i] + (double)out[2 * i + 1] * out[2 * i + 1];
+            for (uint32_t i = RATE / 5; i < 3 * RATE / 10; i++)
+                tail +=
+                    (double)out[2 * i] * out[2 * i] + (double)out[2 * i + 1] * out[2 * i + 1];
+            /* per sample: 50 ms of head against 100 ms of tail */
+            if (tail_db) *tail_db = 10.0 * log10((tail / (RATE / 10)) / (head / (RATE / 20)));
+        }
+    }
+    if (burst) ear_clip_release(burst);
+    ear_stage_destroy(st);
+    return h;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "room") == 0) {
+        double tail_db = 0;
+        uint64_t h = ear_web_room_hash(&tail_db);
+        if (!h) {
+            fprintf(stderr, "stage_scene: the room could not be made\n");
+            return 1;
+        }
+        printf("room %016llx tail_db %.2f\n", (unsigned long long)h, tail_db);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "hash") == 0) {
         uint64_t h = ear_web_scene_hash();
         if (!h) {
@@ -301,6 +408,18 @@ int main(int argc, char **argv) {
             return 1;
         }
         printf("hash %016llx frames %u\n", (unsigned long long)h, 30u * 4800u);
+        return 0;
+    }
+    if (argc >= 2 && strcmp(argv[1], "portable") == 0) {
+        uint64_t samples = 0;
+        float peak = 0;
+        uint64_t h = ear_web_portable_hash(&samples, &peak);
+        if (!h) {
+            fprintf(stderr, "stage_scene: a synth part could not be made\n");
+            return 1;
+        }
+        printf("portable %016llx samples %llu synth-peak %.9g\n", (unsigned long long)h,
+               (unsigned long long)samples, (double)peak);
         return 0;
     }
     if (argc >= 4 && strcmp(argv[1], "bench") == 0) {
@@ -315,6 +434,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "none") == 0) return 0; /* the page calls in itself */
-    fprintf(stderr, "usage: stage_scene hash | stage_scene bench VOICES SECONDS\n");
+    fprintf(stderr, "usage: stage_scene hash | stage_scene room | stage_scene portable | "
+                    "stage_scene bench VOICES SECONDS\n");
     return 2;
 }
