@@ -301,6 +301,7 @@ static void render_block(ear_stage *s) {
         end_voice(s, i);
         s->sel_valid = false; /* indices moved: the next block chooses afresh */
     }
+    ear__hrtf_flush(s);
     ear__buses_mixdown(s);
     ear__hrtf_block_end(s);
     if (s->lim.on) ear__limiter_block(s, s->block_out, b);

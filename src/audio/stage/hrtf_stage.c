@@ -28,6 +28,7 @@
  * audio side.
  */
 #include "portable_math.h"
+#include "hrtf_fast.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -121,6 +122,7 @@ static void *carve(char *base, size_t *at, size_t bytes) {
 /* The bank's layout: measures (base NULL) or places every array. */
 static size_t lay_out(ear__hrtf_bank *b, char *base) {
     size_t at = 0, n = b->count, f = (size_t)b->count * b->taps;
+    size_t spec = 2u * (size_t)b->kpad, fn = b->fft_n;
     (void)carve(base, &at, sizeof *b);
     b->az = carve(base, &at, n * sizeof(float));
     b->el = carve(base, &at, n * sizeof(float));
@@ -132,21 +134,52 @@ static size_t lay_out(ear__hrtf_bank *b, char *base) {
     b->ring_start = carve(base, &at, (n + 1) * sizeof(uint32_t));
     b->ring_index = carve(base, &at, n * sizeof(uint32_t));
     b->fd = carve(base, &at, (EAR__HRTF_FD_STEPS + 1u) * EAR__HRTF_FD_TAPS * sizeof(float));
+    float *tab = carve(base, &at, ear__fft_table_floats(b->fft_n) * sizeof(float));
+    if (base) ear__fft_init(&b->fft, b->fft_n, tab);
     b->voice = carve(base, &at, b->slots * sizeof(ear__hrtf_voice));
     for (uint32_t i = 0; i < b->slots; i++) {
-        ear__hrtf_voice *hv = base ? &b->voice[i] : NULL;
-        for (int p = 0; p < 2; p++)
-            for (int e = 0; e < 2; e++) {
-                float *m = carve(base, &at, b->len * sizeof(float));
-                if (hv) hv->filter[p][e] = m;
-            }
-        float *hist = carve(base, &at, b->hist * sizeof(float));
-        if (hv) hv->hist = hist;
+        float *sp = carve(base, &at, 2u * spec * sizeof(float));
+        float *hist = carve(base, &at, fn * sizeof(float));
+        if (base) {
+            b->voice[i].spec = sp;
+            b->voice[i].hist = hist;
+        }
     }
-    b->buf = carve(base, &at, (b->hist + b->block + 8u) * sizeof(float));
+    b->acc =
+        carve(base, &at,
+              (size_t)b->sub * EAR_BUS_COUNT * EAR__HRTF_TERMS * 2u * spec * sizeof(float));
+    b->win = carve(base, &at, (fn + b->block + 8u) * sizeof(float));
     b->x = carve(base, &at, b->block * sizeof(float));
-    for (int k = 0; k < 4; k++) b->y[k] = carve(base, &at, b->block * sizeof(float));
+    b->xs = carve(base, &at, spec * sizeof(float));
+    b->spec_new = carve(base, &at, 2u * spec * sizeof(float));
+    b->tfilt = carve(base, &at, fn * sizeof(float));
+    b->work = carve(base, &at, EAR__FFT_WORK(b->fft_n) * sizeof(float));
+    for (int k = 0; k < 4; k++) b->y[k] = carve(base, &at, fn * sizeof(float));
+    for (int k = 0; k < 4; k++) b->direct[k] = carve(base, &at, b->block * sizeof(float));
     return at;
+}
+
+/* The transform length for a block of `block` frames and filters reaching `reach`: the
+ * one with the least transform work per frame, parts * n log2 n / block, where a part is
+ * at most n - reach + 1 frames (the rest of a window is the filters' overlap); on a tie
+ * the longer one (fewer parts, fewer sums to keep). */
+static void choose_fft(ear__hrtf_bank *b) {
+    double best = 0.0;
+    for (uint32_t n = EAR__FFT_MIN, lg = 6; n <= EAR__FFT_MAX; n *= 2u, lg++) {
+        if (n < b->reach + 1u) continue;
+        uint32_t hmax = n - b->reach + 1u;
+        uint32_t parts = (b->block + hmax - 1u) / hmax;
+        if (parts > EAR__HRTF_MAX_SUB) continue;
+        double cost = (double)parts * (double)n * (double)lg / (double)b->block;
+        if (b->fft_n == 0 || cost <= best * 1.0001) {
+            best = cost;
+            b->fft_n = n;
+            b->sub = parts;
+        }
+    }
+    b->kpad = (b->fft_n / 2u + 1u + 7u) & ~7u;
+    for (uint32_t i = 0; i <= b->sub; i++)
+        b->sub_at[i] = (uint32_t)(((uint64_t)b->block * i) / b->sub);
 }
 
 static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
@@ -161,9 +194,10 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
         if (h->delay_left[i] > dmax) dmax = h->delay_left[i];
         if (h->delay_right[i] > dmax) dmax = h->delay_right[i];
     }
-    shape.hist = (shape.len + (uint32_t)ceilf(dmax) + 1u + 7u) & ~7u;
+    shape.reach = shape.len + (uint32_t)dmax;
     shape.slots = s->slot_count;
     shape.block = s->config.block_frames;
+    choose_fft(&shape);
     size_t bytes = lay_out(&shape, NULL);
     void *raw = s->alloc.alloc_fn(bytes + 64u, s->alloc.user);
     if (!raw) return NULL;
@@ -422,9 +456,16 @@ static uint32_t weights(const ear__hrtf_bank *b, float az, float el, uint32_t id
     return n;
 }
 
-/* Direction (ux, uy, uz) in listener space (x right, y forward, z up) -> the voice's
- * pair p: each ear's whole delay and its filter with the fraction folded in. */
-static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float ux, float uy,
+/* The FFT kernel the stage's kernel goes with. */
+static const ear__fft_kernel *fft_kernel(const ear_stage *s) {
+    return s->kernel == ear__kernel_avx2 && ear__fft_avx2 ? ear__fft_avx2 : &ear__fft_scalar;
+}
+
+/* Direction (ux, uy, uz) in listener space (x right, y forward, z up) -> both ears'
+ * filters as spectra in spec: each ear's filter with its fraction folded in, placed at its
+ * whole delay in fft_n frames, scaled by 1/fft_n (so that the inverse transform gives the
+ * convolution itself), transformed. */
+static void make_spec(const ear_stage *s, ear__hrtf_bank *b, float *spec, float ux, float uy,
                       float uz) {
     float az = (float)(ear__atan2(-(double)ux, (double)uy) * DEG);
     if (az < 0.0f) az += 360.0f;
@@ -445,6 +486,8 @@ static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float 
         d[0] += w[k] * b->dl[idx[k]];
         d[1] += w[k] * b->dr[idx[k]];
     }
+    const ear__fft_kernel *fk = fft_kernel(s);
+    float scale = 1.0f / (float)b->fft_n; /* a power of two: exact */
     for (int e = 0; e < 2; e++) {
         float whole = floorf(d[e]);
         float x = (d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
@@ -454,28 +497,19 @@ static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float 
         const float *fa = b->fd + k0 * EAR__HRTF_FD_TAPS, *fb = fa + EAR__HRTF_FD_TAPS;
         float fd[EAR__HRTF_FD_TAPS];
         for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) fd[k] = fa[k] + fx * (fb[k] - fa[k]);
-        float *g = hv->filter[p][e];
-        for (uint32_t i = 0; i < b->len; i++) g[i] = 0.0f;
+        uint32_t D = (uint32_t)whole;
+        if (D + b->len > b->reach) D = b->reach - b->len; /* rounding at the largest delay */
+        float *g = b->tfilt + D;
+        memset(b->tfilt, 0, b->fft_n * sizeof(float));
         for (uint32_t i = 0; i < taps; i++)
             for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) g[i + k] += b->tmp[e][i] * fd[k];
-        hv->delay[p][e] = (uint32_t)whole;
+        for (uint32_t i = 0; i < b->len; i++) g[i] *= scale;
+        float *sp = spec + (size_t)e * 2u * b->kpad;
+        fk->forward(&b->fft, b->tfilt, sp, sp + b->kpad, b->work);
     }
-    hv->ux = ux;
-    hv->uy = uy;
-    hv->uz = uz;
 }
 
 /* ---- audio side: rendering ------------------------------------------------- */
-
-void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
-                           uint32_t len, float *y) {
-    for (uint32_t j = 0; j < frames; j++) {
-        float acc = 0.0f;
-        const float *q = buf + x0 + j;
-        for (uint32_t k = 0; k < len; k++) acc += g[k] * q[-(int32_t)k];
-        y[j] = acc;
-    }
-}
 
 /* One TPT one-pole low-pass over x in place, G ramped from g0 to g1 (voice_render.c's). */
 static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
@@ -503,61 +537,160 @@ static ear__hrtf_voice *primed_in(ear__hrtf_bank *b, const ear__voice *v) {
     return hv->id == v->id && hv->primed ? hv : NULL;
 }
 
-/* One block of x through hv's filters in bank b into mix_l/mix_r: the output gain ramped
- * from hv->gain to g1, the filters made again for direction u when it turned enough (or
- * when fresh), the old pair's output crossfaded into the new one's. */
+/* The frequency-domain loops of the stage's kernel (hrtf_fast.h). */
+static void mac_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0,
+                       float d, float *a0, float *a1) {
+    ear__hf_mac(k, kpad, x, sp, g0, d, a0, a1);
+}
+static void mac_xfade_scalar(uint32_t k, uint32_t kpad, const float *x, const float *so,
+                             const float *sn, float g0, float d, float *a0, float *a1,
+                             float *a2) {
+    ear__hf_mac_xfade(k, kpad, x, so, sn, g0, d, a0, a1, a2);
+}
+static void combine_scalar(uint32_t h, uint32_t j0, float inv_b, const float *y0,
+                           const float *y1, const float *y2, float *out) {
+    ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
+}
+const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar};
+
+static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
+    return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
+}
+
+/* Part i's sum for bus and term (both ears, 2 x 2 kpad floats), zeroed on first use in a
+ * block. */
+static float *acc_of(ear__hrtf_bank *b, uint32_t i, uint32_t bus, uint32_t term) {
+    size_t spec = 2u * (size_t)b->kpad;
+    float *a =
+        b->acc + (((size_t)i * EAR_BUS_COUNT + bus) * EAR__HRTF_TERMS + term) * 2u * spec;
+    uint8_t bit = (uint8_t)(1u << term);
+    if (!(b->used[i][bus] & bit)) {
+        memset(a, 0, 2u * spec * sizeof(float));
+        b->used[i][bus] |= bit;
+    }
+    return a;
+}
+
+/* One block of x through hv's filters in bank b: the output gain ramped from hv->gain to
+ * g1, the filters made again for direction u when it turned enough (or when fresh), the
+ * old filters' output crossfaded into the new ones'. With bus >= 0 the products go into
+ * the bank's sums for that bus (ear__hrtf_flush turns them into sound once a block); with
+ * bus < 0 the voice's own output is made here and added into mix_l / mix_r. */
 static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool fresh,
-                     const float *x, uint32_t n, float g1, const float u[3], float *mix_l,
-                     float *mix_r) {
-    uint32_t H = b->hist;
+                     const float *x, uint32_t n, float g1, const float u[3], int bus,
+                     float *mix_l, float *mix_r) {
+    const ear__fft_kernel *fk = fft_kernel(s);
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t N = b->fft_n, kp = b->kpad, k = N / 2u + 1u;
+    size_t spec = 2u * (size_t)kp;
     bool xfade = false;
     if (fresh) {
-        memset(hv->hist, 0, H * sizeof(float));
-        make_pair(b, hv, hv->cur, u[0], u[1], u[2]);
+        memset(hv->hist, 0, N * sizeof(float));
+        make_spec(s, b, hv->spec, u[0], u[1], u[2]);
+        hv->ux = u[0];
+        hv->uy = u[1];
+        hv->uz = u[2];
     } else if (u) {
         float dot = hv->ux * u[0] + hv->uy * u[1] + hv->uz * u[2];
         if (dot < EAR__HRTF_MOVE_COS) {
-            make_pair(b, hv, hv->cur ^ 1u, u[0], u[1], u[2]);
+            make_spec(s, b, b->spec_new, u[0], u[1], u[2]);
             xfade = true;
         }
     }
-    float *buf = b->buf;
-    memcpy(buf, hv->hist, H * sizeof(float));
-    memcpy(buf + H, x, n * sizeof(float));
-    ear__hrtf_conv cv = s->kernel == ear__kernel_avx2 && ear__hrtf_conv_avx2
-                            ? ear__hrtf_conv_avx2
-                            : ear__hrtf_conv_scalar;
-    uint32_t c = hv->cur, len = b->len;
-    cv(buf, H - hv->delay[c][0], n, hv->filter[c][0], len, b->y[0]);
-    cv(buf, H - hv->delay[c][1], n, hv->filter[c][1], len, b->y[1]);
-    /* The gain is ramped on the output (after the delays and filters), so that a path
-     * faded to 0 ends silent: nothing of it is left in a delay line to be cut. */
-    float g0 = hv->gain, dg = (g1 - g0) / (float)n;
-    if (xfade) {
-        uint32_t c1 = c ^ 1u;
-        cv(buf, H - hv->delay[c1][0], n, hv->filter[c1][0], len, b->y[2]);
-        cv(buf, H - hv->delay[c1][1], n, hv->filter[c1][1], len, b->y[3]);
-        float inv = 1.0f / (float)n;
-        for (uint32_t j = 0; j < n; j++) {
-            float t = (float)(j + 1) * inv, g = g0 + dg * (float)(j + 1);
-            mix_l[j] += g * (b->y[0][j] + t * (b->y[2][j] - b->y[0][j]));
-            mix_r[j] += g * (b->y[1][j] + t * (b->y[3][j] - b->y[1][j]));
+    float *win = b->win;
+    memcpy(win, hv->hist, N * sizeof(float));
+    memcpy(win + N, x, n * sizeof(float));
+    float g0 = hv->gain, d = g1 - g0;
+    for (uint32_t i = 0; i < b->sub; i++) {
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at;
+        fk->forward(&b->fft, win + at + h, b->xs, b->xs + kp, b->work);
+        if (bus >= 0) {
+            uint32_t bu = (uint32_t)bus;
+            float *a0 = acc_of(b, i, bu, 0);
+            float *a1 = d != 0.0f || xfade ? acc_of(b, i, bu, 1) : NULL;
+            float *a2 = xfade ? acc_of(b, i, bu, 2) : NULL;
+            for (uint32_t e = 0; e < 2; e++) {
+                const float *so = hv->spec + e * spec;
+                size_t off = e * spec;
+                if (xfade)
+                    hk->mac_xfade(k, kp, b->xs, so, b->spec_new + off, g0, d, a0 + off,
+                                  a1 + off, a2 + off);
+                else
+                    hk->mac(k, kp, b->xs, so, g0, d, a0 + off, a1 ? a1 + off : NULL);
+            }
+            continue;
         }
-        hv->cur = c1;
-    } else if (g0 == g1) {
-        for (uint32_t j = 0; j < n; j++) {
-            mix_l[j] += g1 * b->y[0][j];
-            mix_r[j] += g1 * b->y[1][j];
-        }
-    } else {
-        for (uint32_t j = 0; j < n; j++) {
-            float g = g0 + dg * (float)(j + 1);
-            mix_l[j] += g * b->y[0][j];
-            mix_r[j] += g * b->y[1][j];
+        /* The voice's own output: each ear's product with the old (and new) filters,
+         * transformed back in place; its last h frames are this part's. */
+        for (uint32_t e = 0; e < (xfade ? 4u : 2u); e++) {
+            float *y = b->y[e];
+            const float *sp = e < 2 ? hv->spec + e * spec : b->spec_new + (e - 2u) * spec;
+            memset(y, 0, spec * sizeof(float));
+            hk->mac(k, kp, b->xs, sp, 1.0f, 0.0f, y, NULL);
+            fk->inverse(&b->fft, y, y + kp, y, b->work);
+            memcpy(b->direct[e] + at, y + (N - h), h * sizeof(float));
         }
     }
-    memcpy(hv->hist, buf + n, H * sizeof(float));
+    memcpy(hv->hist, win + n, N * sizeof(float));
+    if (xfade) {
+        memcpy(hv->spec, b->spec_new, 2u * spec * sizeof(float));
+        hv->ux = u[0];
+        hv->uy = u[1];
+        hv->uz = u[2];
+    }
     hv->gain = g1;
+    if (bus >= 0) return;
+    /* The gain is ramped on the output (after the filters), so that a path faded to 0
+     * ends silent: nothing of it is left to be cut. */
+    float inv = 1.0f / (float)n;
+    float *const *y = b->direct;
+    for (uint32_t j = 0; j < n; j++) {
+        float r = (float)(j + 1u) * inv, g = g0 + d * r;
+        float l = y[0][j], rr = y[1][j];
+        if (xfade) {
+            l += r * (y[2][j] - l);
+            rr += r * (y[3][j] - rr);
+        }
+        mix_l[j] += g * l;
+        mix_r[j] += g * rr;
+    }
+}
+
+/* Turns a bank's sums into sound: per part, bus and ear, the inverse transform of each
+ * term, weighted by powers of r = (j + 1) / B, added into the bus. */
+static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
+    const ear__fft_kernel *fk = fft_kernel(s);
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t N = b->fft_n, kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    float inv_b = 1.0f / (float)b->block;
+    for (uint32_t i = 0; i < b->sub; i++) {
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at;
+        for (uint32_t bus = 0; bus < EAR_BUS_COUNT; bus++) {
+            uint8_t used = b->used[i][bus];
+            if (!used) continue;
+            b->used[i][bus] = 0;
+            for (uint32_t e = 0; e < 2; e++) {
+                const float *yt[EAR__HRTF_TERMS] = {NULL, NULL, NULL};
+                for (uint32_t t = 0; t < EAR__HRTF_TERMS; t++) {
+                    if (!(used & (1u << t))) continue;
+                    const float *a =
+                        b->acc +
+                        (((size_t)i * EAR_BUS_COUNT + bus) * EAR__HRTF_TERMS + t) * 2u * spec +
+                        e * spec;
+                    fk->inverse(&b->fft, a, a + kp, b->y[t], b->work);
+                    yt[t] = b->y[t] + (N - h);
+                }
+                float *out = ear__bus_buffer(s, (uint8_t)bus, e == 1) + at;
+                hk->combine(h, at, inv_b, yt[0], yt[1], yt[2], out);
+            }
+        }
+    }
+}
+
+void ear__hrtf_flush(ear_stage *s) {
+    if (s->hrtf.bank) flush_bank(s, s->hrtf.bank);
+    if (s->hrtf.old) flush_bank(s, s->hrtf.old);
 }
 
 bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
@@ -584,6 +717,9 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
         return s->kernel->render(v, io, t);
     }
 
+    /* Into the voice's bus: the products join the bus's sums; into anything else (a
+     * reverb send's dry part), the voice's own output is made at once. */
+    int bus = io->mix_l == s->bus_l[v->bus] && io->mix_r == s->bus_r[v->bus] ? (int)v->bus : -1;
     float *x = sb->x;
     bool ended = false;
     if (v->premixed)
@@ -626,19 +762,18 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
         bool fresh = !in_primed;
         if (fresh) {
             in->id = v->id;
-            in->cur = 0;
             /* A first block starts at its gain (ear__voice_prime set it); one that comes
              * from another path or from virtual fades in. */
             in->gain = (pan_out || out || v->was_real) ? 0.0f : v->gain_l;
         }
-        run_path(s, h->bank, in, fresh, x, n, t->gain_l, u, io->mix_l, io->mix_r);
+        run_path(s, h->bank, in, fresh, x, n, t->gain_l, u, bus, io->mix_l, io->mix_r);
         in->primed = v->real; /* a voice leaving the real set faded out: start afresh */
         v->gain_l = t->gain_l;
         v->gain_r = t->gain_r;
         v->delay_l = v->delay_r = 0.0f;
     }
     if (out) {
-        run_path(s, out_bank, out, false, x, n, 0.0f, NULL, io->mix_l, io->mix_r);
+        run_path(s, out_bank, out, false, x, n, 0.0f, NULL, bus, io->mix_l, io->mix_r);
         out->primed = false;
     }
     v->via_hrtf = want && v->real;

@@ -1,0 +1,173 @@
+/*
+ * The stage's real FFT (fft.h): tables, the scalar kernel, and the real <-> complex split
+ * both kernels share.
+ *
+ * The complex transform of m = n/2 points is Stockham's: stage t (t = 0..log2 m - 1, with
+ * s = 2^t and L = m / s) reads a[e] and b[e + m/2] for e = q + s p (p < L/2, q < s) and
+ * writes a + b to y[2 s p + q] and (a - b) w_p to y[2 s p + q + s], w_p = e^(-2 pi i p/L)
+ * (conjugated for the inverse). Reads run in order at every stage and the output comes in
+ * natural order, so no bit reversal is needed; the twiddles are stored per element, so a
+ * stage is one pass of loads, three adds and a complex multiply.
+ *
+ * The real transform packs the even samples in the real part and the odd ones in the
+ * imaginary part (z = x_even + i x_odd), transforms m points, and splits:
+ * E = (Z[k] + conj Z[m-k]) / 2, O = (Z[k] - conj Z[m-k]) / 2i, X[k] = E + W^k O and
+ * X[m-k] = conj(E - W^k O) with W = e^(-2 pi i/n). The inverse runs the same backwards
+ * without the halvings, so it returns n times the signal.
+ */
+#include "fft.h"
+
+#include "portable_math.h"
+
+#include <string.h>
+
+#define TWO_PI 6.283185307179586476925286766559
+
+size_t ear__fft_table_floats(uint32_t n) {
+    uint32_t m = n / 2u, stages = 0;
+    while ((1u << stages) < m) stages++;
+    size_t half = m / 2u;
+    /* two arrays of stages x m/2, two of m/2 + 1, each rounded up to 8 floats */
+    size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
+    return 2u * a + 2u * b;
+}
+
+void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
+    uint32_t m = n / 2u, stages = 0;
+    while ((1u << stages) < m) stages++;
+    size_t half = m / 2u;
+    size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
+    f->n = n;
+    f->m = m;
+    f->stages = stages;
+    f->tw_re = mem;
+    f->tw_im = mem + a;
+    f->rw_re = mem + 2u * a;
+    f->rw_im = mem + 2u * a + b;
+    for (uint32_t t = 0; t < stages; t++) {
+        uint32_t L = m >> t;
+        for (uint32_t e = 0; e < half; e++) {
+            uint32_t p = e >> t;
+            double ang = -TWO_PI * (double)p / (double)L;
+            f->tw_re[t * half + e] = (float)ear__cos(ang);
+            f->tw_im[t * half + e] = (float)ear__sin(ang);
+        }
+    }
+    for (uint32_t k = 0; k <= half; k++) {
+        double ang = -TWO_PI * (double)k / (double)n;
+        f->rw_re[k] = (float)ear__cos(ang);
+        f->rw_im[k] = (float)ear__sin(ang);
+    }
+    /* Exact at the ends, so that the middle bin's two formulas agree. */
+    f->rw_re[0] = 1.0f;
+    f->rw_im[0] = 0.0f;
+    f->rw_re[half] = 0.0f;
+    f->rw_im[half] = -1.0f;
+}
+
+/* ---- the split both kernels share (k0..k1 of 0..m/2) ------------------------- */
+
+void ear__fft_split_forward(const ear__fft *f, const float *zr, const float *zi, float *re,
+                            float *im, uint32_t k0, uint32_t k1) {
+    uint32_t m = f->m, half = m / 2u;
+    for (uint32_t k = k0; k <= k1; k++) {
+        if (k == 0) {
+            re[0] = zr[0] + zi[0];
+            im[0] = 0.0f;
+            re[m] = zr[0] - zi[0];
+            im[m] = 0.0f;
+            continue;
+        }
+        uint32_t j = m - k;
+        float ar = zr[k], ai = zi[k], br = zr[j], bi = -zi[j];
+        float er = 0.5f * (ar + br), ei = 0.5f * (ai + bi);
+        float or_ = 0.5f * (ai - bi), oi = 0.5f * (br - ar);
+        float c = f->rw_re[k], s = f->rw_im[k];
+        float tr = c * or_ - s * oi, ti = c * oi + s * or_;
+        re[k] = er + tr;
+        im[k] = ei + ti;
+        if (k != half) {
+            re[j] = er - tr;
+            im[j] = ti - ei;
+        }
+    }
+}
+
+void ear__fft_split_inverse(const ear__fft *f, const float *re, const float *im, float *zr,
+                            float *zi, uint32_t k0, uint32_t k1) {
+    uint32_t m = f->m, half = m / 2u;
+    for (uint32_t k = k0; k <= k1; k++) {
+        if (k == 0) {
+            zr[0] = re[0] + re[m];
+            zi[0] = re[0] - re[m];
+            continue;
+        }
+        uint32_t j = m - k;
+        float ar = re[k], ai = im[k], br = re[j], bi = -im[j];
+        float er = ar + br, ei = ai + bi;
+        float dr = ar - br, di = ai - bi;
+        float c = f->rw_re[k], s = f->rw_im[k];
+        float or_ = dr * c + di * s, oi = di * c - dr * s;
+        zr[k] = er - oi;
+        zi[k] = ei + or_;
+        if (k != half) {
+            zr[j] = er + oi;
+            zi[j] = or_ - ei;
+        }
+    }
+}
+
+/* ---- the scalar kernel ------------------------------------------------------- */
+
+static void stage_scalar(const ear__fft *f, uint32_t t, int inv, const float *xr,
+                         const float *xi, float *yr, float *yi) {
+    uint32_t half = f->m / 2u, s = 1u << t;
+    const float *wr = f->tw_re + (size_t)t * half, *wi = f->tw_im + (size_t)t * half;
+    for (uint32_t e = 0; e < half; e++) {
+        uint32_t o = ((e >> t) << (t + 1u)) + (e & (s - 1u));
+        float ar = xr[e], ai = xi[e], br = xr[e + half], bi = xi[e + half];
+        float dr = ar - br, di = ai - bi;
+        float c = wr[e], d = inv ? -wi[e] : wi[e];
+        yr[o] = ar + br;
+        yi[o] = ai + bi;
+        yr[o + s] = dr * c - di * d;
+        yi[o + s] = dr * d + di * c;
+    }
+}
+
+/* Runs every stage from (work[0..m), work[m..2m)); returns where the result is. */
+static float *complex_scalar(const ear__fft *f, int inv, float *work) {
+    uint32_t m = f->m;
+    float *a = work, *b = work + 2u * m;
+    for (uint32_t t = 0; t < f->stages; t++) {
+        stage_scalar(f, t, inv, a, a + m, b, b + m);
+        float *tmp = a;
+        a = b;
+        b = tmp;
+    }
+    return a;
+}
+
+static void forward_scalar(const ear__fft *f, const float *x, float *re, float *im,
+                           float *work) {
+    uint32_t m = f->m;
+    for (uint32_t i = 0; i < m; i++) {
+        work[i] = x[2u * i];
+        work[m + i] = x[2u * i + 1u];
+    }
+    float *z = complex_scalar(f, 0, work);
+    ear__fft_split_forward(f, z, z + m, re, im, 0, m / 2u);
+}
+
+static void inverse_scalar(const ear__fft *f, const float *re, const float *im, float *y,
+                           float *work) {
+    uint32_t m = f->m;
+    ear__fft_split_inverse(f, re, im, work, work + m, 0, m / 2u);
+    float *z = complex_scalar(f, 1, work);
+    for (uint32_t i = 0; i < m; i++) {
+        y[2u * i] = z[i];
+        y[2u * i + 1u] = z[m + i];
+    }
+}
+
+const ear__fft_kernel ear__fft_scalar = {forward_scalar, inverse_scalar};

@@ -1,0 +1,52 @@
+/*
+ * The stage's FFT (fft.c, fft_avx2.c): a real transform of a power-of-two length n
+ * (64..8192) through a complex Stockham transform of n/2 points on split real and
+ * imaginary arrays (no bit reversal: every stage reads and writes in order), for the
+ * HRTF's fast convolution (hrtf_stage.c). Only +, -, x and exact halvings, in the same
+ * order in both kernels: the scalar and the AVX2 transforms give the same bits, natively
+ * and in the web build. Twiddles come from portable_math.c.
+ *
+ *   forward: X[k] = sum_j x[j] e^(-2 pi i jk/n), k = 0..n/2 (n/2 + 1 bins);
+ *   inverse: given the n/2 + 1 bins of a real signal's spectrum, y = n * x.
+ */
+#ifndef EAR_STAGE_FFT_H
+#define EAR_STAGE_FFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define EAR__FFT_MIN 64u
+#define EAR__FFT_MAX 8192u
+
+typedef struct ear__fft {
+    uint32_t n, m, stages; /* real length, complex length n/2, log2 m */
+    float *tw_re, *tw_im;  /* stages x m/2: stage t's twiddle for each element */
+    float *rw_re, *rw_im;  /* m/2 + 1: e^(-2 pi i k/n), for the real split */
+} ear__fft;
+
+/* The bytes of tables ear__fft_init places for length n (a power of two in range). */
+size_t ear__fft_table_floats(uint32_t n);
+/* Places and fills f's tables in mem (ear__fft_table_floats(n) floats, 32-byte aligned). */
+void ear__fft_init(ear__fft *f, uint32_t n, float *mem);
+
+/* Scratch floats a transform needs (4 * m, for the complex ping-pong). */
+#define EAR__FFT_WORK(n) (2u * (n))
+
+typedef struct ear__fft_kernel {
+    /* x: n reals -> re, im: n/2 + 1 bins each. */
+    void (*forward)(const ear__fft *f, const float *x, float *re, float *im, float *work);
+    /* re, im: n/2 + 1 bins of a real signal's spectrum -> y: n reals, scaled by n. */
+    void (*inverse)(const ear__fft *f, const float *re, const float *im, float *y, float *work);
+} ear__fft_kernel;
+
+extern const ear__fft_kernel ear__fft_scalar;
+/* NULL where the CPU or the build has no AVX2. */
+extern const ear__fft_kernel *const ear__fft_avx2;
+
+/* The shared pieces both kernels use (fft.c). */
+void ear__fft_split_forward(const ear__fft *f, const float *zr, const float *zi, float *re,
+                            float *im, uint32_t k0, uint32_t k1);
+void ear__fft_split_inverse(const ear__fft *f, const float *re, const float *im, float *zr,
+                            float *zi, uint32_t k0, uint32_t k1);
+
+#endif

@@ -1,0 +1,150 @@
+/*
+ * The stage's real FFT with AVX2 (fft.h): the same operations as fft.c's scalar kernel,
+ * eight elements at a time, in the same order and without FMA, so both give the same
+ * bits. Stockham's stages 0, 1 and 2 write their two outputs interleaved by one, two and
+ * four elements (unpack and lane permutes); from stage 3 on every store is contiguous.
+ * Compiled for AVX2 through target attributes and used only where the CPU has it.
+ */
+#include "fft.h"
+
+#include <stdbool.h>
+
+#if defined(__x86_64__)
+
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+/* Stores s (the sums) and d (the differences) of eight elements of stage t at o, o + s. */
+AVX2 static inline void put(uint32_t t, float *y, uint32_t e, __m256 sum, __m256 dif) {
+    if (t == 0) { /* y[2e] = sum, y[2e + 1] = dif */
+        __m256 lo = _mm256_unpacklo_ps(sum, dif), hi = _mm256_unpackhi_ps(sum, dif);
+        _mm256_storeu_ps(y + 2u * e, _mm256_permute2f128_ps(lo, hi, 0x20));
+        _mm256_storeu_ps(y + 2u * e + 8u, _mm256_permute2f128_ps(lo, hi, 0x31));
+    } else if (t == 1) { /* pairs: y[4p + q], y[4p + q + 2] */
+        __m256d a = _mm256_castps_pd(sum), b = _mm256_castps_pd(dif);
+        __m256d lo = _mm256_unpacklo_pd(a, b), hi = _mm256_unpackhi_pd(a, b);
+        _mm256_storeu_ps(y + 2u * e, _mm256_castpd_ps(_mm256_permute2f128_pd(lo, hi, 0x20)));
+        _mm256_storeu_ps(y + 2u * e + 8u,
+                         _mm256_castpd_ps(_mm256_permute2f128_pd(lo, hi, 0x31)));
+    } else if (t == 2) { /* quads: y[8p + q], y[8p + q + 4] */
+        _mm256_storeu_ps(y + 2u * e, _mm256_permute2f128_ps(sum, dif, 0x20));
+        _mm256_storeu_ps(y + 2u * e + 8u, _mm256_permute2f128_ps(sum, dif, 0x31));
+    } else {
+        uint32_t s = 1u << t, o = ((e >> t) << (t + 1u)) + (e & (s - 1u));
+        _mm256_storeu_ps(y + o, sum);
+        _mm256_storeu_ps(y + o + s, dif);
+    }
+}
+
+AVX2 static void stage_avx2(const ear__fft *f, uint32_t t, bool inv, const float *xr,
+                            const float *xi, float *yr, float *yi) {
+    uint32_t half = f->m / 2u;
+    const float *wr = f->tw_re + (size_t)t * half, *wi = f->tw_im + (size_t)t * half;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t e = 0; e < half; e += 8u) {
+        __m256 ar = _mm256_loadu_ps(xr + e), ai = _mm256_loadu_ps(xi + e);
+        __m256 br = _mm256_loadu_ps(xr + e + half), bi = _mm256_loadu_ps(xi + e + half);
+        __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+        __m256 c = _mm256_loadu_ps(wr + e), d = _mm256_loadu_ps(wi + e);
+        if (inv) d = _mm256_xor_ps(d, sign);
+        __m256 orr = _mm256_sub_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, d));
+        __m256 oi = _mm256_add_ps(_mm256_mul_ps(dr, d), _mm256_mul_ps(di, c));
+        put(t, yr, e, _mm256_add_ps(ar, br), orr);
+        put(t, yi, e, _mm256_add_ps(ai, bi), oi);
+    }
+}
+
+AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
+    uint32_t m = f->m;
+    float *a = work, *b = work + 2u * m;
+    for (uint32_t t = 0; t < f->stages; t++) {
+        stage_avx2(f, t, inv, a, a + m, b, b + m);
+        float *tmp = a;
+        a = b;
+        b = tmp;
+    }
+    return a;
+}
+
+AVX2 static inline __m256 reverse8(__m256 v) {
+    return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
+}
+
+AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, float *im,
+                              float *work) {
+    uint32_t m = f->m, half = m / 2u;
+    for (uint32_t i = 0; i < m; i += 8u) {
+        __m256 a = _mm256_loadu_ps(x + 2u * i), b = _mm256_loadu_ps(x + 2u * i + 8u);
+        __m256 ev = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
+        __m256 od = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
+        _mm256_storeu_ps(work + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                       _mm256_castps_pd(ev), _MM_SHUFFLE(3, 1, 2, 0))));
+        _mm256_storeu_ps(work + m + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                           _mm256_castps_pd(od), _MM_SHUFFLE(3, 1, 2, 0))));
+    }
+    float *z = complex_avx2(f, false, work);
+    const float *zr = z, *zi = z + m;
+    const __m256 h = _mm256_set1_ps(0.5f), sign = _mm256_set1_ps(-0.0f);
+    uint32_t k = 1;
+    for (; k + 8u <= half; k += 8u) {
+        uint32_t j = m - k - 7u; /* the eight mirrored bins, ascending */
+        __m256 ar = _mm256_loadu_ps(zr + k), ai = _mm256_loadu_ps(zi + k);
+        __m256 br = reverse8(_mm256_loadu_ps(zr + j));
+        __m256 bi = _mm256_xor_ps(reverse8(_mm256_loadu_ps(zi + j)), sign);
+        __m256 er = _mm256_mul_ps(h, _mm256_add_ps(ar, br));
+        __m256 ei = _mm256_mul_ps(h, _mm256_add_ps(ai, bi));
+        __m256 orr = _mm256_mul_ps(h, _mm256_sub_ps(ai, bi));
+        __m256 oi = _mm256_mul_ps(h, _mm256_sub_ps(br, ar));
+        __m256 c = _mm256_loadu_ps(f->rw_re + k), s = _mm256_loadu_ps(f->rw_im + k);
+        __m256 tr = _mm256_sub_ps(_mm256_mul_ps(c, orr), _mm256_mul_ps(s, oi));
+        __m256 ti = _mm256_add_ps(_mm256_mul_ps(c, oi), _mm256_mul_ps(s, orr));
+        _mm256_storeu_ps(re + k, _mm256_add_ps(er, tr));
+        _mm256_storeu_ps(im + k, _mm256_add_ps(ei, ti));
+        _mm256_storeu_ps(re + j, reverse8(_mm256_sub_ps(er, tr)));
+        _mm256_storeu_ps(im + j, reverse8(_mm256_sub_ps(ti, ei)));
+    }
+    ear__fft_split_forward(f, zr, zi, re, im, 0, 0);
+    ear__fft_split_forward(f, zr, zi, re, im, k, half);
+}
+
+AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *im, float *y,
+                              float *work) {
+    uint32_t m = f->m, half = m / 2u;
+    float *zr = work, *zi = work + m;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    uint32_t k = 1;
+    for (; k + 8u <= half; k += 8u) {
+        uint32_t j = m - k - 7u;
+        __m256 ar = _mm256_loadu_ps(re + k), ai = _mm256_loadu_ps(im + k);
+        __m256 br = reverse8(_mm256_loadu_ps(re + j));
+        __m256 bi = _mm256_xor_ps(reverse8(_mm256_loadu_ps(im + j)), sign);
+        __m256 er = _mm256_add_ps(ar, br), ei = _mm256_add_ps(ai, bi);
+        __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+        __m256 c = _mm256_loadu_ps(f->rw_re + k), s = _mm256_loadu_ps(f->rw_im + k);
+        __m256 orr = _mm256_add_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, s));
+        __m256 oi = _mm256_sub_ps(_mm256_mul_ps(di, c), _mm256_mul_ps(dr, s));
+        _mm256_storeu_ps(zr + k, _mm256_sub_ps(er, oi));
+        _mm256_storeu_ps(zi + k, _mm256_add_ps(ei, orr));
+        _mm256_storeu_ps(zr + j, reverse8(_mm256_add_ps(er, oi)));
+        _mm256_storeu_ps(zi + j, reverse8(_mm256_sub_ps(orr, ei)));
+    }
+    ear__fft_split_inverse(f, re, im, zr, zi, 0, 0);
+    ear__fft_split_inverse(f, re, im, zr, zi, k, half);
+    float *z = complex_avx2(f, true, work);
+    for (uint32_t i = 0; i < m; i += 8u) {
+        __m256 a = _mm256_loadu_ps(z + i), b = _mm256_loadu_ps(z + m + i);
+        __m256 lo = _mm256_unpacklo_ps(a, b), hi = _mm256_unpackhi_ps(a, b);
+        _mm256_storeu_ps(y + 2u * i, _mm256_permute2f128_ps(lo, hi, 0x20));
+        _mm256_storeu_ps(y + 2u * i + 8u, _mm256_permute2f128_ps(lo, hi, 0x31));
+    }
+}
+
+static const ear__fft_kernel kernel_avx2 = {forward_avx2, inverse_avx2};
+const ear__fft_kernel *const ear__fft_avx2 = &kernel_avx2;
+
+#else
+
+const ear__fft_kernel *const ear__fft_avx2 = NULL;
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * The HRTF's fast convolution, frequency-domain loops (hrtf_stage.c): plain C that both
+ * kernels compile, hrtf_stage.c as it is and hrtf_conv_avx2.c inside AVX2 functions,
+ * which the compiler vectorises eight bins at a time. Element by element the operations
+ * and their order are the same (no FMA), so both kernels give the same bits.
+ *
+ * A spectrum is kpad reals then kpad imaginaries (k = fft_n / 2 + 1 bins used).
+ */
+#ifndef EAR_HRTF_FAST_H
+#define EAR_HRTF_FAST_H
+
+#include <stdint.h>
+
+/* a0 += g0 X S and, when a1, a1 += d X S. */
+static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict x,
+                               const float *restrict s, float g0, float d, float *restrict a0,
+                               float *restrict a1) {
+    const float *xr = x, *xi = x + kpad, *sr = s, *si = s + kpad;
+    float *a0r = a0, *a0i = a0 + kpad;
+    if (a1) {
+        float *a1r = a1, *a1i = a1 + kpad;
+        for (uint32_t j = 0; j < k; j++) {
+            float pr = xr[j] * sr[j] - xi[j] * si[j];
+            float pi = xr[j] * si[j] + xi[j] * sr[j];
+            a0r[j] += g0 * pr;
+            a0i[j] += g0 * pi;
+            a1r[j] += d * pr;
+            a1i[j] += d * pi;
+        }
+    } else {
+        for (uint32_t j = 0; j < k; j++) {
+            float pr = xr[j] * sr[j] - xi[j] * si[j];
+            float pi = xr[j] * si[j] + xi[j] * sr[j];
+            a0r[j] += g0 * pr;
+            a0i[j] += g0 * pi;
+        }
+    }
+}
+
+/* The block where the filters change (o: old, n: new; P = X S):
+ * a0 += g0 Po, a1 += d Po + g0 (Pn - Po), a2 += d (Pn - Po). */
+static inline void ear__hf_mac_xfade(uint32_t k, uint32_t kpad, const float *restrict x,
+                                     const float *restrict so, const float *restrict sn,
+                                     float g0, float d, float *restrict a0, float *restrict a1,
+                                     float *restrict a2) {
+    const float *xr = x, *xi = x + kpad;
+    for (uint32_t j = 0; j < k; j++) {
+        float por = xr[j] * so[j] - xi[j] * so[kpad + j];
+        float poi = xr[j] * so[kpad + j] + xi[j] * so[j];
+        float pnr = xr[j] * sn[j] - xi[j] * sn[kpad + j];
+        float pni = xr[j] * sn[kpad + j] + xi[j] * sn[j];
+        float qr = pnr - por, qi = pni - poi;
+        a0[j] += g0 * por;
+        a0[kpad + j] += g0 * poi;
+        a1[j] += d * por + g0 * qr;
+        a1[kpad + j] += d * poi + g0 * qi;
+        a2[j] += d * qr;
+        a2[kpad + j] += d * qi;
+    }
+}
+
+/* out[j] += y0 + r (y1 + r y2), r = (j0 + j + 1) / B; y1, y2 may be NULL. */
+static inline void ear__hf_combine(uint32_t h, uint32_t j0, float inv_b,
+                                   const float *restrict y0, const float *restrict y1,
+                                   const float *restrict y2, float *restrict out) {
+    if (y2) {
+        for (uint32_t j = 0; j < h; j++) {
+            float r = (float)(j0 + j + 1u) * inv_b;
+            out[j] += y0[j] + r * (y1[j] + r * y2[j]);
+        }
+    } else if (y1) {
+        for (uint32_t j = 0; j < h; j++) {
+            float r = (float)(j0 + j + 1u) * inv_b;
+            out[j] += y0[j] + r * y1[j];
+        }
+    } else {
+        for (uint32_t j = 0; j < h; j++) out[j] += y0[j];
+    }
+}
+
+#endif
