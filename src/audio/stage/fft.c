@@ -69,51 +69,29 @@ void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
 
 void ear__fft_split_forward(const ear__fft *f, const float *zr, const float *zi, float *re,
                             float *im, uint32_t k0, uint32_t k1) {
-    uint32_t m = f->m, half = m / 2u;
     for (uint32_t k = k0; k <= k1; k++) {
         if (k == 0) {
+            uint32_t m = f->m;
             re[0] = zr[0] + zi[0];
             im[0] = 0.0f;
             re[m] = zr[0] - zi[0];
             im[m] = 0.0f;
             continue;
         }
-        uint32_t j = m - k;
-        float ar = zr[k], ai = zi[k], br = zr[j], bi = -zi[j];
-        float er = 0.5f * (ar + br), ei = 0.5f * (ai + bi);
-        float or_ = 0.5f * (ai - bi), oi = 0.5f * (br - ar);
-        float c = f->rw_re[k], s = f->rw_im[k];
-        float tr = c * or_ - s * oi, ti = c * oi + s * or_;
-        re[k] = er + tr;
-        im[k] = ei + ti;
-        if (k != half) {
-            re[j] = er - tr;
-            im[j] = ti - ei;
-        }
+        ear__fft_split_fwd1(f, zr, zi, re, im, k);
     }
 }
 
 void ear__fft_split_inverse(const ear__fft *f, const float *re, const float *im, float *zr,
                             float *zi, uint32_t k0, uint32_t k1) {
-    uint32_t m = f->m, half = m / 2u;
     for (uint32_t k = k0; k <= k1; k++) {
         if (k == 0) {
+            uint32_t m = f->m;
             zr[0] = re[0] + re[m];
             zi[0] = re[0] - re[m];
             continue;
         }
-        uint32_t j = m - k;
-        float ar = re[k], ai = im[k], br = re[j], bi = -im[j];
-        float er = ar + br, ei = ai + bi;
-        float dr = ar - br, di = ai - bi;
-        float c = f->rw_re[k], s = f->rw_im[k];
-        float or_ = dr * c + di * s, oi = di * c - dr * s;
-        zr[k] = er - oi;
-        zi[k] = ei + or_;
-        if (k != half) {
-            zr[j] = er + oi;
-            zi[j] = or_ - ei;
-        }
+        ear__fft_split_inv1(f, re, im, zr, zi, k);
     }
 }
 

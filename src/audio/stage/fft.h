@@ -43,6 +43,39 @@ extern const ear__fft_kernel ear__fft_scalar;
 /* NULL where the CPU or the build has no AVX2. */
 extern const ear__fft_kernel *const ear__fft_avx2;
 
+/* One bin k (0 < k <= m/2) of the forward split and of the inverse one, inline so that
+ * each kernel compiles them with its own instructions (the same operations). */
+static inline void ear__fft_split_fwd1(const ear__fft *f, const float *zr, const float *zi,
+                                       float *re, float *im, uint32_t k) {
+    uint32_t m = f->m, j = m - k;
+    float ar = zr[k], ai = zi[k], br = zr[j], bi = -zi[j];
+    float er = 0.5f * (ar + br), ei = 0.5f * (ai + bi);
+    float or_ = 0.5f * (ai - bi), oi = 0.5f * (br - ar);
+    float c = f->rw_re[k], s = f->rw_im[k];
+    float tr = c * or_ - s * oi, ti = c * oi + s * or_;
+    re[k] = er + tr;
+    im[k] = ei + ti;
+    if (k != m / 2u) {
+        re[j] = er - tr;
+        im[j] = ti - ei;
+    }
+}
+static inline void ear__fft_split_inv1(const ear__fft *f, const float *re, const float *im,
+                                       float *zr, float *zi, uint32_t k) {
+    uint32_t m = f->m, j = m - k;
+    float ar = re[k], ai = im[k], br = re[j], bi = -im[j];
+    float er = ar + br, ei = ai + bi;
+    float dr = ar - br, di = ai - bi;
+    float c = f->rw_re[k], s = f->rw_im[k];
+    float or_ = dr * c + di * s, oi = di * c - dr * s;
+    zr[k] = er - oi;
+    zi[k] = ei + or_;
+    if (k != m / 2u) {
+        zr[j] = er + oi;
+        zi[j] = or_ - ei;
+    }
+}
+
 /* The shared pieces both kernels use (fft.c). */
 void ear__fft_split_forward(const ear__fft *f, const float *zr, const float *zi, float *re,
                             float *im, uint32_t k0, uint32_t k1);

@@ -103,9 +103,13 @@ AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, floa
         _mm256_storeu_ps(im + k, _mm256_add_ps(ei, ti));
         _mm256_storeu_ps(re + j, reverse8(_mm256_sub_ps(er, tr)));
         _mm256_storeu_ps(im + j, reverse8(_mm256_sub_ps(ti, ei)));
+        if (k + 16u > half && k + 8u < half) k = half - 16u; /* the last eight, overlapping */
     }
-    ear__fft_split_forward(f, zr, zi, re, im, 0, 0);
-    ear__fft_split_forward(f, zr, zi, re, im, k, half);
+    re[0] = zr[0] + zi[0];
+    im[0] = 0.0f;
+    re[m] = zr[0] - zi[0];
+    im[m] = 0.0f;
+    ear__fft_split_fwd1(f, zr, zi, re, im, half);
 }
 
 AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *im, float *y,
@@ -128,9 +132,11 @@ AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *i
         _mm256_storeu_ps(zi + k, _mm256_add_ps(ei, orr));
         _mm256_storeu_ps(zr + j, reverse8(_mm256_add_ps(er, oi)));
         _mm256_storeu_ps(zi + j, reverse8(_mm256_sub_ps(orr, ei)));
+        if (k + 16u > half && k + 8u < half) k = half - 16u; /* the last eight, overlapping */
     }
-    ear__fft_split_inverse(f, re, im, zr, zi, 0, 0);
-    ear__fft_split_inverse(f, re, im, zr, zi, k, half);
+    zr[0] = re[0] + re[m];
+    zi[0] = re[0] - re[m];
+    ear__fft_split_inv1(f, re, im, zr, zi, half);
     float *z = complex_avx2(f, true, work);
     for (uint32_t i = 0; i < m; i += 8u) {
         __m256 a = _mm256_loadu_ps(z + i), b = _mm256_loadu_ps(z + m + i);

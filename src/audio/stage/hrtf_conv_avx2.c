@@ -28,7 +28,13 @@ AVX2 static void combine_avx2(uint32_t h, uint32_t j0, float inv_b, const float 
     ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
 }
 
-static const ear__hf_kernel kernel = {mac_avx2, mac_xfade_avx2, combine_avx2};
+AVX2 static void build_avx2(uint32_t k, uint32_t kpad, const float *m0, const float *m1,
+                            const float *m2, const float *m3, const float w[4], const float *fa,
+                            const float *fb, float fx, const float *q, float *out) {
+    ear__hf_build(k, kpad, m0, m1, m2, m3, w, fa, fb, fx, q, out);
+}
+
+static const ear__hf_kernel kernel = {mac_avx2, mac_xfade_avx2, combine_avx2, build_avx2};
 const ear__hf_kernel *const ear__hf_avx2 = &kernel;
 
 #else

@@ -78,4 +78,24 @@ static inline void ear__hf_combine(uint32_t h, uint32_t j0, float inv_b,
     }
 }
 
+/* One ear's filter spectrum for a direction: the blend of four measured directions'
+ * spectra m[i] (weights w[i]), times the fractional delay's spectrum (interpolated between
+ * two tabulated fractions fa, fb at fx) and the whole delay's phase ramp q. */
+static inline void ear__hf_build(uint32_t k, uint32_t kpad, const float *restrict m0,
+                                 const float *restrict m1, const float *restrict m2,
+                                 const float *restrict m3, const float w[4],
+                                 const float *restrict fa, const float *restrict fb, float fx,
+                                 const float *restrict q, float *restrict out) {
+    float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (uint32_t j = 0; j < k; j++) {
+        float br = w0 * m0[j] + w1 * m1[j] + w2 * m2[j] + w3 * m3[j];
+        float bi = w0 * m0[kpad + j] + w1 * m1[kpad + j] + w2 * m2[kpad + j] + w3 * m3[kpad + j];
+        float fr = fa[j] + fx * (fb[j] - fa[j]);
+        float fi = fa[kpad + j] + fx * (fb[kpad + j] - fa[kpad + j]);
+        float cr = fr * q[j] - fi * q[kpad + j], ci = fr * q[kpad + j] + fi * q[j];
+        out[j] = br * cr - bi * ci;
+        out[kpad + j] = br * ci + bi * cr;
+    }
+}
+
 #endif

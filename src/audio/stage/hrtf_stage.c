@@ -134,6 +134,9 @@ static size_t lay_out(ear__hrtf_bank *b, char *base) {
     b->ring_start = carve(base, &at, (n + 1) * sizeof(uint32_t));
     b->ring_index = carve(base, &at, n * sizeof(uint32_t));
     b->fd = carve(base, &at, (EAR__HRTF_FD_STEPS + 1u) * EAR__HRTF_FD_TAPS * sizeof(float));
+    b->mspec = carve(base, &at, n * 2u * spec * sizeof(float));
+    b->fdspec = carve(base, &at, (EAR__HRTF_FD_STEPS + 1u) * spec * sizeof(float));
+    b->phase = carve(base, &at, (b->dmax + 1u) * spec * sizeof(float));
     float *tab = carve(base, &at, ear__fft_table_floats(b->fft_n) * sizeof(float));
     if (base) ear__fft_init(&b->fft, b->fft_n, tab);
     b->voice = carve(base, &at, b->slots * sizeof(ear__hrtf_voice));
@@ -182,6 +185,39 @@ static void choose_fft(ear__hrtf_bank *b) {
         b->sub_at[i] = (uint32_t)(((uint64_t)b->block * i) / b->sub);
 }
 
+/* The bank's spectra (game side, the scalar transform: both kernels give the same bits):
+ * each measured filter scaled by 1/fft_n, each tabulated fractional delay, and the phase
+ * ramp e^(-2 pi i k D / fft_n) of each whole delay D. */
+static void make_spectra(ear__hrtf_bank *b) {
+    uint32_t N = b->fft_n, kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    float scale = 1.0f / (float)N; /* a power of two: exact */
+    float *t = b->tfilt;
+    for (uint32_t i = 0; i < b->count; i++)
+        for (uint32_t e = 0; e < 2; e++) {
+            const float *h = (e ? b->right : b->left) + (size_t)i * b->taps;
+            memset(t, 0, N * sizeof(float));
+            for (uint32_t j = 0; j < b->taps; j++) t[j] = h[j] * scale;
+            float *o = b->mspec + ((size_t)i * 2u + e) * spec;
+            ear__fft_scalar.forward(&b->fft, t, o, o + kp, b->work);
+        }
+    for (uint32_t f = 0; f <= EAR__HRTF_FD_STEPS; f++) {
+        memset(t, 0, N * sizeof(float));
+        memcpy(t, b->fd + f * EAR__HRTF_FD_TAPS, EAR__HRTF_FD_TAPS * sizeof(float));
+        float *o = b->fdspec + f * spec;
+        ear__fft_scalar.forward(&b->fft, t, o, o + kp, b->work);
+    }
+    for (uint32_t d = 0; d <= b->dmax; d++) {
+        float *o = b->phase + d * spec;
+        memset(o, 0, spec * sizeof(float));
+        for (uint32_t k = 0; k <= N / 2u; k++) {
+            double a = -2.0 * EAR__PI * (double)((uint64_t)k * d % N) / (double)N;
+            o[k] = (float)ear__cos(a);
+            o[kp + k] = (float)ear__sin(a);
+        }
+    }
+}
+
 static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
     ear__hrtf_bank shape;
     memset(&shape, 0, sizeof shape);
@@ -194,7 +230,8 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
         if (h->delay_left[i] > dmax) dmax = h->delay_left[i];
         if (h->delay_right[i] > dmax) dmax = h->delay_right[i];
     }
-    shape.reach = shape.len + (uint32_t)dmax;
+    shape.dmax = (uint32_t)dmax;
+    shape.reach = shape.len + shape.dmax;
     shape.slots = s->slot_count;
     shape.block = s->config.block_frames;
     choose_fft(&shape);
@@ -242,6 +279,7 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
     s->alloc.free_fn(keys, s->alloc.user);
     for (uint32_t k = 0; k <= EAR__HRTF_FD_STEPS; k++)
         fd_kernel((double)k / EAR__HRTF_FD_STEPS, b->fd + k * EAR__HRTF_FD_TAPS);
+    make_spectra(b);
     b->info.loaded = true;
     b->info.sample_rate = h->sample_rate;
     b->info.taps = h->taps;
@@ -461,12 +499,14 @@ static const ear__fft_kernel *fft_kernel(const ear_stage *s) {
     return s->kernel == ear__kernel_avx2 && ear__fft_avx2 ? ear__fft_avx2 : &ear__fft_scalar;
 }
 
+static const ear__hf_kernel *hf_kernel(const ear_stage *s);
+
 /* Direction (ux, uy, uz) in listener space (x right, y forward, z up) -> both ears'
  * filters as spectra in spec: each ear's filter with its fraction folded in, placed at its
  * whole delay in fft_n frames, scaled by 1/fft_n (so that the inverse transform gives the
  * convolution itself), transformed. */
-static void make_spec(const ear_stage *s, ear__hrtf_bank *b, float *spec, float ux, float uy,
-                      float uz) {
+static void make_spec(const ear_stage *s, ear__hrtf_bank *b, float *spec_out, float ux,
+                      float uy, float uz) {
     float az = (float)(ear__atan2(-(double)ux, (double)uy) * DEG);
     if (az < 0.0f) az += 360.0f;
     if (az >= 360.0f) az = 0.0f;
@@ -474,38 +514,31 @@ static void make_spec(const ear_stage *s, ear__hrtf_bank *b, float *spec, float 
     uint32_t idx[4];
     float w[4];
     uint32_t n = weights(b, az, el, idx, w);
-    uint32_t taps = b->taps;
     float d[2] = {0.0f, 0.0f};
-    for (uint32_t i = 0; i < taps; i++) b->tmp[0][i] = b->tmp[1][i] = 0.0f;
     for (uint32_t k = 0; k < n; k++) {
-        const float *l = b->left + (size_t)idx[k] * taps, *r = b->right + (size_t)idx[k] * taps;
-        for (uint32_t i = 0; i < taps; i++) {
-            b->tmp[0][i] += w[k] * l[i];
-            b->tmp[1][i] += w[k] * r[i];
-        }
         d[0] += w[k] * b->dl[idx[k]];
         d[1] += w[k] * b->dr[idx[k]];
     }
-    const ear__fft_kernel *fk = fft_kernel(s);
-    float scale = 1.0f / (float)b->fft_n; /* a power of two: exact */
-    for (int e = 0; e < 2; e++) {
+    while (n < 4) { /* four terms always, the missing ones weightless */
+        idx[n] = idx[0];
+        w[n++] = 0.0f;
+    }
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    for (uint32_t e = 0; e < 2; e++) {
         float whole = floorf(d[e]);
         float x = (d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
         uint32_t k0 = (uint32_t)x;
         if (k0 >= EAR__HRTF_FD_STEPS) k0 = EAR__HRTF_FD_STEPS - 1u;
         float fx = x - (float)k0;
-        const float *fa = b->fd + k0 * EAR__HRTF_FD_TAPS, *fb = fa + EAR__HRTF_FD_TAPS;
-        float fd[EAR__HRTF_FD_TAPS];
-        for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) fd[k] = fa[k] + fx * (fb[k] - fa[k]);
         uint32_t D = (uint32_t)whole;
-        if (D + b->len > b->reach) D = b->reach - b->len; /* rounding at the largest delay */
-        float *g = b->tfilt + D;
-        memset(b->tfilt, 0, b->fft_n * sizeof(float));
-        for (uint32_t i = 0; i < taps; i++)
-            for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) g[i + k] += b->tmp[e][i] * fd[k];
-        for (uint32_t i = 0; i < b->len; i++) g[i] *= scale;
-        float *sp = spec + (size_t)e * 2u * b->kpad;
-        fk->forward(&b->fft, b->tfilt, sp, sp + b->kpad, b->work);
+        if (D > b->dmax) D = b->dmax; /* rounding at the largest delay */
+        const float *m[4];
+        for (uint32_t i = 0; i < 4; i++) m[i] = b->mspec + ((size_t)idx[i] * 2u + e) * spec;
+        const float *fa = b->fdspec + k0 * spec;
+        hk->build(b->fft_n / 2u + 1u, kp, m[0], m[1], m[2], m[3], w, fa, fa + spec, fx,
+                  b->phase + D * spec, spec_out + e * spec);
     }
 }
 
@@ -551,7 +584,13 @@ static void combine_scalar(uint32_t h, uint32_t j0, float inv_b, const float *y0
                            const float *y1, const float *y2, float *out) {
     ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
 }
-const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar};
+static void build_scalar(uint32_t k, uint32_t kpad, const float *m0, const float *m1,
+                         const float *m2, const float *m3, const float w[4], const float *fa,
+                         const float *fb, float fx, const float *q, float *out) {
+    ear__hf_build(k, kpad, m0, m1, m2, m3, w, fa, fb, fx, q, out);
+}
+const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar,
+                                       build_scalar};
 
 static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
     return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;

@@ -58,6 +58,11 @@ typedef struct ear__hrtf_bank {
     float *ring_el;
     uint32_t *ring_start, *ring_index;
     float *fd;              /* (EAR__HRTF_FD_STEPS + 1) * EAR__HRTF_FD_TAPS */
+    /* Spectra (2 kpad floats each, 1/fft_n folded into mspec): every measured direction's
+     * two filters [count][ear], the fractional delay at each tabulated fraction, and the
+     * phase ramp of each whole delay 0..dmax. */
+    float *mspec, *fdspec, *phase;
+    uint32_t dmax;
     void *raw;              /* the allocation, as alloc_fn returned it */
     ear__hrtf_voice *voice; /* per slot */
     /* Per part, bus, term and ear, a spectrum the block's voices add into; which of a

@@ -721,6 +721,9 @@ typedef struct ear__hf_kernel {
                       const float *sn, float g0, float d, float *a0, float *a1, float *a2);
     void (*combine)(uint32_t h, uint32_t j0, float inv_b, const float *y0, const float *y1,
                     const float *y2, float *out);
+    void (*build)(uint32_t k, uint32_t kpad, const float *m0, const float *m1, const float *m2,
+                  const float *m3, const float w[4], const float *fa, const float *fb, float fx,
+                  const float *q, float *out);
 } ear__hf_kernel;
 extern const ear__hf_kernel ear__hf_scalar;
 extern const ear__hf_kernel *const ear__hf_avx2;
