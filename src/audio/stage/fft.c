@@ -23,9 +23,25 @@
 
 #define TWO_PI 6.283185307179586476925286766559
 
+int ear__fft_length_ok(uint32_t n) {
+    if (n >= EAR__FFT_MIN && n <= EAR__FFT_MAX && (n & (n - 1u)) == 0) return 1;
+    if (n % 3u || n < 192u || n > 6144u) return 0;
+    uint32_t p = n / 3u;
+    return (p & (p - 1u)) == 0;
+}
+
+/* m = n/2 = 3^r3 x 2^stages. */
+static void shape(uint32_t n, uint32_t *m, uint32_t *stages, uint32_t *r3) {
+    *m = n / 2u;
+    *r3 = *m % 3u == 0;
+    uint32_t p = *r3 ? *m / 3u : *m;
+    *stages = 0;
+    while ((1u << *stages) < p) (*stages)++;
+}
+
 size_t ear__fft_table_floats(uint32_t n) {
-    uint32_t m = n / 2u, stages = 0;
-    while ((1u << stages) < m) stages++;
+    uint32_t m, stages, r3;
+    shape(n, &m, &stages, &r3);
     size_t half = m / 2u;
     /* two arrays of stages x m/2, two of m/2 + 1, each rounded up to 8 floats */
     size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
@@ -33,13 +49,14 @@ size_t ear__fft_table_floats(uint32_t n) {
 }
 
 void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
-    uint32_t m = n / 2u, stages = 0;
-    while ((1u << stages) < m) stages++;
+    uint32_t m, stages, r3;
+    shape(n, &m, &stages, &r3);
     size_t half = m / 2u;
     size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
     f->n = n;
     f->m = m;
     f->stages = stages;
+    f->radix3 = r3;
     f->tw_re = mem;
     f->tw_im = mem + a;
     f->rw_re = mem + 2u * a;
@@ -113,6 +130,31 @@ static void stage_scalar(const ear__fft *f, uint32_t t, int inv, const float *xr
     }
 }
 
+/* The last stage when m = 3 x 2^stages: L = 3, s = m/3, no twiddles; with
+ * t1 = a1 + a2, t2 = a0 - t1/2, t3 = (sqrt 3 / 2)(a1 - a2): y0 = a0 + t1,
+ * y1 = t2 -+ i t3, y2 = t2 +- i t3 (forward, inverse). */
+static void radix3_scalar(uint32_t m, int inv, const float *xr, const float *xi, float *yr,
+                          float *yi) {
+    uint32_t s = m / 3u;
+    for (uint32_t q = 0; q < s; q++) {
+        float a0r = xr[q], a0i = xi[q], a1r = xr[q + s], a1i = xi[q + s];
+        float a2r = xr[q + 2u * s], a2i = xi[q + 2u * s];
+        float t1r = a1r + a2r, t1i = a1i + a2i;
+        float t2r = a0r - EAR__FFT_HALF * t1r, t2i = a0i - EAR__FFT_HALF * t1i;
+        float t3r = EAR__FFT_SIN60 * (a1r - a2r), t3i = EAR__FFT_SIN60 * (a1i - a2i);
+        if (inv) {
+            t3r = -t3r;
+            t3i = -t3i;
+        }
+        yr[q] = a0r + t1r;
+        yi[q] = a0i + t1i;
+        yr[q + s] = t2r + t3i; /* t2 - i t3 */
+        yi[q + s] = t2i - t3r;
+        yr[q + 2u * s] = t2r - t3i; /* t2 + i t3 */
+        yi[q + 2u * s] = t2i + t3r;
+    }
+}
+
 /* Runs every stage from (work[0..m), work[m..2m)); returns where the result is. */
 static float *complex_scalar(const ear__fft *f, int inv, float *work) {
     uint32_t m = f->m;
@@ -122,6 +164,10 @@ static float *complex_scalar(const ear__fft *f, int inv, float *work) {
         float *tmp = a;
         a = b;
         b = tmp;
+    }
+    if (f->radix3) {
+        radix3_scalar(m, inv, a, a + m, b, b + m);
+        a = b;
     }
     return a;
 }

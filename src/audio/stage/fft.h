@@ -1,6 +1,6 @@
 /*
- * The stage's FFT (fft.c, fft_avx2.c): a real transform of a power-of-two length n
- * (64..8192) through a complex Stockham transform of n/2 points on split real and
+ * The stage's FFT (fft.c, fft_avx2.c): a real transform of length n = 2^j (64..8192) or
+ * 3 x 2^j (192..6144) through a complex Stockham transform of n/2 points on split real and
  * imaginary arrays (no bit reversal: every stage reads and writes in order), for the
  * HRTF's fast convolution (hrtf_stage.c). Only +, -, x and exact halvings, in the same
  * order in both kernels: the scalar and the AVX2 transforms give the same bits, natively
@@ -15,16 +15,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define EAR__FFT_MIN 64u
-#define EAR__FFT_MAX 8192u
+#define EAR__FFT_MIN   64u
+#define EAR__FFT_HALF  0.5f
+#define EAR__FFT_SIN60 0.866025403784438646763723170752936183f
+#define EAR__FFT_MAX   8192u
 
 typedef struct ear__fft {
-    uint32_t n, m, stages; /* real length, complex length n/2, log2 m */
+    uint32_t n, m, stages; /* real length, complex length n/2, radix-2 stages */
+    uint32_t radix3;       /* 1: a last stage of radix 3 (m = 3 x 2^stages) */
     float *tw_re, *tw_im;  /* stages x m/2: stage t's twiddle for each element */
     float *rw_re, *rw_im;  /* m/2 + 1: e^(-2 pi i k/n), for the real split */
 } ear__fft;
 
-/* The bytes of tables ear__fft_init places for length n (a power of two in range). */
+/* Whether the transform takes length n. */
+int ear__fft_length_ok(uint32_t n);
+/* The floats of tables ear__fft_init places for length n (ear__fft_length_ok). */
 size_t ear__fft_table_floats(uint32_t n);
 /* Places and fills f's tables in mem (ear__fft_table_floats(n) floats, 32-byte aligned). */
 void ear__fft_init(ear__fft *f, uint32_t n, float *mem);

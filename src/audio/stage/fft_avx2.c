@@ -55,6 +55,34 @@ AVX2 static void stage_avx2(const ear__fft *f, uint32_t t, bool inv, const float
     }
 }
 
+/* fft.c's radix3_scalar, eight at a time (s = m/3 is a multiple of 8). */
+AVX2 static void radix3_avx2(uint32_t m, bool inv, const float *xr, const float *xi, float *yr,
+                             float *yi) {
+    uint32_t s = m / 3u;
+    const __m256 h = _mm256_set1_ps(EAR__FFT_HALF), r = _mm256_set1_ps(EAR__FFT_SIN60);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t q = 0; q < s; q += 8u) {
+        __m256 a0r = _mm256_loadu_ps(xr + q), a0i = _mm256_loadu_ps(xi + q);
+        __m256 a1r = _mm256_loadu_ps(xr + q + s), a1i = _mm256_loadu_ps(xi + q + s);
+        __m256 a2r = _mm256_loadu_ps(xr + q + 2u * s), a2i = _mm256_loadu_ps(xi + q + 2u * s);
+        __m256 t1r = _mm256_add_ps(a1r, a2r), t1i = _mm256_add_ps(a1i, a2i);
+        __m256 t2r = _mm256_sub_ps(a0r, _mm256_mul_ps(h, t1r));
+        __m256 t2i = _mm256_sub_ps(a0i, _mm256_mul_ps(h, t1i));
+        __m256 t3r = _mm256_mul_ps(r, _mm256_sub_ps(a1r, a2r));
+        __m256 t3i = _mm256_mul_ps(r, _mm256_sub_ps(a1i, a2i));
+        if (inv) {
+            t3r = _mm256_xor_ps(t3r, sign);
+            t3i = _mm256_xor_ps(t3i, sign);
+        }
+        _mm256_storeu_ps(yr + q, _mm256_add_ps(a0r, t1r));
+        _mm256_storeu_ps(yi + q, _mm256_add_ps(a0i, t1i));
+        _mm256_storeu_ps(yr + q + s, _mm256_add_ps(t2r, t3i));
+        _mm256_storeu_ps(yi + q + s, _mm256_sub_ps(t2i, t3r));
+        _mm256_storeu_ps(yr + q + 2u * s, _mm256_sub_ps(t2r, t3i));
+        _mm256_storeu_ps(yi + q + 2u * s, _mm256_add_ps(t2i, t3r));
+    }
+}
+
 AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
     uint32_t m = f->m;
     float *a = work, *b = work + 2u * m;
@@ -63,6 +91,10 @@ AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
         float *tmp = a;
         a = b;
         b = tmp;
+    }
+    if (f->radix3) {
+        radix3_avx2(m, inv, a, a + m, b, b + m);
+        a = b;
     }
     return a;
 }

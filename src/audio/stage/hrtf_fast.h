@@ -89,7 +89,8 @@ static inline void ear__hf_build(uint32_t k, uint32_t kpad, const float *restric
     float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
     for (uint32_t j = 0; j < k; j++) {
         float br = w0 * m0[j] + w1 * m1[j] + w2 * m2[j] + w3 * m3[j];
-        float bi = w0 * m0[kpad + j] + w1 * m1[kpad + j] + w2 * m2[kpad + j] + w3 * m3[kpad + j];
+        float bi =
+            w0 * m0[kpad + j] + w1 * m1[kpad + j] + w2 * m2[kpad + j] + w3 * m3[kpad + j];
         float fr = fa[j] + fx * (fb[j] - fa[j]);
         float fi = fa[kpad + j] + fx * (fb[kpad + j] - fa[kpad + j]);
         float cr = fr * q[j] - fi * q[kpad + j], ci = fr * q[kpad + j] + fi * q[j];

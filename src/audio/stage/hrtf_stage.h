@@ -57,7 +57,7 @@ typedef struct ear__hrtf_bank {
     float *az, *el, *left, *right, *dl, *dr;
     float *ring_el;
     uint32_t *ring_start, *ring_index;
-    float *fd;              /* (EAR__HRTF_FD_STEPS + 1) * EAR__HRTF_FD_TAPS */
+    float *fd; /* (EAR__HRTF_FD_STEPS + 1) * EAR__HRTF_FD_TAPS */
     /* Spectra (2 kpad floats each, 1/fft_n folded into mspec): every measured direction's
      * two filters [count][ear], the fractional delay at each tabulated fraction, and the
      * phase ramp of each whole delay 0..dmax. */
