@@ -172,15 +172,24 @@ static float *complex_scalar(const ear__fft *f, int inv, float *work) {
     return a;
 }
 
-static void forward_scalar(const ear__fft *f, const float *x, float *re, float *im,
-                           float *work) {
-    uint32_t m = f->m;
-    for (uint32_t i = 0; i < m; i++) {
-        work[i] = x[2u * i];
-        work[m + i] = x[2u * i + 1u];
+static void forward_segs_scalar(const ear__fft *f, const float *const *seg, const uint32_t *len,
+                                uint32_t nseg, float *re, float *im, float *work) {
+    uint32_t m = f->m, at = 0;
+    for (uint32_t g = 0; g < nseg; g++) {
+        const float *x = seg[g];
+        for (uint32_t i = 0; i < len[g] / 2u; i++) {
+            work[at + i] = x[2u * i];
+            work[m + at + i] = x[2u * i + 1u];
+        }
+        at += len[g] / 2u;
     }
     float *z = complex_scalar(f, 0, work);
     ear__fft_split_forward(f, z, z + m, re, im, 0, m / 2u);
+}
+
+static void forward_scalar(const ear__fft *f, const float *x, float *re, float *im,
+                           float *work) {
+    forward_segs_scalar(f, &x, &f->n, 1, re, im, work);
 }
 
 static void inverse_scalar(const ear__fft *f, const float *re, const float *im, float *y,
@@ -194,4 +203,4 @@ static void inverse_scalar(const ear__fft *f, const float *re, const float *im, 
     }
 }
 
-const ear__fft_kernel ear__fft_scalar = {forward_scalar, inverse_scalar};
+const ear__fft_kernel ear__fft_scalar = {forward_scalar, forward_segs_scalar, inverse_scalar};

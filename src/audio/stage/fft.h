@@ -40,6 +40,10 @@ void ear__fft_init(ear__fft *f, uint32_t n, float *mem);
 typedef struct ear__fft_kernel {
     /* x: n reals -> re, im: n/2 + 1 bins each. */
     void (*forward)(const ear__fft *f, const float *x, float *re, float *im, float *work);
+    /* The same for x given in nseg pieces one after the other, each of an even length
+     * (len[i] floats at seg[i], n in all). */
+    void (*forward_segs)(const ear__fft *f, const float *const *seg, const uint32_t *len,
+                         uint32_t nseg, float *re, float *im, float *work);
     /* re, im: n/2 + 1 bins of a real signal's spectrum -> y: n reals, scaled by n. */
     void (*inverse)(const ear__fft *f, const float *re, const float *im, float *y, float *work);
 } ear__fft_kernel;

@@ -103,17 +103,31 @@ AVX2 static inline __m256 reverse8(__m256 v) {
     return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
 }
 
-AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, float *im,
-                              float *work) {
-    uint32_t m = f->m, half = m / 2u;
-    for (uint32_t i = 0; i < m; i += 8u) {
+/* Even and odd samples of len (even) floats at x into zr, zi. */
+AVX2 static void deinterleave(const float *x, uint32_t len, float *zr, float *zi) {
+    uint32_t i = 0, pairs = len / 2u;
+    for (; i + 8u <= pairs; i += 8u) {
         __m256 a = _mm256_loadu_ps(x + 2u * i), b = _mm256_loadu_ps(x + 2u * i + 8u);
         __m256 ev = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0));
         __m256 od = _mm256_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1));
-        _mm256_storeu_ps(work + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
-                                       _mm256_castps_pd(ev), _MM_SHUFFLE(3, 1, 2, 0))));
-        _mm256_storeu_ps(work + m + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
-                                           _mm256_castps_pd(od), _MM_SHUFFLE(3, 1, 2, 0))));
+        _mm256_storeu_ps(zr + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                     _mm256_castps_pd(ev), _MM_SHUFFLE(3, 1, 2, 0))));
+        _mm256_storeu_ps(zi + i, _mm256_castpd_ps(_mm256_permute4x64_pd(
+                                     _mm256_castps_pd(od), _MM_SHUFFLE(3, 1, 2, 0))));
+    }
+    for (; i < pairs; i++) {
+        zr[i] = x[2u * i];
+        zi[i] = x[2u * i + 1u];
+    }
+}
+
+AVX2 static void forward_segs_avx2(const ear__fft *f, const float *const *seg,
+                                   const uint32_t *len, uint32_t nseg, float *re, float *im,
+                                   float *work) {
+    uint32_t m = f->m, half = m / 2u, at = 0;
+    for (uint32_t g = 0; g < nseg; g++) {
+        deinterleave(seg[g], len[g], work + at, work + m + at);
+        at += len[g] / 2u;
     }
     float *z = complex_avx2(f, false, work);
     const float *zr = z, *zi = z + m;
@@ -142,6 +156,11 @@ AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, floa
     re[m] = zr[0] - zi[0];
     im[m] = 0.0f;
     ear__fft_split_fwd1(f, zr, zi, re, im, half);
+}
+
+AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, float *im,
+                              float *work) {
+    forward_segs_avx2(f, &x, &f->n, 1, re, im, work);
 }
 
 AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *im, float *y,
@@ -178,7 +197,7 @@ AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *i
     }
 }
 
-static const ear__fft_kernel kernel_avx2 = {forward_avx2, inverse_avx2};
+static const ear__fft_kernel kernel_avx2 = {forward_avx2, forward_segs_avx2, inverse_avx2};
 const ear__fft_kernel *const ear__fft_avx2 = &kernel_avx2;
 
 #else

@@ -628,6 +628,7 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
     bool xfade = false;
     if (fresh) {
         memset(hv->hist, 0, N * sizeof(float));
+        hv->head = 0;
         make_spec(s, b, hv->spec, u[0], u[1], u[2]);
         hv->ux = u[0];
         hv->uy = u[1];
@@ -639,13 +640,39 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             xfade = true;
         }
     }
-    float *win = b->win;
-    memcpy(win, hv->hist, N * sizeof(float));
-    memcpy(win + N, x, n * sizeof(float));
+    /* Each part's window, the fft_n frames up to its end, read in place from the ring and
+     * the block (in pieces of even lengths), or else copied together. */
+    float *R = hv->hist;
+    bool even = (n % 2u) == 0 && (hv->head % 2u) == 0;
+    for (uint32_t i = 1; i <= b->sub; i++) even = even && (b->sub_at[i] % 2u) == 0;
+    float *win = NULL;
+    if (!even) {
+        win = b->win;
+        memcpy(win, R + hv->head, (N - hv->head) * sizeof(float));
+        memcpy(win + (N - hv->head), R, hv->head * sizeof(float));
+        memcpy(win + N, x, n * sizeof(float));
+    }
     float g0 = hv->gain, d = g1 - g0;
     for (uint32_t i = 0; i < b->sub; i++) {
-        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at;
-        fk->forward(&b->fft, win + at + h, b->xs, b->xs + kp, b->work);
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, end = at + h;
+        if (win) {
+            fk->forward(&b->fft, win + end, b->xs, b->xs + kp, b->work);
+        } else if (end >= N) {
+            fk->forward(&b->fft, x + (end - N), b->xs, b->xs + kp, b->work);
+        } else {
+            const float *seg[3];
+            uint32_t len[3], ns = 0, p = (hv->head + end) % N, rest = N - end;
+            uint32_t first = N - p < rest ? N - p : rest;
+            seg[ns] = R + p;
+            len[ns++] = first;
+            if (rest > first) {
+                seg[ns] = R;
+                len[ns++] = rest - first;
+            }
+            seg[ns] = x;
+            len[ns++] = end;
+            fk->forward_segs(&b->fft, seg, len, ns, b->xs, b->xs + kp, b->work);
+        }
         if (bus >= 0) {
             uint32_t bu = (uint32_t)bus;
             float *a0 = acc_of(b, i, bu, 0);
@@ -673,7 +700,15 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             memcpy(b->direct[e] + at, y + (N - h), h * sizeof(float));
         }
     }
-    memcpy(hv->hist, win + n, N * sizeof(float));
+    if (n >= N) {
+        memcpy(R, x + (n - N), N * sizeof(float));
+        hv->head = 0;
+    } else {
+        uint32_t first = N - hv->head < n ? N - hv->head : n;
+        memcpy(R + hv->head, x, first * sizeof(float));
+        memcpy(R, x + first, (n - first) * sizeof(float));
+        hv->head = (hv->head + n) % N;
+    }
     if (xfade) {
         memcpy(hv->spec, b->spec_new, 2u * spec * sizeof(float));
         hv->ux = u[0];

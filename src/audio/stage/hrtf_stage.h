@@ -39,7 +39,8 @@ typedef struct ear__hrtf_voice {
     float gain;       /* output gain at the end of the last block */
     float ux, uy, uz; /* the current filters' direction (listener space) */
     float *spec;      /* both ears' filter spectra: [ear][re, im][kpad], 1/n folded in */
-    float *hist;      /* the last fft_n frames of input */
+    float *hist;      /* the last fft_n frames of input, a ring: the oldest at head */
+    uint32_t head;
 } ear__hrtf_voice;
 
 typedef struct ear__hrtf_bank {
