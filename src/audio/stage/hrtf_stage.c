@@ -288,6 +288,8 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
     b->info.taps = h->taps;
     b->info.count = n;
     b->info.filter_taps = b->len;
+    b->info.fft_length = b->fft_n;
+    b->info.fft_parts = b->sub;
     if (h->source) {
         size_t m = strlen(h->source);
         if (m >= sizeof b->info.source) m = sizeof b->info.source - 1u;
@@ -763,6 +765,22 @@ static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
             }
         }
     }
+}
+
+void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v) {
+#if defined(__GNUC__)
+    ear__hrtf_bank *b = s->hrtf.bank;
+    if (!b || !ear__hrtf_wants(s, v)) return;
+    const ear__hrtf_voice *hv = &b->voice[(v->id & 0xffffu) - 1u];
+    if (hv->id != v->id) return;
+    const char *p = (const char *)hv->spec, *end = p + 4u * (size_t)b->kpad * sizeof(float);
+    for (; p < end; p += 64) __builtin_prefetch(p);
+    p = (const char *)hv->hist;
+    end = p + (size_t)b->fft_n * sizeof(float);
+    for (; p < end; p += 64) __builtin_prefetch(p);
+#else
+    (void)s, (void)v;
+#endif
 }
 
 void ear__hrtf_flush(ear_stage *s) {

@@ -712,6 +712,8 @@ void ear__hrtf_collect(ear_stage *s, bool all);
 /* Audio side, after every voice and before the buses are summed: the HRTF voices' sums
  * (per bus) become sound in their buses. */
 void ear__hrtf_flush(ear_stage *s);
+/* A hint that voice v renders through HRTF soon: its filters and history are asked for. */
+void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v);
 /* The fast convolution's frequency-domain loops (hrtf_fast.h): the scalar kernel's and
  * the AVX2 one's (NULL off x86-64), which give the same bits. */
 typedef struct ear__hf_kernel {
