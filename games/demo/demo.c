@@ -9,6 +9,13 @@
  * (the player drives it), 'F' the finish of a drive. Objectives are found in order: the
  * radio, the pickups, then the beacon or the finish. A guide bell rings on the shortest
  * path (ear_level_find_path) a few metres ahead of the player, towards the objective.
+ *
+ * Each level is a place with a room (a reverb preset): a reverb zone over its whole map
+ * (ear_world_set_reverb_zone) that the ear is in from the first sync. Footsteps, bumps,
+ * wall ticks, the crate and the level's things send to it; the guide bell, the menus,
+ * speech, music and the flat feedback sounds do not. On headphones (the setting, or
+ * --headphones) placed voices go through the HRTF set (ear_stage_set_spatializer), loaded
+ * once, the first time the setting is on.
  */
 #include "demo.h"
 #include "sounds.h"
@@ -31,12 +38,26 @@
 #define REACH_M    0.8f
 #define LIVES      3
 
+/* Sends to the level's room (mixer.h's reverb): what happens in the place rings in it. The
+ * cues to act on stay dry: the guide bell (to steer by) and the drone's hum (its approach:
+ * with a send of 0.25 the cave's tail filled the hall with its hum and the bot, which waits
+ * while the hum rises, took 45.3 s for the cellar instead of 31.3); so do the menus,
+ * speech, music and the flat feedback sounds (collect, fanfare, hurt). */
+#define SEND_STEP   0.5f /* footsteps */
+#define SEND_BUMP   0.6f /* walking into a wall */
+#define SEND_WALL   0.2f /* the near-wall ticks */
+#define SEND_CRATE  0.6f /* the crate's knock and scrape */
+#define SEND_THING  0.3f /* sparkles, the radio, the beacon */
+#define SEND_HAZARD 0.0f /* dry: see above */
+
 /* ---- Levels --------------------------------------------------------------------------- */
 
 typedef struct level_def {
     const char *title_key; /* translation key of the level's name */
     const char *intro_key;
     const char *music;
+    const char *place; /* the reverb zone's name */
+    const char *room;  /* its reverb preset (ear_reverb_preset_from_name) */
     float cell_m;
     bool drive;
     double par_s; /* the time bonus counts down from here */
@@ -45,7 +66,7 @@ typedef struct level_def {
 } level_def;
 
 static const level_def levels[DEMO_LEVELS] = {
-    {"level1", "level1.intro", "garden", 1.0f, false, 60, 0,
+    {"level1", "level1.intro", "garden", "garden", "outdoors", 1.0f, false, 60, 0,
      "##############\n"
      "#P,,,,,,,#...#\n"
      "#,,,,,,,,#.*.#\n"
@@ -55,7 +76,7 @@ static const level_def levels[DEMO_LEVELS] = {
      "#.....==.....#\n"
      "#.B...==.....#\n"
      "##############\n"},
-    {"level2", "level2.intro", "cellar", 1.0f, false, 90, 0,
+    {"level2", "level2.intro", "cellar", "cellar", "cave", 1.0f, false, 90, 0,
      "################\n"
      "#P.....#.......#\n"
      "#......#...R...#\n"
@@ -68,7 +89,7 @@ static const level_def levels[DEMO_LEVELS] = {
      "#....*.........#\n"
      "#.........B....#\n"
      "################\n"},
-    {"level3", "level3.intro", "road", 2.0f, true, 60, 1.5f,
+    {"level3", "level3.intro", "road", "road", "outdoors", 2.0f, true, 60, 1.5f,
      "###############\n"
      "#V............#\n"
      "#.............#\n"
@@ -108,6 +129,8 @@ static const char english[] =
     "set.rate = Speech rate\n"
     "set.language = Language\n"
     "set.keys = Key help\n"
+    "set.headphones = Headphones (3D sound)\n"
+    "hrtf.unavailable = 3D sound unavailable: {why} Sounds are panned.\n"
     "lang.en = English\n"
     "lang.de = German\n"
     "level1 = Level 1: the garden\n"
@@ -170,6 +193,8 @@ static const char german[] =
     "set.rate = Sprechtempo\n"
     "set.language = Sprache\n"
     "set.keys = Tastenhilfe\n"
+    "set.headphones = Kopfhörer (3D-Klang)\n"
+    "hrtf.unavailable = 3D-Klang nicht verfügbar: {why} Die Geräusche werden gepannt.\n"
     "lang.en = Englisch\n"
     "lang.de = Deutsch\n"
     "level1 = Level 1: der Garten\n"
@@ -249,6 +274,7 @@ typedef struct settings {
     double master, music, sound, speech; /* percent */
     int rate;                            /* -100 .. 100 */
     int language;                        /* index into language_codes */
+    bool headphones;                     /* 3D sound (HRTF) on headphones */
 } settings;
 
 typedef enum screen { SCREEN_MENU, SCREEN_GAME } screen;
@@ -290,6 +316,14 @@ struct demo {
     size_t held_count;
     uint64_t level_loads[64];
     size_t level_starts;
+    /* headphones: the HRTF set is loaded once, the first time it is wanted */
+    bool hrtf_loaded, hrtf_failed, spatializer_sent;
+    ear_spatializer spatializer; /* the stage's, as last set */
+    char hrtf_why[512];          /* why it could not be loaded */
+    /* the room each level start was heard in (demo_room_at) */
+    char rooms[64][96];
+    size_t room_count;
+    bool room_pending; /* the level started, its room not noted yet */
     /* results */
     demo_result result;
 };
@@ -340,6 +374,7 @@ static void load_settings(demo *d) {
     d->set.rate = (int)ear_storage_get_int(s, "settings.rate", 0);
     const char *lang = ear_storage_get_string(s, "settings.language", "en");
     d->set.language = strcmp(lang, "de") == 0 ? 1 : 0;
+    d->set.headphones = ear_storage_get_bool(s, "settings.headphones", false);
 }
 
 static void store_settings(demo *d) {
@@ -350,11 +385,47 @@ static void store_settings(demo *d) {
     ear_storage_set_double(s, "settings.speech", d->set.speech);
     ear_storage_set_int(s, "settings.rate", d->set.rate);
     ear_storage_set_string(s, "settings.language", language_codes[d->set.language]);
+    ear_storage_set_bool(s, "settings.headphones", d->set.headphones);
 }
 
 static void write_save(demo *d) {
     if (ear_storage_is_dirty(d->save) && ear_storage_can_save(d->save))
         ear_storage_save(d->save);
+}
+
+bool demo_headphones(const demo *d) {
+    return d->opt.headphones > 0 || (d->opt.headphones == 0 && d->set.headphones);
+}
+
+/* Headphones: the HRTF set is loaded the first time the setting is on (about 1.4 s of CPU,
+ * once a run, never per level); then the stage's placed voices go through it. A set that
+ * cannot be loaded is said ("3D sound unavailable: ...", again each time the player turns
+ * the setting on) and the game goes on panning. `spoken`: say the failure now. */
+static void apply_headphones(ear_ctx *ctx, demo *d, bool spoken) {
+    ear_stage *st = ear_ctx_stage(ctx);
+    bool on = demo_headphones(d) && d->opt.load_hrtf;
+    if (on && !d->hrtf_loaded && !d->hrtf_failed) {
+        d->hrtf_why[0] = '\0';
+        if (d->opt.load_hrtf(d->opt.hrtf_user, st, d->hrtf_why, sizeof d->hrtf_why) == EAR_OK) {
+            d->hrtf_loaded = true;
+        } else {
+            d->hrtf_failed = true;
+            if (!d->hrtf_why[0])
+                snprintf(d->hrtf_why, sizeof d->hrtf_why, "the set could not be loaded.");
+            spoken = true;
+        }
+    }
+    if (on && d->hrtf_failed && spoken) {
+        ear_lang_arg a[1] = {arg_s("why", d->hrtf_why)};
+        say_fmt(ctx, "hrtf.unavailable", a, 1);
+    }
+    ear_spatializer want = on && d->hrtf_loaded ? EAR_SPATIALIZER_HRTF : EAR_SPATIALIZER_PAN;
+    if (!d->spatializer_sent || want != d->spatializer) {
+        if (ear_stage_set_spatializer(st, want) == EAR_OK) {
+            d->spatializer = want;
+            d->spatializer_sent = true;
+        }
+    }
 }
 
 static void apply_settings(ear_ctx *ctx, demo *d) {
@@ -546,6 +617,55 @@ static void register_sound_sets(ear_ctx *ctx, demo *d) {
 
 /* ---- Building a level ----------------------------------------------------------------- */
 
+/* The level's room: a reverb zone over its whole map (from a cell's edge to the far cell's,
+ * 10 m up and down), the place's preset, reached in 0.25 s. The world sets the stage's room
+ * at the next sync, once the ear is inside. */
+static void set_room(demo *d, ear_world *w, const level_def *def) {
+    ear_reverb_preset preset;
+    ear_reverb_zone z = ear_reverb_zone_default(def->place);
+    if (ear_reverb_preset_from_name(def->room, &preset) != EAR_OK ||
+        ear_reverb_preset_params(preset, &z.room) != EAR_OK) {
+        ear_log(EAR_LOG_ERROR, "demo", "level %s: no reverb preset \"%s\"", def->place,
+                def->room);
+        return;
+    }
+    uint32_t rows = ear_level_rows(d->map), cols = ear_level_columns(d->map);
+    ear_vec3 a = ear_level_cell_center(d->map, 0, 0);
+    ear_vec3 b = ear_level_cell_center(d->map, rows - 1, cols - 1);
+    float h = def->cell_m * 0.5f;
+    z.min_m = (ear_vec3){fminf(a.x, b.x) - h, -10.0f, fminf(a.z, b.z) - h};
+    z.max_m = (ear_vec3){fmaxf(a.x, b.x) + h, 10.0f, fmaxf(a.z, b.z) + h};
+    z.transition_s = 0.25f;
+    if (ear_world_set_reverb_zone(w, &z) != EAR_OK)
+        ear_log(EAR_LOG_ERROR, "demo", "level %s: its room could not be set", def->place);
+    d->room_pending = true;
+}
+
+/* The room the ear is in, as the world and the stage report it, noted once per level
+ * start (demo_room_at): the zone's name, the preset the stage's room equals, its RT60. */
+static void note_room(ear_ctx *ctx, demo *d) {
+    if (!d->room_pending || !d->level) return;
+    const char *zone = ear_world_current_zone(ear_ctx_world(ctx));
+    if (!zone) return; /* the ear is not in it yet: the next frame */
+    d->room_pending = false;
+    ear_reverb_params now = ear_stage_get_reverb(ear_ctx_stage(ctx));
+    const char *name = "custom";
+    for (int i = 0; i < EAR_REVERB_PRESET_COUNT; i++) {
+        ear_reverb_params p;
+        if (ear_reverb_preset_params((ear_reverb_preset)i, &p) == EAR_OK &&
+            memcmp(&p, &now, sizeof p) == 0)
+            name = ear_reverb_preset_name((ear_reverb_preset)i);
+    }
+    if (d->room_count < 64)
+        snprintf(d->rooms[d->room_count++], sizeof d->rooms[0],
+                 "level=%d zone=%s room=%s rt60=%.2f", d->level, zone, name,
+                 (double)now.rt60_low_s);
+}
+
+const char *demo_room_at(const demo *d, size_t index) {
+    return index < d->room_count ? d->rooms[index] : NULL;
+}
+
 static ear_body_id add_body(ear_physics *ph, const char *name, ear_body_kind kind, ear_vec3 pos,
                             float half, bool sensor) {
     ear_body_desc b = ear_body_desc_default();
@@ -560,8 +680,9 @@ static ear_body_id add_body(ear_physics *ph, const char *name, ear_body_kind kin
 }
 
 static void set_loop(ear_world *w, ear_body_id body, const char *sound, float volume,
-                     bool occlusion, float ref_m) {
+                     bool occlusion, float ref_m, float send) {
     ear_source s = ear_source_default();
+    s.reverb_send = send;
     snprintf(s.sound, sizeof s.sound, "%s", sound);
     s.looping = true;
     s.volume = volume;
@@ -575,7 +696,14 @@ static void set_loop(ear_world *w, ear_body_id body, const char *sound, float vo
 static void unload_level(ear_ctx *ctx, demo *d) {
     (void)ctx;
     ear_physics *ph = ear_ctx_physics(ctx);
-    ear_world_follow(ear_ctx_world(ctx), EAR_BODY_NONE);
+    ear_world *w = ear_ctx_world(ctx);
+    ear_world_follow(w, EAR_BODY_NONE);
+    /* the level's room goes with it (the stage's room comes back at the next sync) */
+    ear_reverb_zone z;
+    while (ear_world_reverb_zone_at(w, 0, &z) &&
+           ear_world_remove_reverb_zone(w, z.name) == EAR_OK) {
+    }
+    d->room_pending = false;
     while (ear_physics_body_count(ph) > 0)
         ear_physics_remove_body(ph, ear_physics_body_at(ph, ear_physics_body_count(ph) - 1));
     ear_level_destroy(d->map);
@@ -598,6 +726,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
         return;
     }
     ear_level_add_to_world(d->map, ph, NULL);
+    set_room(d, w, def);
     d->level = level;
     d->time_s = 0;
     d->score = 0;
@@ -666,7 +795,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
                                                        : "beacon";
             if (!def->drive || tk[k] != THING_GOAL)
                 set_loop(w, t->body, sound, tk[k] == THING_RADIO ? 0.8f : 0.35f,
-                         tk[k] == THING_RADIO, 1.0f);
+                         tk[k] == THING_RADIO, 1.0f, SEND_THING);
         }
     }
     /* hazards patrol their row between the walls */
@@ -689,7 +818,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
         b.velocity_mps = (ear_vec3){h->speed, 0, 0};
         b.half_extents_m = (ear_vec3){0.3f, 0.3f, 0.3f};
         ear_physics_add_body(ph, &b, &h->body);
-        set_loop(w, h->body, "hazard", 0.6f, false, 1.5f);
+        set_loop(w, h->body, "hazard", 0.6f, false, 1.5f, SEND_HAZARD);
     }
     /* crates slide when pushed, scrape while they move and knock when they hit */
     for (size_t i = 0; i < ear_level_tile_count(d->map, 'C') && d->crate_count < 4; i++) {
@@ -707,17 +836,19 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
         snprintf(s.sound, sizeof s.sound, "scrape");
         s.looping = true;
         s.volume = 0;
+        s.reverb_send = SEND_CRATE;
         ear_world_set_source(w, id, &s);
         ear_impact im = ear_impact_default();
         snprintf(im.sound, sizeof im.sound, "crate_hit");
         im.min_speed_mps = 0.3f;
         im.full_speed_mps = 3;
+        im.reverb_send = SEND_CRATE;
         ear_world_set_impact(w, id, &im);
     }
     /* the guide bell */
     d->guide =
         add_body(ph, "guide", EAR_BODY_KINEMATIC, (ear_vec3){c.x, 0.5f, c.z}, 0.1f, true);
-    set_loop(w, d->guide, "guide", 0.5f, false, 1.0f);
+    set_loop(w, d->guide, "guide", 0.5f, false, 1.0f, 0.0f); /* dry: the cue to steer by */
     d->steps_since_guide = 1000;
     (void)half_cell;
     /* music */
@@ -785,6 +916,11 @@ static ear_ui_menu *settings_menu(demo *d) {
                                       .choices = language_choices,
                                       .choice_count = 2,
                                       .selected = (size_t)d->set.language});
+    if (d->opt.load_hrtf) /* a build without an HRTF loader (the web) does not offer it */
+        ear_ui_menu_add(m, &(ear_ui_item){.id = "headphones",
+                                          .label = "set.headphones",
+                                          .kind = EAR_UI_TOGGLE,
+                                          .checked = demo_headphones(d)});
     button(m, "keys", "set.keys", false);
     button(m, "back", "menu.back", true);
     return m;
@@ -921,8 +1057,14 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
             if (strcmp(e->item, "rate") == 0) d->set.rate = (int)v;
             if (strcmp(e->item, "language") == 0 && e->index >= 0 && e->index < 2)
                 d->set.language = e->index;
+            bool headphones = strcmp(e->item, "headphones") == 0;
+            if (headphones) {
+                d->set.headphones = e->index == 1;
+                d->opt.headphones = 0; /* the player's choice now rules, not the flag */
+            }
             store_settings(d);
             apply_settings(ctx, d);
+            if (headphones) apply_headphones(ctx, d, d->set.headphones);
         } else if (clicked && strcmp(e->item, "keys") == 0) {
             say(ctx, ear_tr(ctx, "keys"));
         }
@@ -1045,7 +1187,8 @@ static void sense_walls(ear_ctx *ctx, demo *d, ear_vec3 pos, float facing) {
             float vol = 0.5f * (1.0f - hit.distance_m / 2.5f);
             ear_world_play_event(ear_ctx_world(ctx), "wall_near", hit.point_m,
                                  &(ear_event_params){.volume = vol > 0.02f ? vol : 0.02f,
-                                                     .pitch = i == 0 ? 1.25f : 1.0f});
+                                                     .pitch = i == 0 ? 1.25f : 1.0f,
+                                                     .reverb_send = SEND_WALL});
         }
     }
 }
@@ -1080,14 +1223,15 @@ static void walk_step(ear_ctx *ctx, demo *d) {
         if (d->walked_m >= STEP_M) {
             d->walked_m -= STEP_M;
             ear_world_play_event(ear_ctx_world(ctx), surface_pool(d, after),
-                                 (ear_vec3){after.x, 0, after.z}, NULL);
+                                 (ear_vec3){after.x, 0, after.z},
+                                 &(ear_event_params){.reverb_send = SEND_STEP});
         }
         if (blocked && moved < fabsf(move) * 0.3f && d->time_s >= d->bump_ready_s) {
             d->bump_ready_s = d->time_s + 0.5;
             ear_vec3 f = ear_forward_from_facing(info.desc.facing_deg, 0);
             ear_world_play_event(ear_ctx_world(ctx), "bump",
                                  (ear_vec3){after.x + f.x * 0.4f, 0.5f, after.z + f.z * 0.4f},
-                                 NULL);
+                                 &(ear_event_params){.reverb_send = SEND_BUMP});
         }
     }
 }
@@ -1276,6 +1420,7 @@ static void start(ear_ctx *ctx, void *user) {
     ear_stage_set_duck(st, &crash);
     apply_settings(ctx, d);
     if (d->save_broken) say(ctx, ear_tr(ctx, "save.broken"));
+    apply_headphones(ctx, d, false);
     if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS) {
         load_level(ctx, d, d->opt.start_level);
     } else {
@@ -1344,6 +1489,7 @@ static void after_frame(ear_ctx *ctx, void *user) {
     }
     focus_rule(ctx, d);
     music_rule(ctx, d);
+    note_room(ctx, d);
     /* every new line of speech goes to the log with the game time */
     ear_speech *sp = ear_ctx_speech(ctx);
     uint64_t total = ear_speech_total(sp);

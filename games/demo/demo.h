@@ -28,6 +28,12 @@ typedef enum demo_route {
     DEMO_ROUTE_EXIT,         /* quit the game */
 } demo_route;
 
+/* Loads an HRTF set into the stage (the native process: the audio/hrtf loader,
+ * ear_hrtf_load, then ear_stage_set_hrtf; main.c). EAR_OK, or an error with the reason in
+ * why (a sentence naming the file). Called once, the first time the headphones setting is
+ * on: loading takes about 1.4 s of CPU. Thread: game. */
+typedef ear_result (*demo_hrtf_loader)(void *user, ear_stage *stage, char *why, size_t cap);
+
 typedef struct demo_options {
     const char *save_path;  /* NULL: no save file (in memory) */
     const char *language;   /* NULL: the save's, else English */
@@ -40,6 +46,14 @@ typedef struct demo_options {
      * natively: the files, the encrypted save. */
     bool sounds_in_memory;
     bool plain_save;
+    /* Headphones (3D sound): the loader of the HRTF set; NULL when the build has none (the
+     * web build, which has no libmysofa): the settings then do not offer the option and
+     * voices are panned. */
+    demo_hrtf_loader load_hrtf;
+    void *hrtf_user;
+    /* 0: the save's headphones setting (default off); 1: on, -1: off (--headphones,
+     * --no-headphones; the setting is not changed in the save). */
+    int headphones;
     /* Every spoken line, with the game time (the speech log, and the bot's ears). */
     void (*on_line)(void *user, double game_s, const char *text);
     void *line_user;
@@ -76,5 +90,12 @@ demo_result demo_get_result(const demo *d);
 /* Loads counted by the cache when each level had loaded (for tests, printed by main). */
 uint64_t demo_loads_at_level_start(const demo *d, size_t index);
 size_t demo_level_starts(const demo *d);
+/* The room each level start was heard in, as the stage and the world reported it once the
+ * ear was in the level's zone: "level=2 zone=cellar room=cave rt60=3.50" (the room is the
+ * preset whose parameters the stage's room equals, else "custom"). NULL past the end.
+ * Thread: game. */
+const char *demo_room_at(const demo *d, size_t index);
+/* Whether the headphones setting is on (the option, else the save's). Thread: game. */
+bool demo_headphones(const demo *d);
 
 #endif

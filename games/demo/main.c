@@ -9,9 +9,11 @@
 #include "demo.h"
 #include <plot.h> /* tools/earshot: the SVG writer, reused */
 
+#include "earshot/hrtf.h"
 #include "earshot/wav.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +48,36 @@ static const char usage_text[] =
     "  --plot FILE         headless: an SVG picture of it\n"
     "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
     "  --assets DIR        the sounds folder's parent (default: the build's)\n"
+    "  --headphones        3D sound (HRTF) on headphones, whatever the save says\n"
+    "  --no-headphones     panned sound, whatever the save says\n"
+    "  --hrtf FILE         the HRTF set (SOFA) for headphones (default:\n"
+    "                      " EAR_HRTF_DEFAULT_PATH ", Debian's libmysofa1)\n"
     "  --help, --version\n"
     "Keys: arrows walk and turn (drive in the car), C facing, W where am I, T time and\n"
     "score, S speed, K keys, F1 repeat, H history, Escape pause.\n";
+
+/* The headphones' HRTF set: the SOFA file through the audio/hrtf loader (libmysofa),
+ * made for the stage's rate, handed to the stage (which copies it) and freed. */
+static ear_result load_hrtf(void *user, ear_stage *stage, char *why, size_t cap) {
+    const char *path = user;
+    ear_hrtf_config hc = ear_hrtf_config_default();
+    hc.sample_rate = ear_stage_get_config(stage).sample_rate;
+    ear_hrtf_set *set = NULL;
+    ear_hrtf_error err = {{0}};
+    ear_result r = ear_hrtf_load(path, &hc, &set, &err);
+    if (r != EAR_OK) {
+        const char *m = err.message[0] ? err.message : ear_result_string(r);
+        if (strncmp(m, "hrtf: ", 6) == 0) m += 6; /* the module's name: not for the player */
+        snprintf(why, cap, "%s.", m);
+        return r;
+    }
+    ear_stage_hrtf view = ear_hrtf_stage_view(set);
+    r = ear_stage_set_hrtf(stage, &view);
+    ear_hrtf_free(set);
+    if (r != EAR_OK)
+        snprintf(why, cap, "%s: the stage refused the set (%s).", path, ear_result_string(r));
+    return r;
+}
 
 typedef struct run {
     FILE *speech_log;
@@ -131,7 +160,8 @@ int main(int argc, char **argv) {
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
     const char *assets = DEMO_ASSETS, *bot_log_path = NULL;
-    int level = 0;
+    const char *hrtf_path = EAR_HRTF_DEFAULT_PATH;
+    int level = 0, headphones = 0;
     double seconds = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -193,6 +223,12 @@ int main(int argc, char **argv) {
             svg = argv[++i];
         } else if (!strcmp(a, "--assets") && v) {
             assets = argv[++i];
+        } else if (!strcmp(a, "--headphones")) {
+            headphones = 1;
+        } else if (!strcmp(a, "--no-headphones")) {
+            headphones = -1;
+        } else if (!strcmp(a, "--hrtf") && v) {
+            hrtf_path = argv[++i];
         } else {
             fprintf(stderr, "earshot-demo: %s: unknown option\n%s", a, usage_text);
             return 2;
@@ -264,6 +300,9 @@ int main(int argc, char **argv) {
     o.assets_dir = assets;
     o.on_line = on_line;
     o.line_user = &r;
+    o.load_hrtf = load_hrtf;
+    o.hrtf_user = (void *)(uintptr_t)hrtf_path; /* read only */
+    o.headphones = headphones;
     demo *d = demo_create(&o);
     ear_ui *ui = NULL;
     if (!d || ear_ui_create(NULL, &ui) != EAR_OK) {
@@ -388,6 +427,13 @@ int main(int argc, char **argv) {
         uint64_t spoken = ear_speech_total(ear_ctx_speech(ear_runner_ctx(rn)));
         uint64_t voices = ear_world_get_stats(ear_ctx_world(ear_runner_ctx(rn))).started;
         uint64_t mismatch = ear_runner_replay_mismatch(rn);
+        /* how the stage placed the voices at the end, and each level's room */
+        ear_stage_hrtf_info hi;
+        if (ear_stage_get_hrtf(stage, &hi) == EAR_OK)
+            printf("spatializer: %s loaded=%s directions=%u taps=%u source=%s\n",
+                   hi.spatializer == EAR_SPATIALIZER_HRTF ? "hrtf" : "pan",
+                   hi.loaded ? "yes" : "no", hi.count, hi.taps, hi.loaded ? hi.source : "-");
+        for (size_t i = 0; demo_room_at(d, i); i++) printf("room: %s\n", demo_room_at(d, i));
         ear_runner_destroy(rn);
         free(order);
         if (replay && mismatch != UINT64_MAX) {

@@ -206,6 +206,8 @@ typedef struct ear_impact {
     char duck[EAR_NAME_MAX];        /* a ducking rule's name, or "" */
     float duck_hold_s;              /* default 0.5 */
     float duck_min_speed_mps;       /* default: full_speed_mps (0 here means that) */
+    float reverb_send;              /* 0 .. 1: the hit's send to the room reverb (mixer.h);
+                                       default 0 */
 } ear_impact;
 
 /* The defaults above. Thread: any. */
@@ -232,6 +234,8 @@ typedef struct ear_event_params {
     bool flat; /* default false: placed at the position */
     ear_attenuation attenuation;
     uint8_t priority;
+    float reverb_send; /* 0 (default: dry only) .. 1: the event's send to the room reverb
+                          (mixer.h; a pool's pick sends the same) */
 } ear_event_params;
 
 /* Plays `name` (a pool registered on the stage, else a sound name) once at position,

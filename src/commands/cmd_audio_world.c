@@ -5,9 +5,12 @@
  * object fails the load and changes nothing), world.step and audio.render_offline {"scene":
  * true} sync it.
  *
+ * The document's top level adds "zones" (reverb zones: name, min, max, a preset and/or
+ * the room's fields, priority, transition) and "follow" (the name of the body the ear rides).
+ *
  * Every key is checked like the physics parser's: an unknown key, a wrong type or a value
  * out of range is an E_BAD_PARAM whose where is the JSON path of the field
- * ("params.world.bodies[2].source.volume").
+ * ("params.world.bodies[2].source.volume", "params.world.zones[1].max").
  */
 #include "commands_internal.h"
 
@@ -241,10 +244,10 @@ static bool parse_source(doc_parse *p, const json_t *o, const char *where, ear_s
 }
 
 static const char *const impact_keys[] = {
-    "sound",   "pool",     "bus",   "min_speed",    "full_speed",
-    "volume",  "cooldown", "model", "min_distance", "max_distance",
-    "rolloff", "priority", "duck",  "duck_hold",    "duck_min_speed",
-    NULL};
+    "sound",       "pool",     "bus",   "min_speed",    "full_speed",
+    "volume",      "cooldown", "model", "min_distance", "max_distance",
+    "rolloff",     "priority", "duck",  "duck_hold",    "duck_min_speed",
+    "reverb_send", NULL};
 
 static bool parse_impact(doc_parse *p, const json_t *o, const char *where, ear_impact *im) {
     *im = ear_impact_default();
@@ -261,7 +264,8 @@ static bool parse_impact(doc_parse *p, const json_t *o, const char *where, ear_i
         !num(p, o, where, "priority", 0, 255, &priority) ||
         !text(p, o, where, "duck", im->duck, sizeof im->duck) ||
         !num(p, o, where, "duck_hold", 0, 60, &im->duck_hold_s) ||
-        !num(p, o, where, "duck_min_speed", 0, 1000, &im->duck_min_speed_mps))
+        !num(p, o, where, "duck_min_speed", 0, 1000, &im->duck_min_speed_mps) ||
+        !num(p, o, where, "reverb_send", 0, 1, &im->reverb_send))
         return false;
     im->priority = (uint8_t)priority;
     if (!im->sound[0] && !im->pool[0]) {
@@ -309,6 +313,128 @@ static bool parse_vehicle_sound(doc_parse *p, const json_t *o, const char *where
         !text(p, o, where, "crash", v->crash, sizeof v->crash) ||
         !num(p, o, where, "crash_full_speed", 0.5, 1000, &v->crash_full_speed_mps))
         return false;
+    return true;
+}
+
+/* [x, y, z] at obj[key] (required), finite, each within +-1e6 m. */
+static bool box_corner(doc_parse *p, const json_t *obj, const char *where, const char *key,
+                       ear_vec3 *out) {
+    const json_t *v = json_object_get(obj, key);
+    char at[256];
+    snprintf(at, sizeof at, "%s.%s", where, key);
+    float c[3];
+    if (!json_is_array(v) || json_array_size(v) != 3)
+        return fail(p, at, "[x, y, z] in metres (a zone needs min and max)");
+    for (size_t k = 0; k < 3; k++) {
+        const json_t *x = json_array_get(v, k);
+        double d = json_is_number(x) ? json_number_value(x) : NAN;
+        if (!(d >= -1e6 && d <= 1e6)) {
+            snprintf(at, sizeof at, "%s.%s[%zu]", where, key, k);
+            return fail(p, at, "a number in -1e+06..1e+06 (metres)");
+        }
+        c[k] = (float)d;
+    }
+    *out = (ear_vec3){c[0], c[1], c[2]};
+    return true;
+}
+
+static const char *const zone_keys[] = {
+    "name",        "min",          "max",         "preset",     "rt60_low_s",
+    "rt60_high_s", "crossover_hz", "predelay_ms", "size",       "density",
+    "damping",     "wet",          "priority",    "transition", NULL};
+
+/* One reverb zone: the preset (default "room"), then the room's own fields over it, each
+ * checked against ear_reverb_params' range (the first bad one is named). */
+static bool parse_zone(doc_parse *p, const json_t *o, const char *where, ear_reverb_zone *z) {
+    if (!json_is_object(o))
+        return fail(p, where,
+                    "an object describing a reverb zone {name, min, max, preset ...}");
+    *z = ear_reverb_zone_default("");
+    if (!keys_known(p, o, where, zone_keys)) return false;
+    char at[256];
+    snprintf(at, sizeof at, "%s.name", where);
+    if (!json_object_get(o, "name")) return fail(p, at, "the zone's name (a string)");
+    if (!text(p, o, where, "name", z->name, sizeof z->name) ||
+        !box_corner(p, o, where, "min", &z->min_m) ||
+        !box_corner(p, o, where, "max", &z->max_m))
+        return false;
+    if (z->min_m.x > z->max_m.x || z->min_m.y > z->max_m.y || z->min_m.z > z->max_m.z) {
+        snprintf(at, sizeof at, "%s.max", where);
+        return fail(p, at, "max >= min on every axis");
+    }
+    const json_t *pr = json_object_get(o, "preset");
+    if (pr) {
+        ear_reverb_preset preset;
+        snprintf(at, sizeof at, "%s.preset", where);
+        if (!json_is_string(pr) ||
+            ear_reverb_preset_from_name(json_string_value(pr), &preset) != EAR_OK)
+            return fail(p, at, "one of room, hall, cave, corridor, outdoors");
+        ear_reverb_preset_params(preset, &z->room);
+    }
+    float prio = 0;
+    if (!num(p, o, where, "rt60_low_s", 0.1, 30, &z->room.rt60_low_s) ||
+        !num(p, o, where, "rt60_high_s", 0.1, 30, &z->room.rt60_high_s) ||
+        !num(p, o, where, "crossover_hz", 50, 10000, &z->room.crossover_hz) ||
+        !num(p, o, where, "predelay_ms", 0, 200, &z->room.predelay_ms) ||
+        !num(p, o, where, "size", 0.25, 3, &z->room.size) ||
+        !num(p, o, where, "density", 0, 1, &z->room.density) ||
+        !num(p, o, where, "damping", 0, 1, &z->room.damping) ||
+        !num(p, o, where, "wet", 0, 4, &z->room.wet) ||
+        !num(p, o, where, "priority", -1000000, 1000000, &prio) ||
+        !num(p, o, where, "transition", 0, 60, &z->transition_s))
+        return false;
+    if (prio != floorf(prio)) {
+        snprintf(at, sizeof at, "%s.priority", where);
+        return fail(p, at, "a whole number in -1e+06..1e+06");
+    }
+    z->priority = (int32_t)prio;
+    if (z->transition_s == 0.0f) z->transition_s = 1.0f; /* the zone's default */
+    const char *bad_field = NULL;
+    if (ear_reverb_params_check(&z->room, &bad_field) != EAR_OK) {
+        snprintf(at, sizeof at, "%s.%s", where, bad_field ? bad_field : "preset");
+        return fail(p, at,
+                    "a room within the reverb's ranges (docs/stage.md, \"Room reverb\")");
+    }
+    return true;
+}
+
+/* The document's "zones" (an array, at most EAR_WORLD_MAX_ZONES, names used once) and
+ * "follow" (a body's name). */
+static bool parse_top(doc_parse *p, const json_t *doc, ear_physics *physics, ear_world *w) {
+    const json_t *zones = json_object_get(doc, "zones");
+    if (zones && !json_is_array(zones)) return fail(p, "zones", "an array of reverb zones");
+    size_t n = zones ? json_array_size(zones) : 0;
+    for (size_t i = 0; i < n; i++) {
+        char where[64];
+        snprintf(where, sizeof where, "zones[%zu]", i);
+        if (i >= EAR_WORLD_MAX_ZONES) return fail(p, where, "at most 64 zones");
+        ear_reverb_zone z;
+        if (!parse_zone(p, json_array_get(zones, i), where, &z)) return false;
+        for (size_t j = 0; j < i; j++) {
+            ear_reverb_zone other;
+            if (ear_world_reverb_zone_at(w, j, &other) && strcmp(other.name, z.name) == 0) {
+                char at[96], expected[160];
+                snprintf(at, sizeof at, "%s.name", where);
+                snprintf(expected, sizeof expected,
+                         "a name not already used (\"%s\" is zones[%zu]'s)", z.name, j);
+                return fail(p, at, expected);
+            }
+        }
+        if (ear_world_set_reverb_zone(w, &z) != EAR_OK) return fail(p, where, "a valid zone");
+    }
+    const json_t *follow = json_object_get(doc, "follow");
+    if (follow) {
+        const char *name = json_string_value(follow);
+        ear_body_id id = name ? ear_physics_find(physics, name) : EAR_BODY_NONE;
+        if (!name || id == EAR_BODY_NONE) {
+            char expected[200];
+            snprintf(expected, sizeof expected,
+                     "the name of one of the document's bodies%s%.80s%s",
+                     name ? " (none is named \"" : "", name ? name : "", name ? "\")" : "");
+            return fail(p, "follow", expected);
+        }
+        if (ear_world_follow(w, id) != EAR_OK) return fail(p, "follow", "a body to follow");
+    }
     return true;
 }
 
@@ -369,6 +495,10 @@ json_t *ear__cmd_audio_world_build(ear_commands *c, const json_t *doc, ear_physi
             ear_world_destroy(w);
             return p.err;
         }
+    }
+    if (!parse_top(&p, doc, physics, w)) {
+        ear_world_destroy(w);
+        return p.err;
     }
     *out = w;
     return NULL;

@@ -22,7 +22,7 @@
 
 /* Per-body and top-level keys of world documents that other commands read from the same
  * document; the physics parser tolerates them. The audio world adds its keys here. */
-static const char *const doc_extra_keys[] = {NULL};
+static const char *const doc_extra_keys[] = {"zones", "follow", NULL};
 static const char *const doc_extra_body_keys[] = {"source", "impact", "listener",
                                                   "vehicle_sound", NULL};
 

@@ -78,9 +78,11 @@ static bool check_keys(parse *p, const json_t *obj, const char *where, const cha
     json_object_foreach((json_t *)obj, key, value) {
         (void)value;
         if (listed(known, key) || listed(extra, key)) continue;
-        char at[160];
+        char at[160], more[200] = "";
+        for (const char *const *e = extra; e && *e; e++) /* the caller's keys are keys too */
+            snprintf(more + strlen(more), sizeof more - strlen(more), ", %.40s", *e);
         snprintf(at, sizeof at, "%s%s%.60s", where, where[0] ? "." : "", key);
-        return fail(p, at, "unknown key (expected %s)", list);
+        return fail(p, at, "unknown key (expected %s%s)", list, more);
     }
     return true;
 }

@@ -335,7 +335,7 @@ ear_result ear_world_set_impact(ear_world *w, ear_body_id body, const ear_impact
         !nonneg(impact->full_speed_mps) || !nonneg(impact->volume) ||
         !nonneg(impact->cooldown_s) || !nonneg(impact->duck_hold_s) ||
         !nonneg(impact->duck_min_speed_mps) || !attenuation_ok(&impact->attenuation) ||
-        impact->bus < 0 || impact->bus >= EAR_BUS_COUNT)
+        !nonneg(impact->reverb_send) || impact->bus < 0 || impact->bus >= EAR_BUS_COUNT)
         return EAR_E_INVALID_ARG;
     if (!body_ok(w, body)) return EAR_E_STALE_ID;
     ear__entry *e = ensure(w, body);
@@ -532,6 +532,7 @@ static void play_now(ear_world *w, const char *name, bool is_pool, ear_vec3 pos,
     p.bus = ep->bus;
     p.priority = ep->priority;
     p.attenuation = ep->attenuation;
+    p.reverb_send = ep->reverb_send;
     p.placed = !ep->flat;
     p.position = pos;
     if (p.placed) {
@@ -648,6 +649,7 @@ static void hit(ear_world *w, ear__entry *e, const ear_physics_event *ev, double
         .bus = im->bus,
         .attenuation = im->attenuation,
         .priority = im->priority,
+        .reverb_send = im->reverb_send,
     };
     if (p.volume <= 0.0f) p.volume = -1.0f;
     w->stats.impacts++;

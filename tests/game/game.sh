@@ -35,6 +35,12 @@ check "German speech log: the completion" \
     grep -qE '^[0-9]+\.[0-9]{2}	Level geschafft\. Zeit [0-9]+,[0-9] Sekunden\. Punkte [0-9]+\.$' de-all.log
 # Cache: level 2 adds its music only (walking sounds stay), level 3 the car's six sounds.
 check "cache loads 22 23 29 across next level" grep -qx 'loads: 22 23 29' all.out
+# Each level's room, as the world (its zone) and the stage (its room) report it; panned
+# (no headphones by default; tests/game/headphones.sh plays them on headphones).
+check "rooms: the garden outdoors" grep -qx 'room: level=1 zone=garden room=outdoors rt60=0.35' all.out
+check "rooms: the cellar a cave" grep -qx 'room: level=2 zone=cellar room=cave rt60=3.50' all.out
+check "rooms: the road outdoors" grep -qx 'room: level=3 zone=road room=outdoors rt60=0.35' all.out
+check "panned by default" grep -qx 'spatializer: pan loaded=no directions=0 taps=0 source=-' all.out
 
 # 2. Menus by script, word for word.
 cat >menu.script <<'S'
@@ -54,7 +60,7 @@ S
 "$GAME" --headless --script menu.script --save s.save --speech-log en.log >en.out 2>&1
 for line in "0.02	Main menu, menu" "0.02	Play, button, 1 of 5" "0.08	Choose a level, submenu, 2 of 5" \
     "0.17	Settings, submenu, 3 of 5" "0.27	Settings, menu" \
-    "0.27	Master volume, slider, 100 percent, 1 of 8" "0.50	Music volume, slider, 60 percent, 2 of 8" \
+    "0.27	Master volume, slider, 100 percent, 1 of 9" "0.50	Music volume, slider, 60 percent, 2 of 9" \
     "0.58	70 percent" "1.00	Level 1: the garden. Follow the bell. Find two sparkles, then the beacon." \
     "3.33	Paused, menu" "3.33	Resume, button, 1 of 5"; do
     check "English: $line" has_line en.log "$line"
@@ -62,7 +68,7 @@ done
 # 3. The save kept the music volume (70); German this time.
 "$GAME" --headless --script menu.script --save s.save --lang de --speech-log de.log >de.out 2>&1
 for line in "0.02	Hauptmenü, Menü" "0.02	Spielen, Schalter, 1 von 5" "0.27	Einstellungen, Menü" \
-    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 8" "0.58	80 Prozent" \
+    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 9" "0.58	80 Prozent" \
     "3.33	Pause, Menü"; do
     check "German: $line" has_line de.log "$line"
 done
@@ -81,7 +87,7 @@ if [ -n "$KILLER" ]; then
         awk '{ exit !($1 > 40 && $2 == int($1 / 2)) }' kill.note
     check "the save from before is intact" cmp -s k.save k.before
     "$GAME" --headless --script menu.script --save k.save --speech-log kill.log >/dev/null 2>&1
-    check "the next run loads it (music 70)" has_line kill.log "0.50	Music volume, slider, 70 percent, 2 of 8"
+    check "the next run loads it (music 70)" has_line kill.log "0.50	Music volume, slider, 70 percent, 2 of 9"
     check "and says nothing of damage" sh -c "! grep -q 'damaged' kill.log"
 fi
 
@@ -93,7 +99,7 @@ printf "\\$(printf '%03o' $((b ^ 255)))" | dd of=s.save bs=1 seek=40 conv=notrun
 "$GAME" --headless --script menu.script --save s.save --speech-log broken.log >/dev/null 2>&1
 check "tampered save becomes .broken" test -f s.save.broken
 check "tampered save is said" grep -q 'The save file was damaged and has been set aside. The game starts from the defaults.' broken.log
-check "defaults after the tampered save" grep -qF "Music volume, slider, 60 percent, 2 of 8" broken.log
+check "defaults after the tampered save" grep -qF "Music volume, slider, 60 percent, 2 of 9" broken.log
 
 # 5. A recorded autoplay replays to the same state and audio hash at every step.
 "$GAME" --autoplay --level 1 --record run.rep >rec.out 2>&1

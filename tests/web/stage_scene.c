@@ -15,6 +15,11 @@
  *                          duck of the music under the effects; rendered in uneven
  *                          chunks). Every input the scene computes is made with +, -,
  *                          * and / only, so it is the same on both builds too.
+ *     stage_scene room     prints "room <16 hex digits> tail_db <x>": the hash of 2 s of a
+ *                          0.05 s noise burst sent fully into the cave preset's room
+ *                          (mixer.h's reverb), and its tail: the energy 200..300 ms
+ *                          after the burst over its first 50 ms, in dB (the room is
+ *                          there: the demo game's cellar in the browser)
  *     stage_scene bench V S  prints "ns_per_voice_frame <x> voices <V> seconds <S>":
  *                          V looping placed voices rendered for S seconds of audio,
  *                          best of 3 runs (the machine may be loaded)
@@ -28,6 +33,7 @@
 #include "earshot/stage.h"
 #include "earshot/synth.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -293,7 +299,50 @@ EXPORT double ear_web_scene_bench(int voices, double seconds) {
     return best;
 }
 
+/* The room: the cave preset, a seeded noise burst sending 1, 2 s rendered in 0.1 s chunks.
+ * Returns the hash (0 on failure) and the tail over the head in dB. */
+uint64_t ear_web_room_hash(double *tail_db);
+EXPORT uint64_t ear_web_room_hash(double *tail_db) {
+    ear_stage *st = scalar_stage();
+    ear_clip *burst = clip(EAR_WAVE_NOISE, 0, 0, 0.05f, false);
+    ear_reverb_params cave;
+    uint64_t h = 0;
+    if (st && burst && ear_reverb_preset_params(EAR_REVERB_CAVE, &cave) == EAR_OK &&
+        ear_stage_set_reverb(st, &cave, 0.02f) == EAR_OK) {
+        static float out[2 * RATE * 2];
+        float pre[2 * 4800];
+        for (int i = 0; i < 5; i++) ear_stage_render(st, pre, 4800); /* the room settles */
+        if (ear_stage_play(st, burst, &(ear_play){.reverb_send = 1.0f}, NULL) == EAR_OK) {
+            for (uint32_t f = 0; f < 2 * RATE; f += 4800)
+                ear_stage_render(st, out + 2 * f, 4800);
+            h = fnv(0xcbf29ce484222325ull, out, 2 * RATE * 2);
+            double head = 0, tail = 0;
+            for (uint32_t i = 0; i < RATE / 20; i++)
+                head +=
+                    (double)out[2 * i] * out[2 * i] + (double)out[2 * i + 1] * out[2 * i + 1];
+            for (uint32_t i = RATE / 5; i < 3 * RATE / 10; i++)
+                tail +=
+                    (double)out[2 * i] * out[2 * i] + (double)out[2 * i + 1] * out[2 * i + 1];
+            /* per sample: 50 ms of head against 100 ms of tail */
+            if (tail_db) *tail_db = 10.0 * log10((tail / (RATE / 10)) / (head / (RATE / 20)));
+        }
+    }
+    if (burst) ear_clip_release(burst);
+    ear_stage_destroy(st);
+    return h;
+}
+
 int main(int argc, char **argv) {
+    if (argc >= 2 && strcmp(argv[1], "room") == 0) {
+        double tail_db = 0;
+        uint64_t h = ear_web_room_hash(&tail_db);
+        if (!h) {
+            fprintf(stderr, "stage_scene: the room could not be made\n");
+            return 1;
+        }
+        printf("room %016llx tail_db %.2f\n", (unsigned long long)h, tail_db);
+        return 0;
+    }
     if (argc >= 2 && strcmp(argv[1], "hash") == 0) {
         uint64_t h = ear_web_scene_hash();
         if (!h) {
@@ -315,6 +364,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "none") == 0) return 0; /* the page calls in itself */
-    fprintf(stderr, "usage: stage_scene hash | stage_scene bench VOICES SECONDS\n");
+    fprintf(stderr, "usage: stage_scene hash | stage_scene room | stage_scene bench VOICES "
+                    "SECONDS\n");
     return 2;
 }

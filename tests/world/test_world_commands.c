@@ -7,6 +7,7 @@
  * muffled by its wall, the same hash both times).
  */
 #include "earshot/commands.h"
+#include "earshot/mixer.h"
 #include "test.h"
 
 #include <math.h>
@@ -399,8 +400,107 @@ TEST(follow_attach_and_once_as_commands) {
     ear_commands_destroy(c);
 }
 
+/* A world document with its own rooms and ear: "zones" (a cave, a nook in it with a higher
+ * priority and a room of its own fields) and "follow" (the ear rides "walker", inside both);
+ * one step later audio.status says the ear is in the nook and the stage's room is the
+ * nook's. Bad zones and follows name their field and change nothing. */
+static json_t *rooms_doc(const char *zones, const char *follow) {
+    char text[3072];
+    snprintf(text, sizeof text,
+             "{\"gravity\": [0, 0, 0], \"bodies\": ["
+             "{\"name\": \"post\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
+             "\"position\": [0, 0, 0], \"kind\": \"fixed\", \"listener\": {}},"
+             "{\"name\": \"walker\", \"shape\": \"box\", \"half_extents\": [0.3, 0.5, 0.3], "
+             "\"position\": [5, 0, 0], \"kind\": \"kinematic\"}],"
+             "\"zones\": %s, \"follow\": %s}",
+             zones, follow);
+    return parse(text);
+}
+
+static json_t *reverb_status(ear_commands *c) {
+    json_t *err = NULL;
+    json_t *st = run(c, "audio.status", json_object(), &err);
+    json_decref(err);
+    json_t *rv = json_incref(json_object_get(st, "reverb"));
+    json_decref(st);
+    return rv;
+}
+
+TEST(a_documents_zones_and_follow_set_the_room) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(NULL, &c));
+    const char *good = "[{\"name\": \"cave\", \"min\": [2, -2, -2], \"max\": [8, 2, 2], "
+                       "\"preset\": \"cave\"},"
+                       "{\"name\": \"nook\", \"min\": [4, -1, -1], \"max\": [6, 1, 1], "
+                       "\"preset\": \"room\", \"wet\": 0.5, \"priority\": 1, "
+                       "\"transition\": 0.5}]";
+    json_t *err = NULL;
+    json_t *r =
+        run(c, "world.load", json_pack("{s:o}", "world", rooms_doc(good, "\"walker\"")), &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    r = run(c, "world.step", json_pack("{s:i}", "steps", 1), &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    json_t *rv = reverb_status(c);
+    ASSERT_EQ(json_array_size(json_object_get(rv, "zones")), 2);
+    ASSERT_STR_EQ(json_string_value(json_object_get(rv, "zone")), "nook");
+    const json_t *nook = json_array_get(json_object_get(rv, "zones"), 1);
+    ASSERT_EQ(json_integer_value(json_object_get(nook, "priority")), 1);
+    ASSERT_NEAR(json_number_value(json_object_get(nook, "transition")), 0.5, 1e-6);
+    ear_reverb_params room;
+    ASSERT_OK(ear_reverb_preset_params(EAR_REVERB_ROOM, &room));
+    const json_t *now = json_object_get(rv, "room");
+    ASSERT_NEAR(json_number_value(json_object_get(now, "wet")), 0.5, 1e-6);
+    ASSERT_NEAR(json_number_value(json_object_get(now, "rt60_low_s")), room.rt60_low_s, 1e-6);
+    json_decref(rv);
+    struct {
+        const char *zones, *follow, *where;
+    } bad[] = {
+        {"5", "null", "params.world.zones"},
+        {"[7]", "\"walker\"", "params.world.zones[0]"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0]}]", "\"walker\"", "params.world.zones[0].max"},
+        {"[{\"name\": \"a\", \"min\": [0, \"y\", 0], \"max\": [1, 1, 1]}]", "\"walker\"",
+         "params.world.zones[0].min[1]"},
+        {"[{\"name\": \"a\", \"min\": [2, 0, 0], \"max\": [1, 1, 1]}]", "\"walker\"",
+         "params.world.zones[0].max"},
+        {"[{\"min\": [0, 0, 0], \"max\": [1, 1, 1]}]", "\"walker\"",
+         "params.world.zones[0].name"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"preset\": \"castle\"}]",
+         "\"walker\"", "params.world.zones[0].preset"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"colour\": 1}]",
+         "\"walker\"", "params.world.zones[0].colour"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"rt60_low_s\": 50}]",
+         "\"walker\"", "params.world.zones[0].rt60_low_s"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [1, 1, 1], \"priority\": 0.5}]",
+         "\"walker\"", "params.world.zones[0].priority"},
+        {"[{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [1, 1, 1]},"
+         "{\"name\": \"a\", \"min\": [0, 0, 0], \"max\": [2, 2, 2]}]",
+         "\"walker\"", "params.world.zones[1].name"},
+        {"[]", "\"nobody\"", "params.world.follow"},
+        {"[]", "3", "params.world.follow"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err = NULL;
+        r = run(c, "world.load",
+                json_pack("{s:o}", "world", rooms_doc(bad[i].zones, bad[i].follow)), &err);
+        ASSERT_TRUE(r == NULL);
+        ASSERT_STR_EQ(code_of(err), "E_BAD_PARAM");
+        ASSERT_STR_EQ(where_of(err), bad[i].where);
+        json_decref(err);
+    }
+    /* nothing changed: the same zones, the ear still in the nook */
+    rv = reverb_status(c);
+    ASSERT_EQ(json_array_size(json_object_get(rv, "zones")), 2);
+    ASSERT_STR_EQ(json_string_value(json_object_get(rv, "zone")), "nook");
+    json_decref(rv);
+    ear_commands_destroy(c);
+}
+
 TEST_MAIN(TEST_ENTRY(bad_components_name_their_field_and_change_nothing),
           TEST_ENTRY(render_offline_scene_steps_the_world_in_lockstep),
           TEST_ENTRY(a_documents_vehicle_sound_runs_its_engine_loop),
           TEST_ENTRY(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash),
-          TEST_ENTRY(follow_attach_and_once_as_commands))
+          TEST_ENTRY(follow_attach_and_once_as_commands),
+          TEST_ENTRY(a_documents_zones_and_follow_set_the_room))

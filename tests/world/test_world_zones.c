@@ -197,6 +197,66 @@ TEST(a_sources_send_rings_on_in_the_room) {
     ASSERT_DBL_GT(live, 1e-3);
 }
 
+/* An event's reverb_send (ear_event_params), played as a sound or as a pool's pick: a
+ * 0.1 s tone 2 m ahead in a hall; the RMS 0.2..0.5 s after it started (the tone is over):
+ * the room's tail with a send, exact silence without. */
+static double event_tail(float send, bool pool) {
+    fixture f;
+    if (!fixture_open(&f, v3(0, 0, 0))) return -1.0;
+    add_sine(&f, "blip", 500, 0.1, 0.5f);
+    ear_body_id head = body_at(&f, "head", EAR_BODY_FIXED, v3(0, 0, 0), v3(0.2f, 0.2f, 0.2f));
+    ear_listener_component l = ear_listener_component_default();
+    ear_world_set_listener(f.world, head, &l);
+    ear_reverb_zone z = zone("hall", EAR_REVERB_HALL, v3(-10, -10, -10), v3(10, 10, 10), 0);
+    ear_world_set_reverb_zone(f.world, &z);
+    for (int i = 0; i < 30; i++) sync_render(&f);
+    if (pool) {
+        ear_pool_def def = {0};
+        snprintf(def.name, sizeof def.name, "steps");
+        if (ear_assets_get(f.assets, "blip", &def.clips[0]) != EAR_OK) return -1.0;
+        def.clip_count = 1;
+        def.volume_min = def.volume_max = 1;
+        ear_stage_register_pool(f.stage, &def);
+    }
+    ear_world_play_event(f.world, pool ? "steps" : "blip", v3(0, 0, -2),
+                         &(ear_event_params){.reverb_send = send});
+    double t0 = (double)f.frames / RATE;
+    for (int i = 0; i < 40; i++) sync_render(&f);
+    double r = ear_rms(at(&f, t0 + 0.2), span(t0 + 0.2, t0 + 0.5), 2, 0);
+    fixture_close(&f);
+    return r;
+}
+
+TEST(events_and_pool_picks_send_to_the_room) {
+    double dry = event_tail(0.0f, false), wet = event_tail(1.0f, false);
+    double pool_dry = event_tail(0.0f, true), pool_wet = event_tail(1.0f, true);
+    printf("  after the event: send 0 %.3g, send 1 %.3g; a pool's pick: %.3g, %.3g\n", dry, wet,
+           pool_dry, pool_wet);
+    ASSERT_DBL_LE(dry, 0.0);
+    ASSERT_DBL_GT(wet, 1e-3);
+    ASSERT_DBL_LE(pool_dry, 0.0);
+    ASSERT_DBL_GT(pool_wet, 1e-3);
+    /* the same send, the same pick at volume 1: the same tail (within 1 %) */
+    ASSERT_NEAR(pool_wet / wet, 1.0, 0.01);
+}
+
+TEST(an_impacts_send_is_checked) {
+    fixture f;
+    ASSERT_TRUE(fixture_open(&f, v3(0, 0, 0)));
+    ear_body_id box = body_at(&f, "box", EAR_BODY_DYNAMIC, v3(0, 1, 0), v3(0.2f, 0.2f, 0.2f));
+    ear_impact im = ear_impact_default();
+    snprintf(im.sound, sizeof im.sound, "blip");
+    im.reverb_send = -0.5f;
+    ASSERT_EQ(ear_world_set_impact(f.world, box, &im), EAR_E_INVALID_ARG);
+    im.reverb_send = NAN;
+    ASSERT_EQ(ear_world_set_impact(f.world, box, &im), EAR_E_INVALID_ARG);
+    im.reverb_send = 0.6f;
+    ASSERT_EQ(ear_world_set_impact(f.world, box, &im), EAR_OK);
+    fixture_close(&f);
+}
+
 TEST_MAIN(TEST_ENTRY(the_ear_walks_through_zones_and_the_room_follows),
           TEST_ENTRY(bad_zones_are_refused_and_change_nothing),
-          TEST_ENTRY(a_sources_send_rings_on_in_the_room))
+          TEST_ENTRY(a_sources_send_rings_on_in_the_room),
+          TEST_ENTRY(events_and_pool_picks_send_to_the_room),
+          TEST_ENTRY(an_impacts_send_is_checked))
