@@ -34,7 +34,13 @@ AVX2 static void build_avx2(uint32_t k, uint32_t kpad, const float *m0, const fl
     ear__hf_build(k, kpad, m0, m1, m2, m3, w, fa, fb, fx, q, out);
 }
 
-static const ear__hf_kernel kernel = {mac_avx2, mac_xfade_avx2, combine_avx2, build_avx2};
+AVX2 static void product_avx2(uint32_t k, uint32_t kpad, const float *x, const float *sp,
+                              float *y) {
+    ear__hf_product(k, kpad, x, sp, y);
+}
+
+static const ear__hf_kernel kernel = {mac_avx2, mac_xfade_avx2, combine_avx2, build_avx2,
+                                      product_avx2};
 const ear__hf_kernel *const ear__hf_avx2 = &kernel;
 
 #else

@@ -11,33 +11,51 @@
 
 #include <stdint.h>
 
-/* a0 += g0 X S and, when a1, a1 += d X S. */
+/* Both ears (ear e's spectra at + 2 kpad e in s, a0, a1): a0 += g0 X S and, when a1,
+ * a1 += d X S. */
 static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict x,
                                const float *restrict s, float g0, float d, float *restrict a0,
                                float *restrict a1) {
-    const float *xr = x, *xi = x + kpad, *sr = s, *si = s + kpad;
-    float *a0r = a0, *a0i = a0 + kpad;
+    const float *xr = x, *xi = x + kpad;
+    const float *lr = s, *li = s + kpad, *rr = s + 2u * kpad, *ri = s + 3u * kpad;
+    float *l0r = a0, *l0i = a0 + kpad, *r0r = a0 + 2u * kpad, *r0i = a0 + 3u * kpad;
     if (a1) {
-        float *a1r = a1, *a1i = a1 + kpad;
+        float *l1r = a1, *l1i = a1 + kpad, *r1r = a1 + 2u * kpad, *r1i = a1 + 3u * kpad;
         for (uint32_t j = 0; j < k; j++) {
-            float pr = xr[j] * sr[j] - xi[j] * si[j];
-            float pi = xr[j] * si[j] + xi[j] * sr[j];
-            a0r[j] += g0 * pr;
-            a0i[j] += g0 * pi;
-            a1r[j] += d * pr;
-            a1i[j] += d * pi;
+            float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
+            float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
+            l0r[j] += g0 * plr;
+            l0i[j] += g0 * pli;
+            r0r[j] += g0 * prr;
+            r0i[j] += g0 * pri;
+            l1r[j] += d * plr;
+            l1i[j] += d * pli;
+            r1r[j] += d * prr;
+            r1i[j] += d * pri;
         }
     } else {
         for (uint32_t j = 0; j < k; j++) {
-            float pr = xr[j] * sr[j] - xi[j] * si[j];
-            float pi = xr[j] * si[j] + xi[j] * sr[j];
-            a0r[j] += g0 * pr;
-            a0i[j] += g0 * pi;
+            float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
+            float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
+            l0r[j] += g0 * plr;
+            l0i[j] += g0 * pli;
+            r0r[j] += g0 * prr;
+            r0i[j] += g0 * pri;
         }
     }
 }
 
-/* The block where the filters change (o: old, n: new; P = X S):
+/* One ear's product alone: y = X S (a voice's own output). */
+static inline void ear__hf_product(uint32_t k, uint32_t kpad, const float *restrict x,
+                                   const float *restrict s, float *restrict y) {
+    const float *xr = x, *xi = x + kpad, *sr = s, *si = s + kpad;
+    for (uint32_t j = 0; j < k; j++) {
+        y[j] = xr[j] * sr[j] - xi[j] * si[j];
+        y[kpad + j] = xr[j] * si[j] + xi[j] * sr[j];
+    }
+}
+
+/* The block where the filters change (o: old, n: new; P = X S), one ear:
  * a0 += g0 Po, a1 += d Po + g0 (Pn - Po), a2 += d (Pn - Po). */
 static inline void ear__hf_mac_xfade(uint32_t k, uint32_t kpad, const float *restrict x,
                                      const float *restrict so, const float *restrict sn,

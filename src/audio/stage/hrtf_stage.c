@@ -157,7 +157,8 @@ static size_t lay_out(ear__hrtf_bank *b, char *base) {
     b->spec_new = carve(base, &at, 2u * spec * sizeof(float));
     b->tfilt = carve(base, &at, fn * sizeof(float));
     b->work = carve(base, &at, EAR__FFT_WORK(b->fft_n) * sizeof(float));
-    for (int k = 0; k < 4; k++) b->y[k] = carve(base, &at, fn * sizeof(float));
+    for (int k = 0; k < 4; k++)
+        b->y[k] = carve(base, &at, (fn > spec ? fn : spec) * sizeof(float));
     for (int k = 0; k < 4; k++) b->direct[k] = carve(base, &at, b->block * sizeof(float));
     return at;
 }
@@ -594,8 +595,12 @@ static void build_scalar(uint32_t k, uint32_t kpad, const float *m0, const float
                          const float *fb, float fx, const float *q, float *out) {
     ear__hf_build(k, kpad, m0, m1, m2, m3, w, fa, fb, fx, q, out);
 }
+static void product_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp,
+                           float *y) {
+    ear__hf_product(k, kpad, x, sp, y);
+}
 const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar,
-                                       build_scalar};
+                                       build_scalar, product_scalar};
 
 static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
     return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
@@ -680,14 +685,14 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             float *a0 = acc_of(b, i, bu, 0);
             float *a1 = d != 0.0f || xfade ? acc_of(b, i, bu, 1) : NULL;
             float *a2 = xfade ? acc_of(b, i, bu, 2) : NULL;
+            if (!xfade) {
+                hk->mac(k, kp, b->xs, hv->spec, g0, d, a0, a1);
+                continue;
+            }
             for (uint32_t e = 0; e < 2; e++) {
-                const float *so = hv->spec + e * spec;
                 size_t off = e * spec;
-                if (xfade)
-                    hk->mac_xfade(k, kp, b->xs, so, b->spec_new + off, g0, d, a0 + off,
-                                  a1 + off, a2 + off);
-                else
-                    hk->mac(k, kp, b->xs, so, g0, d, a0 + off, a1 ? a1 + off : NULL);
+                hk->mac_xfade(k, kp, b->xs, hv->spec + off, b->spec_new + off, g0, d, a0 + off,
+                              a1 + off, a2 + off);
             }
             continue;
         }
@@ -696,8 +701,7 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
         for (uint32_t e = 0; e < (xfade ? 4u : 2u); e++) {
             float *y = b->y[e];
             const float *sp = e < 2 ? hv->spec + e * spec : b->spec_new + (e - 2u) * spec;
-            memset(y, 0, spec * sizeof(float));
-            hk->mac(k, kp, b->xs, sp, 1.0f, 0.0f, y, NULL);
+            hk->product(k, kp, b->xs, sp, y);
             fk->inverse(&b->fft, y, y + kp, y, b->work);
             memcpy(b->direct[e] + at, y + (N - h), h * sizeof(float));
         }
