@@ -24,6 +24,11 @@ find_package(Threads REQUIRED)
 
 set(EAR_AUDIO_PARTS core stage synth analysis io assets device hrtf)
 set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
+# The portable math's `ear__` functions are internal to each shared library (the map
+# exports `ear_` names only), and both use them (the stage and synth; physics): each
+# library has its own copy of the small object.
+list(APPEND EAR_AUDIO_PARTS math)
+list(APPEND EAR_ENGINE_PARTS math)
 
 # ear_collect_deps(<parts> <out prefix>): the external dependencies of the parts' targets.
 # Sets <out>_TARGETS (all external link items, for linking the shared library), <out>_REQ
@@ -124,7 +129,9 @@ ear_add_installed_library(earshot_audio earshot-audio audio EAR_AUDIO)
 ear_add_installed_library(earshot_engine earshot earshot EAR_ENGINE)
 target_link_libraries(earshot_engine_shared PUBLIC earshot_audio_shared)
 
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/earshot TYPE INCLUDE)
+# portable_math.h declares internal functions that the libraries do not export.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/earshot TYPE INCLUDE
+        PATTERN portable_math.h EXCLUDE)
 install(TARGETS earshot_audio_shared earshot_engine_shared EXPORT EarshotTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS earshot_audio_static earshot_engine_static

@@ -11,12 +11,12 @@
  *
  * Headless, it prints what was said ("said: ...") and the events it got ("event: ...").
  */
+#include "cli_options.h"
+
 #include "earshot/engine.h"
 #include "earshot/ui.h"
 
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 static const char *const difficulty[] = {"demo.easy", "demo.normal", "demo.hard"};
@@ -115,29 +115,6 @@ static void end(ear_ctx *ctx, void *user) {
         printf("said: %s\n", ear_speech_history_at(sp, i));
 }
 
-/* The whole file, or NULL with errno telling why. Owned by the caller. */
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    size_t size = 0;
-    for (;;) {
-        char *grown = realloc(text, size + 4097);
-        if (!grown) break;
-        text = grown;
-        size_t got = fread(text + size, 1, 4096, f);
-        size += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    if (text) text[size] = '\0';
-    return text;
-}
-
-#ifndef EAR_VERSION
-#define EAR_VERSION "0.1.0"
-#endif
-
 static const char usage_text[] =
     "usage: menu_demo [--headless FRAMES] [--script FILE] [--lang CODE]\n"
     "       menu_demo --help | --version\n"
@@ -145,55 +122,23 @@ static const char usage_text[] =
     "--headless runs FRAMES frames (1 to 100000000) without a window and prints what was\n"
     "said and the events the game got.\n";
 
-static bool parse_frames(const char *text, uint64_t *out) {
-    if (!*text) return false;
-    for (const char *p = text; *p; p++)
-        if (*p < '0' || *p > '9') return false;
-    errno = 0;
-    unsigned long long n = strtoull(text, NULL, 10);
-    if (errno || n == 0 || n > 100000000ull) return false;
-    *out = n;
-    return true;
-}
-
 int main(int argc, char **argv) {
     ear_engine_config cfg = ear_engine_config_default("Menu demo");
     ear_script script = {0};
-    char *script_text = NULL;
     int code = 2;
     for (int i = 1; i < argc; i++) {
         bool has_value = i + 1 < argc;
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(usage_text, stdout);
-            code = fflush(stdout) == 0 ? 0 : 1;
+            code = cli_print_help(usage_text);
             goto done;
         } else if (strcmp(argv[i], "--version") == 0) {
-            printf("menu_demo (Earshot) %s\n", EAR_VERSION);
-            code = fflush(stdout) == 0 ? 0 : 1;
+            code = cli_print_version("menu_demo");
             goto done;
         } else if (strcmp(argv[i], "--headless") == 0 && has_value) {
             cfg.backend = EAR_BACKEND_HEADLESS;
-            if (!parse_frames(argv[++i], &cfg.frames)) {
-                fprintf(stderr,
-                        "menu_demo: --headless %s: expected a number of frames from 1 to "
-                        "100000000\n",
-                        argv[i]);
-                goto done;
-            }
-        } else if (strcmp(argv[i], "--script") == 0 && has_value && !script_text) {
-            const char *path = argv[++i];
-            char error[256];
-            errno = 0;
-            script_text = read_text(path);
-            int read_errno = errno;
-            if (!script_text || ear_script_parse(script_text, &script, error, sizeof error)) {
-                fprintf(stderr, "menu_demo: script '%s': %s\n", path,
-                        script_text            ? error
-                        : read_errno == ENOENT ? "no such file"
-                        : read_errno           ? strerror(read_errno)
-                                               : "cannot be read");
-                goto done;
-            }
+            if (!cli_parse_frames("menu_demo", argv[++i], &cfg.frames)) goto done;
+        } else if (strcmp(argv[i], "--script") == 0 && has_value && !cfg.script) {
+            if (!cli_load_script("menu_demo", argv[++i], &script)) goto done;
             cfg.script = &script;
         } else if (strcmp(argv[i], "--lang") == 0 && has_value) {
             cfg.language = argv[++i];
@@ -215,6 +160,5 @@ int main(int argc, char **argv) {
     ear_ui_destroy(ui);
 done:
     ear_script_free(&script);
-    free(script_text);
     return code;
 }

@@ -7,7 +7,8 @@
 #define _DEFAULT_SOURCE
 #include "bot.h"
 #include "demo.h"
-#include <plot.h> /* tools/earshot: the SVG writer, reused */
+#include <cli_options.h> /* examples/: --help, --version, --script, shared */
+#include <plot.h>        /* tools/earshot: the SVG writer, reused */
 
 #include "earshot/hrtf.h"
 #include "earshot/wav.h"
@@ -20,9 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#ifndef EAR_VERSION
-#define EAR_VERSION "0.1.0"
-#endif
 #ifndef DEMO_ASSETS
 #define DEMO_ASSETS "assets"
 #endif
@@ -92,24 +90,6 @@ static void on_line(void *user, double game_s, const char *text) {
     if (r->bot) bot_hear_line(r->bot, text);
 }
 
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    char *text = NULL;
-    size_t size = 0;
-    for (;;) {
-        char *grown = realloc(text, size + 4097);
-        if (!grown) break;
-        text = grown;
-        size_t got = fread(text + size, 1, 4096, f);
-        size += got;
-        if (got == 0) break;
-    }
-    fclose(f);
-    if (text) text[size] = '\0';
-    return text;
-}
-
 static uint64_t fnv(uint64_t h, const float *s, size_t n) {
     for (size_t i = 0; i < n; i++) {
         uint32_t u;
@@ -167,11 +147,9 @@ int main(int argc, char **argv) {
         const char *a = argv[i];
         bool v = i + 1 < argc;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage_text, stdout);
-            return fflush(stdout) == 0 ? 0 : 1;
+            return cli_print_help(usage_text);
         } else if (!strcmp(a, "--version")) {
-            printf("earshot-demo (Earshot) %s\n", EAR_VERSION);
-            return fflush(stdout) == 0 ? 0 : 1;
+            return cli_print_version("earshot-demo");
         } else if (!strcmp(a, "--headless")) {
             headless = true;
             choose_mode = false;
@@ -261,17 +239,7 @@ int main(int argc, char **argv) {
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
 
     ear_script script = {0};
-    char *script_text = NULL;
-    if (script_path) {
-        char err[256];
-        script_text = read_text(script_path);
-        if (!script_text || ear_script_parse(script_text, &script, err, sizeof err) != EAR_OK) {
-            fprintf(stderr, "earshot-demo: script '%s': %s\n", script_path,
-                    script_text ? err : "no such file");
-            free(script_text);
-            return 2;
-        }
-    }
+    if (script_path && !cli_load_script("earshot-demo", script_path, &script)) return 2;
 
     /* A window run keeps its save in the user's data folder unless --save says where;
      * headless runs keep none unless asked (tests, smoke runs). */
@@ -483,6 +451,5 @@ int main(int argc, char **argv) {
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);
-    free(script_text);
     return code;
 }

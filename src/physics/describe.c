@@ -10,9 +10,13 @@
  * ("3 meters ahead, 2 to the left") and so have one form.
  *
  * Geometry: yaw is degrees clockwise seen from above with 0 = north = -Z, so facing f looks
- * along (sin f, 0, -cos f) and has (cos f, 0, sin f) on its right.
+ * along (sin f, 0, -cos f) and has (cos f, 0, sin f) on its right. sin, cos and atan2 are
+ * the portable ones (earshot/portable_math.h), so a position is worded the same natively
+ * and in the web build, even on a boundary between two words.
  */
 #include "tools_internal.h"
+
+#include "earshot/portable_math.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -62,8 +66,10 @@ ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg
     if (!l) return EAR_E_OUT_OF_MEMORY;
     double yaw = (double)facing_deg * PI / 180.0;
     double dx = (double)to.x - from.x, dy = (double)to.y - from.y, dz = (double)to.z - from.z;
-    double ahead = dx * sin(yaw) - dz * cos(yaw);
-    double right = dx * cos(yaw) + dz * sin(yaw);
+    double s, c;
+    ear__sincos(yaw, &s, &c);
+    double ahead = dx * s - dz * c;
+    double right = dx * c + dz * s;
     struct {
         long n;
         const char *alone, *after;
@@ -109,7 +115,7 @@ ear_result ear_describe_direction(ear_lang *lang, ear_vec3 from, float facing_de
     if (!l) return EAR_E_OUT_OF_MEMORY;
     double dx = (double)to.x - from.x, dz = (double)to.z - from.z;
     /* Bearing clockwise from north; straight above or below counts as north. */
-    double bearing = dx == 0 && dz == 0 ? 0 : atan2(dx, -dz) * 180.0 / PI;
+    double bearing = dx == 0 && dz == 0 ? 0 : ear__atan2(dx, -dz) * 180.0 / PI;
     char sentence[PART];
     ear_result r;
     if (style == EAR_DIRECTION_CLOCK) {

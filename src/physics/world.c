@@ -11,6 +11,8 @@
  */
 #include "physics_internal.h"
 
+#include "earshot/portable_math.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -561,15 +563,23 @@ bool ear_body_is_vehicle(const ear_physics *w, ear_body_id id) {
     return b && b->is_vehicle;
 }
 
+/* Directions from angles through the portable sin and cos (earshot/portable_math.h):
+ * the same vectors natively and in the web build, so a replay's listener and voices
+ * turn the same bits on both. */
 ear_vec3 ear_forward_from_facing(float facing_deg, float pitch_deg) {
     double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
     double p = (double)pitch_deg * (3.14159265358979323846 / 180.0);
-    return ear_vec3_make((float)(sin(f) * cos(p)), (float)sin(p), (float)(-cos(f) * cos(p)));
+    double sf, cf, sp, cp;
+    ear__sincos(f, &sf, &cf); /* the bits of ear__sin and ear__cos, one reduction each */
+    ear__sincos(p, &sp, &cp);
+    return ear_vec3_make((float)(sf * cp), (float)sp, (float)(-cf * cp));
 }
 
 ear_vec3 ear_right_from_facing(float facing_deg) {
     double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
-    return ear_vec3_make((float)cos(f), 0, (float)sin(f));
+    double s, c;
+    ear__sincos(f, &s, &c);
+    return ear_vec3_make((float)c, 0, (float)s);
 }
 
 /* ---- Events ---------------------------------------------------------------------------- */

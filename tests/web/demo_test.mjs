@@ -111,8 +111,8 @@ try {
 
   // 3. Sound: the callback runs at the stage's rate, and the menu music, once the menu's
   // sentences no longer duck it, peaks as in the native build's render of the same menu
-  // (the same synth clip on the music bus at 60 percent; within 2 %: the wasm's libm
-  // rounds some synth samples differently in the last bit, nothing more).
+  // (the same synth clip on the music bus at 60 percent; within 2 %, the peak of the
+  // page's own 1.5 s of the live loop).
   await page.waitForFunction((s) => earshotWeb.steps >= s * 60, MENU_FROM_S, { timeout: 15000 });
   await page.evaluate(() => { earshotWeb.audio.maxPeak = 0; earshotWeb.audio.maxRms = 0; });
   const from = await page.evaluate(() => ({ ...earshotWeb.audio }));

@@ -20,6 +20,15 @@
  *                          (mixer.h's reverb), and its tail: the energy 200..300 ms
  *                          after the burst over its first 50 ms, in dB (the room is
  *                          there: the demo game's cellar in the browser)
+ *     stage_scene portable prints "portable <16 hex digits> samples <n> synth-peak <x>":
+ *                          the FNV-1a hash of 120 synth parts (sine, engine, triangle,
+ *                          saw, square; plain, swept, enveloped; 4.8 M samples, the
+ *                          synth's sin, cos, exp, log and expm1 at every sample), of
+ *                          parts named with long mantissas and large exponents, and of
+ *                          the physics world's direction vectors for 7200 facings and
+ *                          pitches (ear_forward_from_facing, ear_right_from_facing):
+ *                          everything the portable math (src/math) makes bit-equal
+ *                          across the two builds.
  *     stage_scene bench V S  prints "ns_per_voice_frame <x> voices <V> seconds <S>":
  *                          V looping placed voices rendered for S seconds of audio,
  *                          best of 3 runs (the machine may be loaded)
@@ -30,6 +39,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include "earshot/mixer.h"
+#include "earshot/physics.h"
 #include "earshot/stage.h"
 #include "earshot/synth.h"
 
@@ -151,6 +161,7 @@ static bool move(ear_stage *st, ear_voice_id car, ear_voice_id drone, ear_voice_
 
 uint64_t ear_web_scene_hash(void);
 double ear_web_scene_bench(int voices, double seconds);
+uint64_t ear_web_portable_hash(uint64_t *out_samples, float *out_peak);
 
 /* 3 s of the fixed scene; 0 when something could not be made or a call failed. */
 EXPORT uint64_t ear_web_scene_hash(void) {
@@ -257,6 +268,53 @@ done:
     return h;
 }
 
+/* The portable math's users, hashed (the "portable" mode above); 0 when a part fails. */
+EXPORT uint64_t ear_web_portable_hash(uint64_t *out_samples, float *out_peak) {
+    static const ear_waveform waves[] = {EAR_WAVE_SINE, EAR_WAVE_ENGINE, EAR_WAVE_TRIANGLE,
+                                         EAR_WAVE_SAW, EAR_WAVE_SQUARE};
+    static float buf[48000];
+    uint64_t h = 0xcbf29ce484222325ull, samples = 0;
+    float peak = 0;
+    for (int k = 0; k < 120; k++) {
+        ear_synth syn = {.waveform = waves[k % 5],
+                         .frequency_hz = 37.0f + 113.7f * (float)k,
+                         .end_frequency_hz = k % 3 == 0 ? 0.0f : 80.0f + 97.3f * (float)k,
+                         .seconds = 0.8f,
+                         .amplitude = 0.9f,
+                         .envelope = {.attack_s = k % 2 ? 0.01f : 0.0f,
+                                      .decay_s = k % 4 == 1 ? 0.7f : 0.0f,
+                                      .release_s = k % 7 == 0 ? 0.0f : 0.05f}};
+        uint64_t n = ear_synth_frames(&syn);
+        if (n > 48000 || ear_synth_render(&syn, buf, n) != EAR_OK) return 0;
+        h = fnv(h, buf, (size_t)n);
+        samples += n;
+        for (uint64_t i = 0; i < n; i++)
+            if (buf[i] > peak || -buf[i] > peak) peak = buf[i] > 0 ? buf[i] : -buf[i];
+    }
+    /* Names whose numbers are scaled by powers of ten beyond the exact ones. */
+    static const char *names[] = {"synth:sine:4400000000000000000000e-19:0.1",
+                                  "synth:engine:1234567890123456789e-40:0.1",
+                                  "synth:sine:1234567890123456789012345e-22:0.1:0.3"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        ear_synth syn;
+        if (ear_synth_parse_name(names[i], &syn) != EAR_OK) return 0;
+        h = fnv(h, &syn.frequency_hz, 1);
+        uint64_t n = ear_synth_frames(&syn);
+        if (n > 48000 || ear_synth_render(&syn, buf, n) != EAR_OK) return 0;
+        h = fnv(h, buf, (size_t)n);
+        samples += n;
+    }
+    for (int i = 0; i < 7200; i++) {
+        float facing = -720.0f + 0.2f * (float)i, pitch = -90.0f + 0.025f * (float)i;
+        ear_vec3 f = ear_forward_from_facing(facing, pitch), r = ear_right_from_facing(facing);
+        float v[6] = {f.x, f.y, f.z, r.x, r.y, r.z};
+        h = fnv(h, v, 6);
+    }
+    *out_samples = samples;
+    *out_peak = peak;
+    return h;
+}
+
 static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -352,6 +410,18 @@ int main(int argc, char **argv) {
         printf("hash %016llx frames %u\n", (unsigned long long)h, 30u * 4800u);
         return 0;
     }
+    if (argc >= 2 && strcmp(argv[1], "portable") == 0) {
+        uint64_t samples = 0;
+        float peak = 0;
+        uint64_t h = ear_web_portable_hash(&samples, &peak);
+        if (!h) {
+            fprintf(stderr, "stage_scene: a synth part could not be made\n");
+            return 1;
+        }
+        printf("portable %016llx samples %llu synth-peak %.9g\n", (unsigned long long)h,
+               (unsigned long long)samples, (double)peak);
+        return 0;
+    }
     if (argc >= 4 && strcmp(argv[1], "bench") == 0) {
         int voices = atoi(argv[2]);
         double seconds = atof(argv[3]);
@@ -364,7 +434,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (argc >= 2 && strcmp(argv[1], "none") == 0) return 0; /* the page calls in itself */
-    fprintf(stderr, "usage: stage_scene hash | stage_scene room | stage_scene bench VOICES "
-                    "SECONDS\n");
+    fprintf(stderr, "usage: stage_scene hash | stage_scene room | stage_scene portable | "
+                    "stage_scene bench VOICES SECONDS\n");
     return 2;
 }

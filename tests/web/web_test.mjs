@@ -40,6 +40,13 @@ const nodeOut = run(process.execPath, ["--no-experimental-fetch", join(dir, "sta
 const nativeHash = (/^hash ([0-9a-f]{16}) /.exec(nativeOut) || [])[1];
 check(!!nativeHash, "native stage_scene prints a hash", nativeOut);
 check(nodeOut === nativeOut, "wasm stage (node) = native scalar kernel", `${nodeOut} vs ${nativeOut}`);
+// ...and the portable math's users on their own: 4.8 M synth samples and the physics
+// world's direction vectors, bit for bit (src/math; no libm in either).
+const nativePortable = run(nativeScene, ["portable"]);
+const nodePortable = run(process.execPath, ["--no-experimental-fetch", join(dir, "stage_scene.js"), "portable"], { cwd: dir });
+const portablePeak = Number((/^portable [0-9a-f]{16} samples 4622400 synth-peak ([0-9.]+)$/.exec(nativePortable) || [])[1]);
+check(portablePeak > 0.85 && portablePeak <= 0.9, "native stage_scene prints the portable hash (the parts peak at 0.9)", nativePortable);
+check(nodePortable === nativePortable, "wasm synth and physics directions (node) = native", `${nodePortable} vs ${nativePortable}`);
 // 1b. The room reverb in the web build (the demo game's rooms): the cave's tail after a burst,
 // bit for bit as natively, and a tail there is (200..300 ms after the burst within 20 dB of
 // its first 50 ms; natively -12.0 dB).

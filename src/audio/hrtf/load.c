@@ -26,6 +26,7 @@
 #include <mysofa.h>
 
 #include "earshot/hrtf.h"
+#include "earshot/portable_math.h"
 
 #define PI            3.14159265358979323846
 #define MIN_PHASE_FFT 2048u /* at the stage rate; >= 8 * EAR_HRTF_MAX_TAPS */
@@ -149,6 +150,33 @@ static double filter_lag(const float *a, const float *b, int n, int max_lag) {
     return best_lag;
 }
 
+/* Third-octave bands 500 Hz * 2^(b/3) +- 1/6 octave, b = BAND_FIRST .. while the band's
+ * top is under the Nyquist frequency: the grid the refinement matches band powers on
+ * (the same bands the tests measure, 500 Hz-12.7 kHz, and their neighbours). */
+#define BAND_FIRST  -9 /* 63 Hz */
+#define BAND_MAX    40
+#define REFINE_ITER 12
+
+/* What the refinement needs of the stage rate's grid, the same for every filter of a load
+ * (it depends on the two rates only), so made once rather than in every round: the bands'
+ * bins (band_power's ranges), their centres, and for each bin the two bands its
+ * correction is interpolated between, with their weights (log frequency between band
+ * centres; the end bands' correction held beyond them). */
+typedef struct refine_grid {
+    uint32_t rate;
+    double file_rate; /* 0: not made yet */
+    int bands;
+    int first_tested, last_tested;       /* the bands judged (500 Hz-12.7 kHz), as indices */
+    double centre[BAND_MAX];             /* log of each band's centre frequency */
+    uint32_t bin_lo[BAND_MAX];           /* first bin of each band on the MIN_PHASE_FFT grid */
+    uint32_t bin_count[BAND_MAX];        /* its bins (0: empty band) */
+    uint32_t taps;                       /* the fade's filter length (0: not made yet) */
+    double fade_gain[EAR_HRTF_MAX_TAPS]; /* 1, then the half-Hann over the last quarter */
+    uint8_t lerp_band[MIN_PHASE_FFT / 2 + 1];
+    double lerp_w0[MIN_PHASE_FFT / 2 + 1]; /* weight of lerp_band, and of the next band */
+    double lerp_w1[MIN_PHASE_FFT / 2 + 1];
+} refine_grid;
+
 typedef struct work {
     uint32_t dense;   /* FFT size at the file rate */
     double *dense_in; /* dense */
@@ -163,6 +191,7 @@ typedef struct work {
     double *logmag;     /* MIN_PHASE_FFT / 2 + 1: the log magnitude being refined */
     double *pow2;       /* MIN_PHASE_FFT / 2 + 1: a trial filter's power spectrum */
     double *trial;      /* EAR_HRTF_MAX_TAPS: a trial filter */
+    refine_grid grid;
 } work;
 
 static void work_free(work *w) {
@@ -209,33 +238,92 @@ static bool work_init(work *w, uint32_t file_taps) {
     return w->dense_plan && w->to_cep && w->to_spec;
 }
 
-/* Third-octave bands 500 Hz * 2^(b/3) +- 1/6 octave, b = BAND_FIRST .. while the band's
- * top is under the Nyquist frequency: the grid the refinement matches band powers on
- * (the same bands the tests measure, 500 Hz-12.7 kHz, and their neighbours). */
-#define BAND_FIRST  -9 /* 63 Hz */
-#define BAND_MAX    40
-#define REFINE_ITER 12
+/* The bins of an FFT (bins 0..half, bin k at k * rate / n) in band b: *count of them from
+ * *first. */
+static void band_bins(uint32_t half, double rate, uint32_t n, int b, uint32_t *first,
+                      uint32_t *count) {
+    double fc = 500.0 * pow(2.0, b / 3.0);
+    double lo = fc * pow(2.0, -1.0 / 6.0), hi = fc * pow(2.0, 1.0 / 6.0);
+    uint32_t k0 = (uint32_t)ceil(lo * n / rate), k = k0;
+    while (k <= half && k * rate / n < hi) k++;
+    *first = k0;
+    *count = k - k0;
+}
+
+/* Mean power over count bins of pow2 from first; -1 for an empty band. */
+static double mean_power(const double *pow2, uint32_t first, uint32_t count) {
+    double sum = 0;
+    for (uint32_t k = first; k < first + count; k++) sum += pow2[k];
+    return count ? sum / count : -1.0;
+}
 
 /* Mean power over the bins of an FFT (bins 0..half, bin k at k * rate / n) in band b. */
 static double band_power(const double *pow2, uint32_t half, double rate, uint32_t n, int b) {
-    double fc = 500.0 * pow(2.0, b / 3.0);
-    double lo = fc * pow(2.0, -1.0 / 6.0), hi = fc * pow(2.0, 1.0 / 6.0);
-    double sum = 0;
-    uint32_t cnt = 0;
-    for (uint32_t k = (uint32_t)ceil(lo * n / rate); k <= half && k * rate / n < hi; k++) {
-        sum += pow2[k];
-        cnt++;
-    }
-    return cnt ? sum / cnt : -1.0;
+    uint32_t first, count;
+    band_bins(half, rate, n, b, &first, &count);
+    return mean_power(pow2, first, count);
 }
 
-/* The minimum-phase filter whose magnitude is exp(logmag) (half + 1 bins of the
- * MIN_PHASE_FFT grid), cut to taps with a half-Hann fade over the last quarter, into out;
- * its power spectrum on the same grid into pow2. */
-static void min_phase(work *w, const double *logmag, uint32_t taps, double *out, double *pow2) {
+/* The refinement's grid for a stage rate, a file rate and a filter length (refine_grid);
+ * kept while they stay. */
+static void grid_make(refine_grid *gr, uint32_t rate, double file_rate, uint32_t taps) {
+    if (gr->taps != taps) {
+        uint32_t fade = taps / 4;
+        for (uint32_t n = 0; n < taps; n++) {
+            gr->fade_gain[n] = 1.0;
+            if (n >= taps - fade) {
+                double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
+                gr->fade_gain[n] = 0.5 * (1.0 + cos(PI * t));
+            }
+        }
+        gr->taps = taps;
+    }
+    if (gr->file_rate == file_rate && gr->rate == rate) return;
     const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
+    double file_nyq = file_rate / 2.0, nyq = rate / 2.0;
+    gr->rate = rate;
+    gr->file_rate = file_rate;
+    gr->bands = 0;
+    for (int b = BAND_FIRST; gr->bands < BAND_MAX; b++) {
+        double fc = 500.0 * pow(2.0, b / 3.0);
+        if (fc * pow(2.0, 1.0 / 6.0) >= 0.98 * (nyq < file_nyq ? nyq : file_nyq)) break;
+        band_bins(half, rate, g, b, &gr->bin_lo[gr->bands], &gr->bin_count[gr->bands]);
+        gr->centre[gr->bands] = log(fc);
+        gr->bands++;
+    }
+    gr->first_tested = -BAND_FIRST;
+    gr->last_tested = 13 - BAND_FIRST;
+    /* Bin k's correction: between the band centres around its log frequency, or the end
+     * bands' beyond them (weights 1 and 0, so the sum is that band's correction exactly). */
+    for (uint32_t k = 1; k <= half; k++) {
+        int last = gr->bands - 1;
+        gr->lerp_band[k] = 0;
+        gr->lerp_w0[k] = 1.0;
+        gr->lerp_w1[k] = 0.0;
+        if (last < 1) continue;
+        double lf = log((double)k * rate / g);
+        if (lf <= gr->centre[0]) continue;
+        int i = last - 1;
+        double t = 1.0;
+        if (lf < gr->centre[last]) {
+            i = 0;
+            while (gr->centre[i + 1] < lf) i++;
+            t = (lf - gr->centre[i]) / (gr->centre[i + 1] - gr->centre[i]);
+        }
+        gr->lerp_band[k] = (uint8_t)i;
+        gr->lerp_w0[k] = 1 - t;
+        gr->lerp_w1[k] = t;
+    }
+}
+
+/* The minimum-phase filter whose magnitude is exp(w->logmag) (half + 1 bins of the
+ * MIN_PHASE_FFT grid), cut to taps with a half-Hann fade over the last quarter (the
+ * grid's fade gains), into out; its power spectrum on the same grid into pow2. */
+static void min_phase(work *w, uint32_t taps, double *out, double *pow2) {
+    const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
+    const double *fade_gain = w->grid.fade_gain;
     for (uint32_t k = 0; k <= half; k++) {
-        w->spec[k][0] = logmag[k];
+        w->spec[k][0] = w->logmag[k];
         w->spec[k][1] = 0.0;
     }
     fftw_execute(w->to_cep); /* real cepstrum, times g */
@@ -244,23 +332,24 @@ static void min_phase(work *w, const double *logmag, uint32_t taps, double *out,
     w->cep[half] /= g;
     for (uint32_t n = half + 1; n < g; n++) w->cep[n] = 0.0;
     fftw_execute(w->to_spec);
+    /* exp(re + i im), with the portable sincos (earshot/portable_math.h): 75 instructions
+     * a call against glibc's 128 (it takes its slower reduction for most of these phases),
+     * within 3e-14 relative, float noise in the filters (KEMAR's came out bit for bit the
+     * same). libm's exp is as fast as the portable one and stays. */
     for (uint32_t k = 0; k <= half; k++) {
         double re = w->spec[k][0], im = w->spec[k][1];
-        double e = exp(re);
-        w->spec[k][0] = e * cos(im);
-        w->spec[k][1] = e * sin(im);
+        double e = exp(re), s, c;
+        ear__sincos(im, &s, &c);
+        w->spec[k][0] = e * c;
+        w->spec[k][1] = e * s;
     }
     fftw_execute(w->to_cep);
-    uint32_t fade = taps / 4;
-    for (uint32_t n = 0; n < g; n++) {
-        double v = n < taps ? w->cep[n] / g : 0.0;
-        if (n < taps && n >= taps - fade) {
-            double t = (double)(n - (taps - fade) + 1) / (double)(fade + 1);
-            v *= 0.5 * (1.0 + cos(PI * t));
-        }
-        if (n < taps) out[n] = v;
+    for (uint32_t n = 0; n < taps; n++) {
+        double v = w->cep[n] / g * fade_gain[n];
+        out[n] = v;
         w->cep[n] = v;
     }
+    for (uint32_t n = taps; n < g; n++) w->cep[n] = 0.0;
     fftw_execute(w->to_spec);
     for (uint32_t k = 0; k <= half; k++)
         pow2[k] = w->spec[k][0] * w->spec[k][0] + w->spec[k][1] * w->spec[k][1];
@@ -274,7 +363,8 @@ static void min_phase(work *w, const double *logmag, uint32_t taps, double *out,
  * filter is made from is corrected by the band's ratio (interpolated in log frequency
  * between band centres), and the filter is made again, REFINE_ITER times, keeping the
  * filter whose worst band error is least (a fixed-point iteration on band powers; it
- * converges in a few rounds for nearly every direction). */
+ * converges slowly: for KEMAR 1378 of 1420 filters use every round, and 776 find their
+ * best in the last, so a round's cost is the load's; docs/modules/hrtf.md). */
 static void make_filter(work *w, const float *hrir, uint32_t file_taps, double file_rate,
                         uint32_t rate, uint32_t taps, float *out) {
     const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
@@ -308,46 +398,32 @@ static void make_filter(work *w, const float *hrir, uint32_t file_taps, double f
     /* The dataset's band powers, from its own dense spectrum at the file rate. */
     for (uint32_t k = 0; k <= w->dense / 2; k++)
         w->dense_pow[k] = w->mag_dense[k] * w->mag_dense[k];
-    double want[BAND_MAX], centre[BAND_MAX];
-    int bands = 0;
-    for (int b = BAND_FIRST; bands < BAND_MAX; b++) {
-        double fc = 500.0 * pow(2.0, b / 3.0);
-        if (fc * pow(2.0, 1.0 / 6.0) >= 0.98 * (nyq < file_nyq ? nyq : file_nyq)) break;
-        want[bands] = band_power(w->dense_pow, w->dense / 2, file_rate, w->dense, b);
-        centre[bands] = log(fc);
-        bands++;
-    }
+    refine_grid *gr = &w->grid;
+    grid_make(gr, rate, file_rate, taps);
+    const int bands = gr->bands;
+    double want[BAND_MAX];
+    for (int i = 0; i < bands; i++)
+        want[i] = band_power(w->dense_pow, w->dense / 2, file_rate, w->dense, BAND_FIRST + i);
     double best_err = INFINITY;
     for (int it = 0; it <= REFINE_ITER; it++) {
-        min_phase(w, w->logmag, taps, w->trial, w->pow2);
+        min_phase(w, taps, w->trial, w->pow2);
         double corr[BAND_MAX], err = 0;
         for (int i = 0; i < bands; i++) {
-            double got = band_power(w->pow2, half, rate, g, BAND_FIRST + i);
+            double got = mean_power(w->pow2, gr->bin_lo[i], gr->bin_count[i]);
             corr[i] = (want[i] > 0 && got > 0) ? 0.5 * log(want[i] / got) : 0.0;
             double e = fabs(corr[i]);
             /* Judge a filter on the bands the tests measure (500 Hz-12.7 kHz). */
-            if (BAND_FIRST + i >= 0 && BAND_FIRST + i <= 13 && e > err) err = e;
+            if (i >= gr->first_tested && i <= gr->last_tested && e > err) err = e;
         }
         if (err < best_err) {
             best_err = err;
             for (uint32_t n = 0; n < taps; n++) out[n] = (float)w->trial[n];
         }
-        /* 0.005 neper is 0.04 dB: close enough, and most filters get there in a few. */
+        /* 0.005 neper is 0.04 dB: close enough (few filters get there). */
         if (it == REFINE_ITER || bands < 2 || err < 0.005) break;
         for (uint32_t k = 1; k <= half; k++) {
-            double lf = log((double)k * rate / g);
-            double c;
-            if (lf <= centre[0]) {
-                c = corr[0];
-            } else if (lf >= centre[bands - 1]) {
-                c = corr[bands - 1];
-            } else {
-                int i = 0;
-                while (centre[i + 1] < lf) i++;
-                double t = (lf - centre[i]) / (centre[i + 1] - centre[i]);
-                c = corr[i] * (1 - t) + corr[i + 1] * t;
-            }
-            w->logmag[k] += c;
+            int i = gr->lerp_band[k];
+            w->logmag[k] += corr[i] * gr->lerp_w0[k] + corr[i + 1] * gr->lerp_w1[k];
         }
         w->logmag[0] += corr[0];
     }

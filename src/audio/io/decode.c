@@ -26,18 +26,6 @@
 /* Frames asked of libsndfile per call. */
 #define DECODE_CHUNK_FRAMES 16384u
 
-const char *ear_audio_format_name(ear_audio_format format) {
-    switch (format) {
-    case EAR_AUDIO_WAV: return "wav";
-    case EAR_AUDIO_FLAC: return "flac";
-    case EAR_AUDIO_VORBIS: return "vorbis";
-    case EAR_AUDIO_OPUS: return "opus";
-    case EAR_AUDIO_MP3: return "mp3";
-    case EAR_AUDIO_OTHER: break;
-    }
-    return "other";
-}
-
 ear_result ear__io_failv(ear_io_error *err, ear_result result, const char *path,
                          const char *log_prefix, const char *format, va_list args) {
     char text[EAR_ERROR_TEXT_MAX];

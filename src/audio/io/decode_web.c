@@ -4,7 +4,8 @@
  * the file, and the game goes on (the asset cache warns once per name and plays
  * nothing), as natively for a file that will not decode. synth: sounds and clips the
  * game makes or registers play as natively. This file replaces decode.c and stream.c
- * there (docs/web.md says what building libsndfile with emcc would take).
+ * there (docs/web.md says what building libsndfile with emcc would take); format names are
+ * format_name.c's, as natively.
  */
 #include "earshot/decode.h"
 
@@ -13,18 +14,6 @@
 
 #define NO_DECODER                                                                             \
     "the web build has no decoder for sound files (libsndfile is not built for it)"
-
-const char *ear_audio_format_name(ear_audio_format format) {
-    switch (format) {
-    case EAR_AUDIO_WAV: return "wav";
-    case EAR_AUDIO_FLAC: return "flac";
-    case EAR_AUDIO_VORBIS: return "vorbis";
-    case EAR_AUDIO_OPUS: return "opus";
-    case EAR_AUDIO_MP3: return "mp3";
-    case EAR_AUDIO_OTHER: break;
-    }
-    return "other";
-}
 
 static ear_result refuse(const char *path, ear_io_error *err) {
     char text[EAR_ERROR_TEXT_MAX];

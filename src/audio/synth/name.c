@@ -8,7 +8,10 @@
  * "inf", "nan"). The grammar is digits with an optional fraction and an optional
  * exponent: 440, 0.5, .5, 5., 2e3, 1.5E-1. The value is exact (correctly rounded)
  * when the significant digits fit in 53 bits and the decimal exponent is within 22;
- * otherwise it is within a few units in the last place, which no tone will notice.
+ * otherwise it is scaled by 10^22 (exact in double) as often as needed and then by the
+ * rest, one rounding a step, so within 2 + |exponent| / 22 units in the last place, which
+ * no tone will notice. Only IEEE * and / are used (no libm pow), so a name gives the same
+ * frequency natively and in the web build.
  */
 #include "synth_internal.h"
 
@@ -24,6 +27,22 @@ static const double exact_powers_of_ten[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5
 
 static bool is_digit(char c) {
     return c >= '0' && c <= '9';
+}
+
+/* value * 10^exponent by exact powers of ten (10^22 at most a step). It stops early at
+ * infinity or zero, where more steps change nothing, so a huge exponent costs little. */
+static double scale_by_ten(double value, long exponent) {
+    while (exponent > 22 && value < INFINITY) {
+        value *= exact_powers_of_ten[22];
+        exponent -= 22;
+    }
+    while (exponent < -22 && value > 0.0) {
+        value /= exact_powers_of_ten[22];
+        exponent += 22;
+    }
+    if (exponent > 22 || exponent < -22) return value; /* infinity or zero already */
+    return exponent >= 0 ? value * exact_powers_of_ten[exponent]
+                         : value / exact_powers_of_ten[-exponent];
 }
 
 /* Parses all of [s, s + len) as a decimal number; false on any other character. */
@@ -67,15 +86,9 @@ static bool parse_number(const char *s, size_t len, double *out) {
     }
     if (i != len) return false;
 
-    double value = (double)mantissa;
-    if (mantissa == 0)
-        value = 0.0;
-    else if (mantissa < (UINT64_C(1) << 53) && exponent >= -22 && exponent <= 22)
-        value = exponent >= 0 ? value * exact_powers_of_ten[exponent]
-                              : value / exact_powers_of_ten[-exponent];
-    else
-        value *= pow(10.0, (double)exponent);
-    *out = value;
+    /* One exact conversion and one rounding when the digits fit in 53 bits and the
+     * exponent is within 22 (both operands exact): the correctly rounded value. */
+    *out = mantissa == 0 ? 0.0 : scale_by_ten((double)mantissa, exponent);
     return true;
 }
 

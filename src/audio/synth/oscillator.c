@@ -10,8 +10,15 @@
  *
  * Phase is computed in double from the frame index (never accumulated in float), so
  * an hour-long part keeps its pitch and its phase to better than 1e-7 of a cycle.
+ *
+ * sin, cos, log and expm1 are the portable ones (earshot/portable_math.h: within 3e-14
+ * relative for sin and cos, 4 ulp of a double for log and expm1, far inside the half
+ * float ulp a sample is rounded to), so a clip has the same bits natively and in the web
+ * build; floor is exact everywhere.
  */
 #include "synth_internal.h"
+
+#include "earshot/portable_math.h"
 
 #include <math.h>
 
@@ -24,9 +31,11 @@
 
 static double engine_wave(double phase) {
     /* sin(kx) by the Chebyshev recurrence sin(kx) = 2 cos(x) sin((k-1)x) - sin((k-2)x):
-     * two libm calls a sample instead of eight. */
+     * two calls a sample instead of eight. */
     double x = TWO_PI * phase;
-    double s1 = sin(x), c2 = 2.0 * cos(x);
+    double s1, c1;
+    ear__sincos(x, &s1, &c1); /* one reduction; the bits of ear__sin and ear__cos */
+    double c2 = 2.0 * c1;
     double prev = 0.0, cur = s1, sum = 0.0, weight = 1.0;
     for (int k = 1; k <= ENGINE_HARMONICS; k++) {
         sum += weight * cur;
@@ -40,7 +49,7 @@ static double engine_wave(double phase) {
 
 double ear__synth_wave(ear_waveform waveform, double phase) {
     switch (waveform) {
-    case EAR_WAVE_SINE: return sin(TWO_PI * phase);
+    case EAR_WAVE_SINE: return ear__sin(TWO_PI * phase);
     case EAR_WAVE_SQUARE: return phase < 0.5 ? 1.0 : -1.0;
     case EAR_WAVE_TRIANGLE:
         if (phase < 0.25) return 4.0 * phase;
@@ -56,9 +65,9 @@ double ear__synth_wave(ear_waveform waveform, double phase) {
 /* Phase in cycles (not reduced) at time t of an exponential sweep from f0 to f1 over
  * length_s: the integral of f0 (f1/f0)^(t/length_s). expm1 keeps it exact near t = 0. */
 static double sweep_cycles(double f0, double f1, double length_s, double t) {
-    double log_ratio = log(f1 / f0);
+    double log_ratio = ear__log(f1 / f0);
     if (fabs(log_ratio) < 1e-12) return f0 * t;
-    return f0 * length_s * expm1(log_ratio * t / length_s) / log_ratio;
+    return f0 * length_s * ear__expm1(log_ratio * t / length_s) / log_ratio;
 }
 
 void ear__synth_render_part(const ear__synth_part *part, float *out, bool add) {

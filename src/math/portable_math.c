@@ -1,5 +1,6 @@
 /*
- * Portable elementary functions for the stage's audio path (portable_math.h says why).
+ * Portable elementary functions for the stage's audio path, the synth and the physics
+ * world's directions (include/earshot/portable_math.h says why).
  *
  * Each float function works in double and rounds once at the end: its polynomial and
  * its reduction are accurate to about 1e-14 relative, far inside half a float ulp
@@ -27,7 +28,7 @@
  * double, and sin's and cos's fits; scripts/portable-math-coefficients prints them all
  * (17 digits, which name one double exactly).
  */
-#include "portable_math.h"
+#include "earshot/portable_math.h"
 
 #include <math.h> /* sqrt only: correctly rounded by IEEE 754 on every target */
 #include <stdbool.h>
@@ -360,6 +361,25 @@ double ear__cos(double x) {
     double r = reduce_pio2(x, &q);
     double v = (q & 1u) ? sin_poly(r) : cos_poly(r);
     return (q == 1u || q == 2u) ? -v : v;
+}
+
+void ear__sincos(double x, double *out_sin, double *out_cos) {
+    double a = x < 0.0 ? -x : x;
+    if (!(a <= 1.7976931348623157e308)) {
+        *out_sin = *out_cos = nan_d();
+        return;
+    }
+    if (a >= 1125899906842624.0) {
+        *out_sin = 0.0;
+        *out_cos = 1.0;
+        return;
+    }
+    unsigned q;
+    double r = reduce_pio2(x, &q);
+    double s = sin_poly(r), c = cos_poly(r);
+    double vs = (q & 1u) ? c : s, vc = (q & 1u) ? s : c;
+    *out_sin = (q & 2u) ? -vs : vs;
+    *out_cos = (q == 1u || q == 2u) ? -vc : vc;
 }
 
 float ear__logf(float x) {

@@ -1,5 +1,5 @@
 /*
- * The stage's portable elementary functions (src/audio/stage/portable_math.h) against
+ * The portable elementary functions (src/math, earshot/portable_math.h) against
  * the double-precision libm: the error of each float function in float ulps of the exact
  * value (the double libm's, whose own error is a billionth of a float ulp) over the
  * ranges the stage uses and beyond, exact values where they exist, symmetries that hold
@@ -8,7 +8,7 @@
  * The promise measured: within 0.5 + 1e-4 ulp, that is the nearest float except for an
  * exact value within 1e-4 ulp of half-way between two floats (then either neighbour).
  */
-#include "portable_math.h"
+#include "earshot/portable_math.h"
 #include "test.h"
 
 #include <float.h>
@@ -354,6 +354,26 @@ TEST(sin_cos_double) {
     ASSERT_TRUE(ear__sin(0.0) == 0.0);
     ASSERT_TRUE(ear__cos(0.0) == 1.0);
     ASSERT_TRUE(isnan(ear__sin(INFINITY)));
+    /* ear__sincos: the very bits of the two, over every quadrant, beyond the reduction's
+     * exact range and at the special values. */
+    uint32_t differ = 0;
+    for (uint32_t i = 0; i < 200000; i++) {
+        double x = -3000.0 + 6000.0 * ((double)i + 0.271) / 200000.0;
+        if (i % 1000 == 0) x = ldexp(x, 45); /* near and past 2^50 */
+        double s, c;
+        ear__sincos(x, &s, &c);
+        if (memcmp(&s, &(double){ear__sin(x)}, sizeof s) != 0 ||
+            memcmp(&c, &(double){ear__cos(x)}, sizeof c) != 0)
+            differ++;
+    }
+    ASSERT_U64_EQ(differ, 0);
+    double s, c;
+    ear__sincos(-0.0, &s, &c);
+    ASSERT_TRUE(s == 0.0 && c == 1.0 && signbit(s) == signbit(ear__sin(-0.0)));
+    ear__sincos(NAN, &s, &c);
+    ASSERT_TRUE(isnan(s) && isnan(c));
+    ear__sincos(-INFINITY, &s, &c);
+    ASSERT_TRUE(isnan(s) && isnan(c));
 }
 
 TEST_MAIN(TEST_ENTRY(sin_cos_tan_accuracy), TEST_ENTRY(quarter_turns),
