@@ -17,7 +17,7 @@
  */
 #include "fft.h"
 
-#include "portable_math.h"
+#include "earshot/portable_math.h"
 
 #include <string.h>
 
