@@ -511,39 +511,57 @@ static const ear__hf_kernel *hf_kernel(const ear_stage *s);
  * filters as spectra in spec: each ear's filter with its fraction folded in, placed at its
  * whole delay in fft_n frames, scaled by 1/fft_n (so that the inverse transform gives the
  * convolution itself), transformed. */
-static void make_spec(const ear_stage *s, ear__hrtf_bank *b, float *spec_out, float ux,
-                      float uy, float uz) {
+typedef struct spec_plan {
+    uint32_t idx[4]; /* four measured directions (repeated where fewer) */
+    float w[4];      /* and their weights */
+    float d[2];      /* each ear's delay */
+} spec_plan;
+
+/* The first half of make_spec: the measured directions and weights for (ux, uy, uz), and a
+ * request for their spectra (the bank's spectra are megabytes: a voice's four directions
+ * are rarely in the caches), so that the voice's transform runs while they arrive. */
+static void plan_spec(const ear__hrtf_bank *b, float ux, float uy, float uz, spec_plan *p) {
     float az = (float)(ear__atan2(-(double)ux, (double)uy) * DEG);
     if (az < 0.0f) az += 360.0f;
     if (az >= 360.0f) az = 0.0f;
     float el = (float)(ear__atan2((double)uz, sqrt((double)ux * ux + (double)uy * uy)) * DEG);
-    uint32_t idx[4];
-    float w[4];
-    uint32_t n = weights(b, az, el, idx, w);
-    float d[2] = {0.0f, 0.0f};
+    uint32_t n = weights(b, az, el, p->idx, p->w);
+    p->d[0] = p->d[1] = 0.0f;
     for (uint32_t k = 0; k < n; k++) {
-        d[0] += w[k] * b->dl[idx[k]];
-        d[1] += w[k] * b->dr[idx[k]];
+        p->d[0] += p->w[k] * b->dl[p->idx[k]];
+        p->d[1] += p->w[k] * b->dr[p->idx[k]];
     }
+#if defined(__GNUC__)
+    size_t bytes = 4u * (size_t)b->kpad * sizeof(float); /* a direction's two ears */
+    for (uint32_t k = 0; k < n; k++) {
+        const char *q = (const char *)(b->mspec + (size_t)p->idx[k] * 4u * b->kpad);
+        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(q + o);
+    }
+#endif
     while (n < 4) { /* four terms always, the missing ones weightless */
-        idx[n] = idx[0];
-        w[n++] = 0.0f;
+        p->idx[n] = p->idx[0];
+        p->w[n++] = 0.0f;
     }
+}
+
+/* The second half: both ears' filter spectra into spec_out. */
+static void make_spec(const ear_stage *s, ear__hrtf_bank *b, const spec_plan *p,
+                      float *spec_out) {
     const ear__hf_kernel *hk = hf_kernel(s);
     uint32_t kp = b->kpad;
     size_t spec = 2u * (size_t)kp;
     for (uint32_t e = 0; e < 2; e++) {
-        float whole = floorf(d[e]);
-        float x = (d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
+        float whole = floorf(p->d[e]);
+        float x = (p->d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
         uint32_t k0 = (uint32_t)x;
         if (k0 >= EAR__HRTF_FD_STEPS) k0 = EAR__HRTF_FD_STEPS - 1u;
         float fx = x - (float)k0;
         uint32_t D = (uint32_t)whole;
         if (D > b->dmax) D = b->dmax; /* rounding at the largest delay */
         const float *m[4];
-        for (uint32_t i = 0; i < 4; i++) m[i] = b->mspec + ((size_t)idx[i] * 2u + e) * spec;
+        for (uint32_t i = 0; i < 4; i++) m[i] = b->mspec + ((size_t)p->idx[i] * 2u + e) * spec;
         const float *fa = b->fdspec + k0 * spec;
-        hk->build(b->fft_n / 2u + 1u, kp, m[0], m[1], m[2], m[3], w, fa, fa + spec, fx,
+        hk->build(b->fft_n / 2u + 1u, kp, m[0], m[1], m[2], m[3], p->w, fa, fa + spec, fx,
                   b->phase + D * spec, spec_out + e * spec);
     }
 }
@@ -633,17 +651,21 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
     uint32_t N = b->fft_n, kp = b->kpad, k = N / 2u + 1u;
     size_t spec = 2u * (size_t)kp;
     bool xfade = false;
+    spec_plan plan;
+    float *pending = NULL; /* filters to make once the first transform is under way */
     if (fresh) {
         memset(hv->hist, 0, N * sizeof(float));
         hv->head = 0;
-        make_spec(s, b, hv->spec, u[0], u[1], u[2]);
+        plan_spec(b, u[0], u[1], u[2], &plan);
+        pending = hv->spec;
         hv->ux = u[0];
         hv->uy = u[1];
         hv->uz = u[2];
     } else if (u) {
         float dot = hv->ux * u[0] + hv->uy * u[1] + hv->uz * u[2];
         if (dot < EAR__HRTF_MOVE_COS) {
-            make_spec(s, b, b->spec_new, u[0], u[1], u[2]);
+            plan_spec(b, u[0], u[1], u[2], &plan);
+            pending = b->spec_new;
             xfade = true;
         }
     }
@@ -679,6 +701,10 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             seg[ns] = x;
             len[ns++] = end;
             fk->forward_segs(&b->fft, seg, len, ns, b->xs, b->xs + kp, b->work);
+        }
+        if (pending) {
+            make_spec(s, b, &plan, pending);
+            pending = NULL;
         }
         if (bus >= 0) {
             uint32_t bu = (uint32_t)bus;
