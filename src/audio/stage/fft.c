@@ -2,12 +2,14 @@
  * The stage's real FFT (fft.h): tables, the scalar kernel, and the real <-> complex split
  * both kernels share.
  *
- * The complex transform of m = n/2 points is Stockham's: stage t (t = 0..log2 m - 1, with
- * s = 2^t and L = m / s) reads a[e] and b[e + m/2] for e = q + s p (p < L/2, q < s) and
- * writes a + b to y[2 s p + q] and (a - b) w_p to y[2 s p + q + s], w_p = e^(-2 pi i p/L)
- * (conjugated for the inverse). Reads run in order at every stage and the output comes in
- * natural order, so no bit reversal is needed; the twiddles are stored per element, so a
- * stage is one pass of loads, three adds and a complex multiply.
+ * The complex transform of m = n/2 points is Stockham's, in passes of radix 4 (then one of
+ * radix 2 if a two is left, then one of radix 3 for 3 x 2^j). A radix-2 pass at stride s
+ * (sub-length L = m / s) reads a[e] and b[e + m/2] for e = q + s p (p < L/2, q < s) and
+ * writes a + b to y[2 s p + q] and (a - b) w^p to y[2 s p + q + s], w = e^(-2 pi i/L)
+ * (conjugated for the inverse); a radix-4 pass reads four elements m/4 apart and writes
+ * a 4-point butterfly's outputs, times w^0..3p, to y[4 s p + q + i s]. Reads run in order at
+ * every pass and the output comes in natural order, so no bit reversal is needed; the
+ * twiddles are stored per element.
  *
  * The real transform packs the even samples in the real part and the odd ones in the
  * imaginary part (z = x_even + i x_odd), transforms m points, and splits:
@@ -30,51 +32,66 @@ int ear__fft_length_ok(uint32_t n) {
     return (p & (p - 1u)) == 0;
 }
 
-/* m = n/2 = 3^r3 x 2^stages. */
-static void shape(uint32_t n, uint32_t *m, uint32_t *stages, uint32_t *r3) {
-    *m = n / 2u;
-    *r3 = *m % 3u == 0;
-    uint32_t p = *r3 ? *m / 3u : *m;
-    *stages = 0;
-    while ((1u << *stages) < p) (*stages)++;
+/* The passes for m = n/2 = 3^r3 x 2^k: radix 4 while four divides the power of two left,
+ * a radix 2 if one two is left, a radix 3 last; the twiddle floats they need. */
+static size_t plan(ear__fft *f, uint32_t n) {
+    uint32_t m = n / 2u, r3 = m % 3u == 0, p = r3 ? m / 3u : m, s = 1, np = 0;
+    size_t tw = 0;
+    while (p >= 4u) {
+        f->pass[np++] = (ear__fft_pass){4u, s, (uint32_t)tw};
+        tw += 3u * (m / 4u);
+        s *= 4u;
+        p /= 4u;
+    }
+    if (p == 2u) {
+        f->pass[np++] = (ear__fft_pass){2u, s, (uint32_t)tw};
+        tw += m / 2u;
+        s *= 2u;
+    }
+    if (r3) f->pass[np++] = (ear__fft_pass){3u, s, (uint32_t)tw};
+    f->n = n;
+    f->m = m;
+    f->passes = np;
+    return (tw + 7u) & ~(size_t)7u;
 }
 
 size_t ear__fft_table_floats(uint32_t n) {
-    uint32_t m, stages, r3;
-    shape(n, &m, &stages, &r3);
-    size_t half = m / 2u;
-    /* two arrays of stages x m/2, two of m/2 + 1, each rounded up to 8 floats */
-    size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
+    ear__fft f;
+    size_t a = plan(&f, n), b = (n / 4u + 1u + 7u) & ~(size_t)7u;
     return 2u * a + 2u * b;
 }
 
+static void twiddle(float *re, float *im, uint64_t num, uint64_t den) {
+    double ang = -TWO_PI * (double)(num % den) / (double)den;
+    *re = (float)ear__cos(ang);
+    *im = (float)ear__sin(ang);
+}
+
 void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
-    uint32_t m, stages, r3;
-    shape(n, &m, &stages, &r3);
+    size_t a = plan(f, n), b = (n / 4u + 1u + 7u) & ~(size_t)7u;
+    uint32_t m = f->m;
     size_t half = m / 2u;
-    size_t a = (stages * half + 7u) & ~(size_t)7u, b = (half + 1u + 7u) & ~(size_t)7u;
-    f->n = n;
-    f->m = m;
-    f->stages = stages;
-    f->radix3 = r3;
     f->tw_re = mem;
     f->tw_im = mem + a;
     f->rw_re = mem + 2u * a;
     f->rw_im = mem + 2u * a + b;
-    for (uint32_t t = 0; t < stages; t++) {
-        uint32_t L = m >> t;
-        for (uint32_t e = 0; e < half; e++) {
-            uint32_t p = e >> t;
-            double ang = -TWO_PI * (double)p / (double)L;
-            f->tw_re[t * half + e] = (float)ear__cos(ang);
-            f->tw_im[t * half + e] = (float)ear__sin(ang);
+    for (uint32_t k = 0; k < f->passes; k++) {
+        const ear__fft_pass *ps = &f->pass[k];
+        uint32_t L = m / ps->s;
+        if (ps->radix == 4u) {
+            uint32_t q4 = m / 4u;
+            for (uint32_t e = 0; e < q4; e++) {
+                uint64_t p = e / ps->s;
+                for (uint32_t j = 1; j <= 3; j++)
+                    twiddle(f->tw_re + ps->tw + (j - 1u) * q4 + e,
+                            f->tw_im + ps->tw + (j - 1u) * q4 + e, j * p, L);
+            }
+        } else if (ps->radix == 2u) {
+            for (uint32_t e = 0; e < half; e++)
+                twiddle(f->tw_re + ps->tw + e, f->tw_im + ps->tw + e, e / ps->s, L);
         }
     }
-    for (uint32_t k = 0; k <= half; k++) {
-        double ang = -TWO_PI * (double)k / (double)n;
-        f->rw_re[k] = (float)ear__cos(ang);
-        f->rw_im[k] = (float)ear__sin(ang);
-    }
+    for (uint32_t k = 0; k <= half; k++) twiddle(f->rw_re + k, f->rw_im + k, k, n);
     /* Exact at the ends, so that the middle bin's two formulas agree. */
     f->rw_re[0] = 1.0f;
     f->rw_im[0] = 0.0f;
@@ -114,12 +131,14 @@ void ear__fft_split_inverse(const ear__fft *f, const float *re, const float *im,
 
 /* ---- the scalar kernel ------------------------------------------------------- */
 
-static void stage_scalar(const ear__fft *f, uint32_t t, int inv, const float *xr,
-                         const float *xi, float *yr, float *yi) {
-    uint32_t half = f->m / 2u, s = 1u << t;
-    const float *wr = f->tw_re + (size_t)t * half, *wi = f->tw_im + (size_t)t * half;
+/* A radix-2 pass: a = x[e], b = x[e + m/2] (e = q + s p) -> y[2sp + q] = a + b,
+ * y[2sp + q + s] = (a - b) w. */
+static void radix2_scalar(const ear__fft *f, const ear__fft_pass *ps, int inv, const float *xr,
+                          const float *xi, float *yr, float *yi) {
+    uint32_t half = f->m / 2u, s = ps->s;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     for (uint32_t e = 0; e < half; e++) {
-        uint32_t o = ((e >> t) << (t + 1u)) + (e & (s - 1u));
+        uint32_t o = (e / s) * 2u * s + e % s;
         float ar = xr[e], ai = xi[e], br = xr[e + half], bi = xi[e + half];
         float dr = ar - br, di = ai - bi;
         float c = wr[e], d = inv ? -wi[e] : wi[e];
@@ -130,7 +149,41 @@ static void stage_scalar(const ear__fft *f, uint32_t t, int inv, const float *xr
     }
 }
 
-/* The last stage when m = 3 x 2^stages: L = 3, s = m/3, no twiddles; with
+/* A radix-4 pass: a, b, c, d = x[e + l m/4] (e = q + s p) ->
+ * y[4sp + q]      = (a + c) + (b + d),
+ * y[4sp + q + s]  = ((a - c) -+ i (b - d)) w,
+ * y[4sp + q + 2s] = ((a + c) - (b + d)) w^2,
+ * y[4sp + q + 3s] = ((a - c) +- i (b - d)) w^3   (forward, inverse; w conjugated too). */
+static void radix4_scalar(const ear__fft *f, const ear__fft_pass *ps, int inv, const float *xr,
+                          const float *xi, float *yr, float *yi) {
+    uint32_t q4 = f->m / 4u, s = ps->s;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
+    for (uint32_t e = 0; e < q4; e++) {
+        uint32_t o = (e / s) * 4u * s + e % s;
+        float ar = xr[e], ai = xi[e], br = xr[e + q4], bi = xi[e + q4];
+        float cr = xr[e + 2u * q4], ci = xi[e + 2u * q4];
+        float dr = xr[e + 3u * q4], di = xi[e + 3u * q4];
+        float pr = ar + cr, pi = ai + ci, mr = ar - cr, mi = ai - ci;
+        float qr = br + dr, qi = bi + di, nr = br - dr, ni = bi - di;
+        /* j (b - d) = (-ni, nr); the inverse takes -j */
+        float jr = inv ? ni : -ni, ji = inv ? -nr : nr;
+        float y1r = mr - jr, y1i = mi - ji, y2r = pr - qr, y2i = pi - qi;
+        float y3r = mr + jr, y3i = mi + ji;
+        float c1 = wr[e], s1 = inv ? -wi[e] : wi[e];
+        float c2 = wr[q4 + e], s2 = inv ? -wi[q4 + e] : wi[q4 + e];
+        float c3 = wr[2u * q4 + e], s3 = inv ? -wi[2u * q4 + e] : wi[2u * q4 + e];
+        yr[o] = pr + qr;
+        yi[o] = pi + qi;
+        yr[o + s] = y1r * c1 - y1i * s1;
+        yi[o + s] = y1r * s1 + y1i * c1;
+        yr[o + 2u * s] = y2r * c2 - y2i * s2;
+        yi[o + 2u * s] = y2r * s2 + y2i * c2;
+        yr[o + 3u * s] = y3r * c3 - y3i * s3;
+        yi[o + 3u * s] = y3r * s3 + y3i * c3;
+    }
+}
+
+/* The last pass when m = 3 x 2^k: L = 3, s = m/3, no twiddles; with
  * t1 = a1 + a2, t2 = a0 - t1/2, t3 = (sqrt 3 / 2)(a1 - a2): y0 = a0 + t1,
  * y1 = t2 -+ i t3, y2 = t2 +- i t3 (forward, inverse). */
 static void radix3_scalar(uint32_t m, int inv, const float *xr, const float *xi, float *yr,
@@ -155,19 +208,21 @@ static void radix3_scalar(uint32_t m, int inv, const float *xr, const float *xi,
     }
 }
 
-/* Runs every stage from (work[0..m), work[m..2m)); returns where the result is. */
+/* Runs every pass from (work[0..m), work[m..2m)); returns where the result is. */
 static float *complex_scalar(const ear__fft *f, int inv, float *work) {
     uint32_t m = f->m;
     float *a = work, *b = work + 2u * m;
-    for (uint32_t t = 0; t < f->stages; t++) {
-        stage_scalar(f, t, inv, a, a + m, b, b + m);
+    for (uint32_t k = 0; k < f->passes; k++) {
+        const ear__fft_pass *ps = &f->pass[k];
+        if (ps->radix == 4u)
+            radix4_scalar(f, ps, inv, a, a + m, b, b + m);
+        else if (ps->radix == 2u)
+            radix2_scalar(f, ps, inv, a, a + m, b, b + m);
+        else
+            radix3_scalar(m, inv, a, a + m, b, b + m);
         float *tmp = a;
         a = b;
         b = tmp;
-    }
-    if (f->radix3) {
-        radix3_scalar(m, inv, a, a + m, b, b + m);
-        a = b;
     }
     return a;
 }

@@ -1,7 +1,8 @@
 /*
  * The stage's FFT (fft.c, fft_avx2.c): a real transform of length n = 2^j (64..8192) or
  * 3 x 2^j (192..6144) through a complex Stockham transform of n/2 points on split real and
- * imaginary arrays (no bit reversal: every stage reads and writes in order), for the
+ * imaginary arrays (radix-4 passes, then a radix 2 and a radix 3 where needed; no bit
+ * reversal: every pass reads and writes in order), for the
  * HRTF's fast convolution (hrtf_stage.c). Only +, -, x and exact halvings, in the same
  * order in both kernels: the scalar and the AVX2 transforms give the same bits, natively
  * and in the web build. Twiddles come from portable_math.c.
@@ -20,11 +21,21 @@
 #define EAR__FFT_SIN60 0.866025403784438646763723170752936183f
 #define EAR__FFT_MAX   8192u
 
+#define EAR__FFT_MAX_PASSES 8u
+
+/* One pass of the complex transform: radix 4, 2 or 3 at stride s (the sub-length being
+ * L = m / s), its twiddles at tw in tw_re / tw_im. */
+typedef struct ear__fft_pass {
+    uint32_t radix, s, tw;
+} ear__fft_pass;
+
 typedef struct ear__fft {
-    uint32_t n, m, stages; /* real length, complex length n/2, radix-2 stages */
-    uint32_t radix3;       /* 1: a last stage of radix 3 (m = 3 x 2^stages) */
-    float *tw_re, *tw_im;  /* stages x m/2: stage t's twiddle for each element */
-    float *rw_re, *rw_im;  /* m/2 + 1: e^(-2 pi i k/n), for the real split */
+    uint32_t n, m;   /* real length, complex length n/2 */
+    uint32_t passes; /* radix 4 while four divides what is left, then 2, then 3 */
+    ear__fft_pass pass[EAR__FFT_MAX_PASSES];
+    float *tw_re, *tw_im; /* radix 4: w^p, w^2p, w^3p for each of m/4 elements; radix 2: w^p
+                           * for each of m/2 (w = e^(-2 pi i / L)) */
+    float *rw_re, *rw_im; /* m/2 + 1: e^(-2 pi i k/n), for the real split */
 } ear__fft;
 
 /* Whether the transform takes length n. */

@@ -1,8 +1,9 @@
 /*
  * The stage's real FFT with AVX2 (fft.h): the same operations as fft.c's scalar kernel,
  * eight elements at a time, in the same order and without FMA, so both give the same
- * bits. Stockham's stages 0, 1 and 2 write their two outputs interleaved by one, two and
- * four elements (unpack and lane permutes); from stage 3 on every store is contiguous.
+ * bits. Passes at strides 1, 2 and 4 write their outputs interleaved (unpacks and lane
+ * permutes: a 4 x 8 transpose for radix 4 at stride 1); from stride 8 on every store is
+ * contiguous.
  * Compiled for AVX2 through target attributes and used only where the CPU has it.
  */
 #include "fft.h"
@@ -37,10 +38,11 @@ AVX2 static inline void put(uint32_t t, float *y, uint32_t e, __m256 sum, __m256
     }
 }
 
-AVX2 static void stage_avx2(const ear__fft *f, uint32_t t, bool inv, const float *xr,
-                            const float *xi, float *yr, float *yi) {
-    uint32_t half = f->m / 2u;
-    const float *wr = f->tw_re + (size_t)t * half, *wi = f->tw_im + (size_t)t * half;
+AVX2 static void radix2_avx2(const ear__fft *f, const ear__fft_pass *ps, bool inv,
+                             const float *xr, const float *xi, float *yr, float *yi) {
+    uint32_t half = f->m / 2u, t = 0;
+    while ((1u << t) < ps->s) t++;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     const __m256 sign = _mm256_set1_ps(-0.0f);
     for (uint32_t e = 0; e < half; e += 8u) {
         __m256 ar = _mm256_loadu_ps(xr + e), ai = _mm256_loadu_ps(xi + e);
@@ -52,6 +54,79 @@ AVX2 static void stage_avx2(const ear__fft *f, uint32_t t, bool inv, const float
         __m256 oi = _mm256_add_ps(_mm256_mul_ps(dr, d), _mm256_mul_ps(di, c));
         put(t, yr, e, _mm256_add_ps(ar, br), orr);
         put(t, yi, e, _mm256_add_ps(ai, bi), oi);
+    }
+}
+
+/* Stores a radix-4 pass's four outputs of eight elements from e on (e = q + s p):
+ * y[4sp + q + i s] = v[i]. */
+AVX2 static inline void put4(uint32_t s, float *y, uint32_t e, __m256 v0, __m256 v1, __m256 v2,
+                             __m256 v3) {
+    if (s == 1u) { /* y[4p + i]: a 4 x 8 transpose */
+        __m256 t0 = _mm256_unpacklo_ps(v0, v1), t1 = _mm256_unpackhi_ps(v0, v1);
+        __m256 t2 = _mm256_unpacklo_ps(v2, v3), t3 = _mm256_unpackhi_ps(v2, v3);
+        __m256 u0 =
+            _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+        __m256 u1 =
+            _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t0), _mm256_castps_pd(t2)));
+        __m256 u2 =
+            _mm256_castpd_ps(_mm256_unpacklo_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
+        __m256 u3 =
+            _mm256_castpd_ps(_mm256_unpackhi_pd(_mm256_castps_pd(t1), _mm256_castps_pd(t3)));
+        float *o = y + 4u * e;
+        _mm256_storeu_ps(o, _mm256_permute2f128_ps(u0, u1, 0x20));
+        _mm256_storeu_ps(o + 8u, _mm256_permute2f128_ps(u2, u3, 0x20));
+        _mm256_storeu_ps(o + 16u, _mm256_permute2f128_ps(u0, u1, 0x31));
+        _mm256_storeu_ps(o + 24u, _mm256_permute2f128_ps(u2, u3, 0x31));
+    } else if (s == 4u) { /* y[16p + 4i + q]: quads */
+        float *o = y + 4u * e;
+        _mm256_storeu_ps(o, _mm256_permute2f128_ps(v0, v1, 0x20));
+        _mm256_storeu_ps(o + 8u, _mm256_permute2f128_ps(v2, v3, 0x20));
+        _mm256_storeu_ps(o + 16u, _mm256_permute2f128_ps(v0, v1, 0x31));
+        _mm256_storeu_ps(o + 24u, _mm256_permute2f128_ps(v2, v3, 0x31));
+    } else { /* s a multiple of 8 */
+        float *o = y + (e / s) * 4u * s + e % s;
+        _mm256_storeu_ps(o, v0);
+        _mm256_storeu_ps(o + s, v1);
+        _mm256_storeu_ps(o + 2u * s, v2);
+        _mm256_storeu_ps(o + 3u * s, v3);
+    }
+}
+
+/* fft.c's radix4_scalar, eight elements at a time (s = 1, 4 or a multiple of 8). */
+AVX2 static void radix4_avx2(const ear__fft *f, const ear__fft_pass *ps, bool inv,
+                             const float *xr, const float *xi, float *yr, float *yi) {
+    uint32_t q4 = f->m / 4u, s = ps->s;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t e = 0; e < q4; e += 8u) {
+        __m256 ar = _mm256_loadu_ps(xr + e), ai = _mm256_loadu_ps(xi + e);
+        __m256 br = _mm256_loadu_ps(xr + e + q4), bi = _mm256_loadu_ps(xi + e + q4);
+        __m256 cr = _mm256_loadu_ps(xr + e + 2u * q4), ci = _mm256_loadu_ps(xi + e + 2u * q4);
+        __m256 dr = _mm256_loadu_ps(xr + e + 3u * q4), di = _mm256_loadu_ps(xi + e + 3u * q4);
+        __m256 pr = _mm256_add_ps(ar, cr), pi = _mm256_add_ps(ai, ci);
+        __m256 mr = _mm256_sub_ps(ar, cr), mi = _mm256_sub_ps(ai, ci);
+        __m256 qr = _mm256_add_ps(br, dr), qi = _mm256_add_ps(bi, di);
+        __m256 nr = _mm256_sub_ps(br, dr), ni = _mm256_sub_ps(bi, di);
+        __m256 jr = inv ? ni : _mm256_xor_ps(ni, sign), ji = inv ? _mm256_xor_ps(nr, sign) : nr;
+        __m256 y1r = _mm256_sub_ps(mr, jr), y1i = _mm256_sub_ps(mi, ji);
+        __m256 y2r = _mm256_sub_ps(pr, qr), y2i = _mm256_sub_ps(pi, qi);
+        __m256 y3r = _mm256_add_ps(mr, jr), y3i = _mm256_add_ps(mi, ji);
+        __m256 c1 = _mm256_loadu_ps(wr + e), s1 = _mm256_loadu_ps(wi + e);
+        __m256 c2 = _mm256_loadu_ps(wr + q4 + e), s2 = _mm256_loadu_ps(wi + q4 + e);
+        __m256 c3 = _mm256_loadu_ps(wr + 2u * q4 + e), s3 = _mm256_loadu_ps(wi + 2u * q4 + e);
+        if (inv) {
+            s1 = _mm256_xor_ps(s1, sign);
+            s2 = _mm256_xor_ps(s2, sign);
+            s3 = _mm256_xor_ps(s3, sign);
+        }
+        __m256 o1r = _mm256_sub_ps(_mm256_mul_ps(y1r, c1), _mm256_mul_ps(y1i, s1));
+        __m256 o1i = _mm256_add_ps(_mm256_mul_ps(y1r, s1), _mm256_mul_ps(y1i, c1));
+        __m256 o2r = _mm256_sub_ps(_mm256_mul_ps(y2r, c2), _mm256_mul_ps(y2i, s2));
+        __m256 o2i = _mm256_add_ps(_mm256_mul_ps(y2r, s2), _mm256_mul_ps(y2i, c2));
+        __m256 o3r = _mm256_sub_ps(_mm256_mul_ps(y3r, c3), _mm256_mul_ps(y3i, s3));
+        __m256 o3i = _mm256_add_ps(_mm256_mul_ps(y3r, s3), _mm256_mul_ps(y3i, c3));
+        put4(s, yr, e, _mm256_add_ps(pr, qr), o1r, o2r, o3r);
+        put4(s, yi, e, _mm256_add_ps(pi, qi), o1i, o2i, o3i);
     }
 }
 
@@ -86,15 +161,17 @@ AVX2 static void radix3_avx2(uint32_t m, bool inv, const float *xr, const float 
 AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
     uint32_t m = f->m;
     float *a = work, *b = work + 2u * m;
-    for (uint32_t t = 0; t < f->stages; t++) {
-        stage_avx2(f, t, inv, a, a + m, b, b + m);
+    for (uint32_t k = 0; k < f->passes; k++) {
+        const ear__fft_pass *ps = &f->pass[k];
+        if (ps->radix == 4u)
+            radix4_avx2(f, ps, inv, a, a + m, b, b + m);
+        else if (ps->radix == 2u)
+            radix2_avx2(f, ps, inv, a, a + m, b, b + m);
+        else
+            radix3_avx2(m, inv, a, a + m, b, b + m);
         float *tmp = a;
         a = b;
         b = tmp;
-    }
-    if (f->radix3) {
-        radix3_avx2(m, inv, a, a + m, b, b + m);
-        a = b;
     }
     return a;
 }
