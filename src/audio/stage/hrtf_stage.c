@@ -195,7 +195,7 @@ static void choose_fft(ear__hrtf_bank *b) {
 static void make_spectra(ear__hrtf_bank *b) {
     uint32_t N = b->fft_n, kp = b->kpad;
     size_t spec = 2u * (size_t)kp;
-    float scale = 1.0f / (float)N; /* a power of two: exact */
+    float scale = 1.0f / (float)N; /* exact for 2^j, rounded (3e-8) for 3 x 2^j */
     float *t = b->tfilt;
     for (uint32_t i = 0; i < b->count; i++)
         for (uint32_t e = 0; e < 2; e++) {
