@@ -369,6 +369,8 @@ typedef struct ear_stage_hrtf_info {
     ear_spatializer spatializer; /* the stage-wide setting (PAN or HRTF) */
     uint32_t sample_rate, taps, count;
     uint32_t filter_taps; /* per ear as rendered: taps + the fractional delay's 7, to 8s */
+    uint32_t fft_length;  /* the fast convolution's transform length (docs/stage.md) */
+    uint32_t fft_parts;   /* and the parts a control block is cut into */
     char source[256];
 } ear_stage_hrtf_info;
 

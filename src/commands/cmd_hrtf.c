@@ -30,10 +30,11 @@ json_t *ear__cmd_hrtf_status(const ear_commands *c) {
     if (!info.loaded)
         return json_pack("{s:b, s:s}", "loaded", false, "spatializer",
                          spatializer_name(info.spatializer));
-    return json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i}", "loaded", true, "spatializer",
-                     spatializer_name(info.spatializer), "source", info.source, "directions",
-                     (int)info.count, "taps", (int)info.taps, "filter_taps",
-                     (int)info.filter_taps, "sample_rate", (int)info.sample_rate);
+    return json_pack("{s:b, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "loaded", true,
+                     "spatializer", spatializer_name(info.spatializer), "source", info.source,
+                     "directions", (int)info.count, "taps", (int)info.taps, "filter_taps",
+                     (int)info.filter_taps, "sample_rate", (int)info.sample_rate, "fft_length",
+                     (int)info.fft_length, "fft_parts", (int)info.fft_parts);
 }
 
 json_t *ear__cmd_hrtf_load(ear_commands *c, json_t *params, json_t **err) {

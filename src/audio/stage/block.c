@@ -270,8 +270,11 @@ static void render_block(ear_stage *s) {
         uint32_t i = s->work[k];
         uint32_t slot = s->active[i];
         ear__voice *v = &s->voices[slot];
-        if (k + 2u < nwork && s->real_idx[s->work[k + 2u]])
-            prefetch_clip(&s->voices[s->active[s->work[k + 2u]]], b);
+        if (k + 2u < nwork && s->real_idx[s->work[k + 2u]]) {
+            const ear__voice *ahead = &s->voices[s->active[s->work[k + 2u]]];
+            prefetch_clip(ahead, b);
+            if (s->hrtf.bank && ahead->placed) ear__hrtf_prefetch(s, ahead);
+        }
         if (k + 4u < nwork && s->real_idx[s->work[k + 4u]])
             touch_clip(s, &s->voices[s->active[s->work[k + 4u]]]);
         v->real = s->real_idx[i];
@@ -301,6 +304,7 @@ static void render_block(ear_stage *s) {
         end_voice(s, i);
         s->sel_valid = false; /* indices moved: the next block chooses afresh */
     }
+    ear__hrtf_flush(s);
     ear__buses_mixdown(s);
     ear__hrtf_block_end(s);
     if (s->lim.on) ear__limiter_block(s, s->block_out, b);

@@ -28,6 +28,7 @@
  * audio side.
  */
 #include "portable_math.h"
+#include "hrtf_fast.h"
 #include "stage_internal.h"
 
 #include <math.h>
@@ -121,6 +122,7 @@ static void *carve(char *base, size_t *at, size_t bytes) {
 /* The bank's layout: measures (base NULL) or places every array. */
 static size_t lay_out(ear__hrtf_bank *b, char *base) {
     size_t at = 0, n = b->count, f = (size_t)b->count * b->taps;
+    size_t spec = 2u * (size_t)b->kpad, fn = b->fft_n;
     (void)carve(base, &at, sizeof *b);
     b->az = carve(base, &at, n * sizeof(float));
     b->el = carve(base, &at, n * sizeof(float));
@@ -132,21 +134,92 @@ static size_t lay_out(ear__hrtf_bank *b, char *base) {
     b->ring_start = carve(base, &at, (n + 1) * sizeof(uint32_t));
     b->ring_index = carve(base, &at, n * sizeof(uint32_t));
     b->fd = carve(base, &at, (EAR__HRTF_FD_STEPS + 1u) * EAR__HRTF_FD_TAPS * sizeof(float));
+    b->mspec = carve(base, &at, n * 2u * spec * sizeof(float));
+    b->fdspec = carve(base, &at, (EAR__HRTF_FD_STEPS + 1u) * spec * sizeof(float));
+    b->phase = carve(base, &at, (b->dmax + 1u) * spec * sizeof(float));
+    float *tab = carve(base, &at, ear__fft_table_floats(b->fft_n) * sizeof(float));
+    if (base) ear__fft_init(&b->fft, b->fft_n, tab);
     b->voice = carve(base, &at, b->slots * sizeof(ear__hrtf_voice));
     for (uint32_t i = 0; i < b->slots; i++) {
-        ear__hrtf_voice *hv = base ? &b->voice[i] : NULL;
-        for (int p = 0; p < 2; p++)
-            for (int e = 0; e < 2; e++) {
-                float *m = carve(base, &at, b->len * sizeof(float));
-                if (hv) hv->filter[p][e] = m;
-            }
-        float *hist = carve(base, &at, b->hist * sizeof(float));
-        if (hv) hv->hist = hist;
+        float *sp = carve(base, &at, 2u * spec * sizeof(float));
+        float *hist = carve(base, &at, fn * sizeof(float));
+        if (base) {
+            b->voice[i].spec = sp;
+            b->voice[i].hist = hist;
+        }
     }
-    b->buf = carve(base, &at, (b->hist + b->block + 8u) * sizeof(float));
+    b->acc =
+        carve(base, &at,
+              (size_t)b->sub * EAR_BUS_COUNT * EAR__HRTF_TERMS * 2u * spec * sizeof(float));
+    b->win = carve(base, &at, (fn + b->block + 8u) * sizeof(float));
     b->x = carve(base, &at, b->block * sizeof(float));
-    for (int k = 0; k < 4; k++) b->y[k] = carve(base, &at, b->block * sizeof(float));
+    b->xs = carve(base, &at, spec * sizeof(float));
+    b->spec_new = carve(base, &at, 2u * spec * sizeof(float));
+    b->tfilt = carve(base, &at, fn * sizeof(float));
+    b->work = carve(base, &at, EAR__FFT_WORK(b->fft_n) * sizeof(float));
+    for (int k = 0; k < 4; k++)
+        b->y[k] = carve(base, &at, (fn > spec ? fn : spec) * sizeof(float));
+    for (int k = 0; k < 4; k++) b->direct[k] = carve(base, &at, b->block * sizeof(float));
     return at;
+}
+
+/* The transform length for a block of `block` frames and filters reaching `reach`: the
+ * one with the least transform work per frame, parts * n log2 n / block, where a part is
+ * at most n - reach + 1 frames (the rest of a window is the filters' overlap), n a power
+ * of two or three times one; on a tie the longer one (fewer parts, fewer sums to keep). */
+static void choose_fft(ear__hrtf_bank *b) {
+    double best = 0.0;
+    for (uint32_t n = EAR__FFT_MIN; n <= EAR__FFT_MAX; n += 32u) {
+        if (!ear__fft_length_ok(n) || n < b->reach + 1u) continue;
+        uint32_t hmax = n - b->reach + 1u;
+        uint32_t parts = (b->block + hmax - 1u) / hmax;
+        if (parts > EAR__HRTF_MAX_SUB) continue;
+        uint32_t p2 = n % 3u ? n : n / 3u, lg = 0;
+        while ((1u << lg) < p2) lg++;
+        double bits = (double)lg + (n % 3u ? 0.0 : 1.5849625007211562); /* log2 n */
+        double cost = (double)parts * (double)n * bits / (double)b->block;
+        if (b->fft_n == 0 || cost <= best * 1.0001) {
+            best = cost;
+            b->fft_n = n;
+            b->sub = parts;
+        }
+    }
+    b->kpad = (b->fft_n / 2u + 1u + 7u) & ~7u;
+    for (uint32_t i = 0; i <= b->sub; i++)
+        b->sub_at[i] = (uint32_t)(((uint64_t)b->block * i) / b->sub);
+}
+
+/* The bank's spectra (game side, the scalar transform: both kernels give the same bits):
+ * each measured filter scaled by 1/fft_n, each tabulated fractional delay, and the phase
+ * ramp e^(-2 pi i k D / fft_n) of each whole delay D. */
+static void make_spectra(ear__hrtf_bank *b) {
+    uint32_t N = b->fft_n, kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    float scale = 1.0f / (float)N; /* exact for 2^j, rounded (3e-8) for 3 x 2^j */
+    float *t = b->tfilt;
+    for (uint32_t i = 0; i < b->count; i++)
+        for (uint32_t e = 0; e < 2; e++) {
+            const float *h = (e ? b->right : b->left) + (size_t)i * b->taps;
+            memset(t, 0, N * sizeof(float));
+            for (uint32_t j = 0; j < b->taps; j++) t[j] = h[j] * scale;
+            float *o = b->mspec + ((size_t)i * 2u + e) * spec;
+            ear__fft_scalar.forward(&b->fft, t, o, o + kp, b->work);
+        }
+    for (uint32_t f = 0; f <= EAR__HRTF_FD_STEPS; f++) {
+        memset(t, 0, N * sizeof(float));
+        memcpy(t, b->fd + f * EAR__HRTF_FD_TAPS, EAR__HRTF_FD_TAPS * sizeof(float));
+        float *o = b->fdspec + f * spec;
+        ear__fft_scalar.forward(&b->fft, t, o, o + kp, b->work);
+    }
+    for (uint32_t d = 0; d <= b->dmax; d++) {
+        float *o = b->phase + d * spec;
+        memset(o, 0, spec * sizeof(float));
+        for (uint32_t k = 0; k <= N / 2u; k++) {
+            double a = -2.0 * EAR__PI * (double)((uint64_t)k * d % N) / (double)N;
+            o[k] = (float)ear__cos(a);
+            o[kp + k] = (float)ear__sin(a);
+        }
+    }
 }
 
 static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
@@ -161,9 +234,11 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
         if (h->delay_left[i] > dmax) dmax = h->delay_left[i];
         if (h->delay_right[i] > dmax) dmax = h->delay_right[i];
     }
-    shape.hist = (shape.len + (uint32_t)ceilf(dmax) + 1u + 7u) & ~7u;
+    shape.dmax = (uint32_t)dmax;
+    shape.reach = shape.len + shape.dmax;
     shape.slots = s->slot_count;
     shape.block = s->config.block_frames;
+    choose_fft(&shape);
     size_t bytes = lay_out(&shape, NULL);
     void *raw = s->alloc.alloc_fn(bytes + 64u, s->alloc.user);
     if (!raw) return NULL;
@@ -208,11 +283,14 @@ static ear__hrtf_bank *make_bank(ear_stage *s, const ear_stage_hrtf *h) {
     s->alloc.free_fn(keys, s->alloc.user);
     for (uint32_t k = 0; k <= EAR__HRTF_FD_STEPS; k++)
         fd_kernel((double)k / EAR__HRTF_FD_STEPS, b->fd + k * EAR__HRTF_FD_TAPS);
+    make_spectra(b);
     b->info.loaded = true;
     b->info.sample_rate = h->sample_rate;
     b->info.taps = h->taps;
     b->info.count = n;
     b->info.filter_taps = b->len;
+    b->info.fft_length = b->fft_n;
+    b->info.fft_parts = b->sub;
     if (h->source) {
         size_t m = strlen(h->source);
         if (m >= sizeof b->info.source) m = sizeof b->info.source - 1u;
@@ -422,60 +500,73 @@ static uint32_t weights(const ear__hrtf_bank *b, float az, float el, uint32_t id
     return n;
 }
 
-/* Direction (ux, uy, uz) in listener space (x right, y forward, z up) -> the voice's
- * pair p: each ear's whole delay and its filter with the fraction folded in. */
-static void make_pair(ear__hrtf_bank *b, ear__hrtf_voice *hv, uint32_t p, float ux, float uy,
-                      float uz) {
+/* The FFT kernel the stage's kernel goes with. */
+static const ear__fft_kernel *fft_kernel(const ear_stage *s) {
+    return s->kernel == ear__kernel_avx2 && ear__fft_avx2 ? ear__fft_avx2 : &ear__fft_scalar;
+}
+
+static const ear__hf_kernel *hf_kernel(const ear_stage *s);
+
+/* Direction (ux, uy, uz) in listener space (x right, y forward, z up) -> both ears'
+ * filters as spectra in spec: each ear's filter with its fraction folded in, placed at its
+ * whole delay in fft_n frames, scaled by 1/fft_n (so that the inverse transform gives the
+ * convolution itself), transformed. */
+typedef struct spec_plan {
+    uint32_t idx[4]; /* four measured directions (repeated where fewer) */
+    float w[4];      /* and their weights */
+    float d[2];      /* each ear's delay */
+} spec_plan;
+
+/* The first half of make_spec: the measured directions and weights for (ux, uy, uz), and a
+ * request for their spectra (the bank's spectra are megabytes: a voice's four directions
+ * are rarely in the caches), so that the voice's transform runs while they arrive. */
+static void plan_spec(const ear__hrtf_bank *b, float ux, float uy, float uz, spec_plan *p) {
     float az = (float)(ear__atan2(-(double)ux, (double)uy) * DEG);
     if (az < 0.0f) az += 360.0f;
     if (az >= 360.0f) az = 0.0f;
     float el = (float)(ear__atan2((double)uz, sqrt((double)ux * ux + (double)uy * uy)) * DEG);
-    uint32_t idx[4];
-    float w[4];
-    uint32_t n = weights(b, az, el, idx, w);
-    uint32_t taps = b->taps;
-    float d[2] = {0.0f, 0.0f};
-    for (uint32_t i = 0; i < taps; i++) b->tmp[0][i] = b->tmp[1][i] = 0.0f;
+    uint32_t n = weights(b, az, el, p->idx, p->w);
+    p->d[0] = p->d[1] = 0.0f;
     for (uint32_t k = 0; k < n; k++) {
-        const float *l = b->left + (size_t)idx[k] * taps, *r = b->right + (size_t)idx[k] * taps;
-        for (uint32_t i = 0; i < taps; i++) {
-            b->tmp[0][i] += w[k] * l[i];
-            b->tmp[1][i] += w[k] * r[i];
-        }
-        d[0] += w[k] * b->dl[idx[k]];
-        d[1] += w[k] * b->dr[idx[k]];
+        p->d[0] += p->w[k] * b->dl[p->idx[k]];
+        p->d[1] += p->w[k] * b->dr[p->idx[k]];
     }
-    for (int e = 0; e < 2; e++) {
-        float whole = floorf(d[e]);
-        float x = (d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
+#if defined(__GNUC__)
+    size_t bytes = 4u * (size_t)b->kpad * sizeof(float); /* a direction's two ears */
+    for (uint32_t k = 0; k < n; k++) {
+        const char *q = (const char *)(b->mspec + (size_t)p->idx[k] * 4u * b->kpad);
+        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(q + o);
+    }
+#endif
+    while (n < 4) { /* four terms always, the missing ones weightless */
+        p->idx[n] = p->idx[0];
+        p->w[n++] = 0.0f;
+    }
+}
+
+/* The second half: both ears' filter spectra into spec_out. */
+static void make_spec(const ear_stage *s, ear__hrtf_bank *b, const spec_plan *p,
+                      float *spec_out) {
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    for (uint32_t e = 0; e < 2; e++) {
+        float whole = floorf(p->d[e]);
+        float x = (p->d[e] - whole) * (float)EAR__HRTF_FD_STEPS;
         uint32_t k0 = (uint32_t)x;
         if (k0 >= EAR__HRTF_FD_STEPS) k0 = EAR__HRTF_FD_STEPS - 1u;
         float fx = x - (float)k0;
-        const float *fa = b->fd + k0 * EAR__HRTF_FD_TAPS, *fb = fa + EAR__HRTF_FD_TAPS;
-        float fd[EAR__HRTF_FD_TAPS];
-        for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) fd[k] = fa[k] + fx * (fb[k] - fa[k]);
-        float *g = hv->filter[p][e];
-        for (uint32_t i = 0; i < b->len; i++) g[i] = 0.0f;
-        for (uint32_t i = 0; i < taps; i++)
-            for (uint32_t k = 0; k < EAR__HRTF_FD_TAPS; k++) g[i + k] += b->tmp[e][i] * fd[k];
-        hv->delay[p][e] = (uint32_t)whole;
+        uint32_t D = (uint32_t)whole;
+        if (D > b->dmax) D = b->dmax; /* rounding at the largest delay */
+        const float *m[4];
+        for (uint32_t i = 0; i < 4; i++) m[i] = b->mspec + ((size_t)p->idx[i] * 2u + e) * spec;
+        const float *fa = b->fdspec + k0 * spec;
+        hk->build(b->fft_n / 2u + 1u, kp, m[0], m[1], m[2], m[3], p->w, fa, fa + spec, fx,
+                  b->phase + D * spec, spec_out + e * spec);
     }
-    hv->ux = ux;
-    hv->uy = uy;
-    hv->uz = uz;
 }
 
 /* ---- audio side: rendering ------------------------------------------------- */
-
-void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
-                           uint32_t len, float *y) {
-    for (uint32_t j = 0; j < frames; j++) {
-        float acc = 0.0f;
-        const float *q = buf + x0 + j;
-        for (uint32_t k = 0; k < len; k++) acc += g[k] * q[-(int32_t)k];
-        y[j] = acc;
-    }
-}
 
 /* One TPT one-pole low-pass over x in place, G ramped from g0 to g1 (voice_render.c's). */
 static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
@@ -503,61 +594,228 @@ static ear__hrtf_voice *primed_in(ear__hrtf_bank *b, const ear__voice *v) {
     return hv->id == v->id && hv->primed ? hv : NULL;
 }
 
-/* One block of x through hv's filters in bank b into mix_l/mix_r: the output gain ramped
- * from hv->gain to g1, the filters made again for direction u when it turned enough (or
- * when fresh), the old pair's output crossfaded into the new one's. */
+/* The frequency-domain loops of the stage's kernel (hrtf_fast.h). */
+static void mac_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0,
+                       float d, float *a0, float *a1) {
+    ear__hf_mac(k, kpad, x, sp, g0, d, a0, a1);
+}
+static void mac_xfade_scalar(uint32_t k, uint32_t kpad, const float *x, const float *so,
+                             const float *sn, float g0, float d, float *a0, float *a1,
+                             float *a2) {
+    ear__hf_mac_xfade(k, kpad, x, so, sn, g0, d, a0, a1, a2);
+}
+static void combine_scalar(uint32_t h, uint32_t j0, float inv_b, const float *y0,
+                           const float *y1, const float *y2, float *out) {
+    ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
+}
+static void build_scalar(uint32_t k, uint32_t kpad, const float *m0, const float *m1,
+                         const float *m2, const float *m3, const float w[4], const float *fa,
+                         const float *fb, float fx, const float *q, float *out) {
+    ear__hf_build(k, kpad, m0, m1, m2, m3, w, fa, fb, fx, q, out);
+}
+static void product_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp,
+                           float *y) {
+    ear__hf_product(k, kpad, x, sp, y);
+}
+const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar,
+                                       build_scalar, product_scalar};
+
+static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
+    return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
+}
+
+/* Part i's sum for bus and term (both ears, 2 x 2 kpad floats), zeroed on first use in a
+ * block. */
+static float *acc_of(ear__hrtf_bank *b, uint32_t i, uint32_t bus, uint32_t term) {
+    size_t spec = 2u * (size_t)b->kpad;
+    float *a =
+        b->acc + (((size_t)i * EAR_BUS_COUNT + bus) * EAR__HRTF_TERMS + term) * 2u * spec;
+    uint8_t bit = (uint8_t)(1u << term);
+    if (!(b->used[i][bus] & bit)) {
+        memset(a, 0, 2u * spec * sizeof(float));
+        b->used[i][bus] |= bit;
+    }
+    return a;
+}
+
+/* One block of x through hv's filters in bank b: the output gain ramped from hv->gain to
+ * g1, the filters made again for direction u when it turned enough (or when fresh), the
+ * old filters' output crossfaded into the new ones'. With bus >= 0 the products go into
+ * the bank's sums for that bus (ear__hrtf_flush turns them into sound once a block); with
+ * bus < 0 the voice's own output is made here and added into mix_l / mix_r. */
 static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool fresh,
-                     const float *x, uint32_t n, float g1, const float u[3], float *mix_l,
-                     float *mix_r) {
-    uint32_t H = b->hist;
+                     const float *x, uint32_t n, float g1, const float u[3], int bus,
+                     float *mix_l, float *mix_r) {
+    const ear__fft_kernel *fk = fft_kernel(s);
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t N = b->fft_n, kp = b->kpad, k = N / 2u + 1u;
+    size_t spec = 2u * (size_t)kp;
     bool xfade = false;
+    spec_plan plan;
+    float *pending = NULL; /* filters to make once the first transform is under way */
     if (fresh) {
-        memset(hv->hist, 0, H * sizeof(float));
-        make_pair(b, hv, hv->cur, u[0], u[1], u[2]);
+        memset(hv->hist, 0, N * sizeof(float));
+        hv->head = 0;
+        plan_spec(b, u[0], u[1], u[2], &plan);
+        pending = hv->spec;
+        hv->ux = u[0];
+        hv->uy = u[1];
+        hv->uz = u[2];
     } else if (u) {
         float dot = hv->ux * u[0] + hv->uy * u[1] + hv->uz * u[2];
         if (dot < EAR__HRTF_MOVE_COS) {
-            make_pair(b, hv, hv->cur ^ 1u, u[0], u[1], u[2]);
+            plan_spec(b, u[0], u[1], u[2], &plan);
+            pending = b->spec_new;
             xfade = true;
         }
     }
-    float *buf = b->buf;
-    memcpy(buf, hv->hist, H * sizeof(float));
-    memcpy(buf + H, x, n * sizeof(float));
-    ear__hrtf_conv cv = s->kernel == ear__kernel_avx2 && ear__hrtf_conv_avx2
-                            ? ear__hrtf_conv_avx2
-                            : ear__hrtf_conv_scalar;
-    uint32_t c = hv->cur, len = b->len;
-    cv(buf, H - hv->delay[c][0], n, hv->filter[c][0], len, b->y[0]);
-    cv(buf, H - hv->delay[c][1], n, hv->filter[c][1], len, b->y[1]);
-    /* The gain is ramped on the output (after the delays and filters), so that a path
-     * faded to 0 ends silent: nothing of it is left in a delay line to be cut. */
-    float g0 = hv->gain, dg = (g1 - g0) / (float)n;
-    if (xfade) {
-        uint32_t c1 = c ^ 1u;
-        cv(buf, H - hv->delay[c1][0], n, hv->filter[c1][0], len, b->y[2]);
-        cv(buf, H - hv->delay[c1][1], n, hv->filter[c1][1], len, b->y[3]);
-        float inv = 1.0f / (float)n;
-        for (uint32_t j = 0; j < n; j++) {
-            float t = (float)(j + 1) * inv, g = g0 + dg * (float)(j + 1);
-            mix_l[j] += g * (b->y[0][j] + t * (b->y[2][j] - b->y[0][j]));
-            mix_r[j] += g * (b->y[1][j] + t * (b->y[3][j] - b->y[1][j]));
+    /* Each part's window, the fft_n frames up to its end, read in place from the ring and
+     * the block (in pieces of even lengths), or else copied together. */
+    float *R = hv->hist;
+    bool even = (n % 2u) == 0 && (hv->head % 2u) == 0;
+    for (uint32_t i = 1; i <= b->sub; i++) even = even && (b->sub_at[i] % 2u) == 0;
+    float *win = NULL;
+    if (!even) {
+        win = b->win;
+        memcpy(win, R + hv->head, (N - hv->head) * sizeof(float));
+        memcpy(win + (N - hv->head), R, hv->head * sizeof(float));
+        memcpy(win + N, x, n * sizeof(float));
+    }
+    float g0 = hv->gain, d = g1 - g0;
+    for (uint32_t i = 0; i < b->sub; i++) {
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, end = at + h;
+        if (win) {
+            fk->forward(&b->fft, win + end, b->xs, b->xs + kp, b->work);
+        } else if (end >= N) {
+            fk->forward(&b->fft, x + (end - N), b->xs, b->xs + kp, b->work);
+        } else {
+            const float *seg[3];
+            uint32_t len[3], ns = 0, p = (hv->head + end) % N, rest = N - end;
+            uint32_t first = N - p < rest ? N - p : rest;
+            seg[ns] = R + p;
+            len[ns++] = first;
+            if (rest > first) {
+                seg[ns] = R;
+                len[ns++] = rest - first;
+            }
+            seg[ns] = x;
+            len[ns++] = end;
+            fk->forward_segs(&b->fft, seg, len, ns, b->xs, b->xs + kp, b->work);
         }
-        hv->cur = c1;
-    } else if (g0 == g1) {
-        for (uint32_t j = 0; j < n; j++) {
-            mix_l[j] += g1 * b->y[0][j];
-            mix_r[j] += g1 * b->y[1][j];
+        if (pending) {
+            make_spec(s, b, &plan, pending);
+            pending = NULL;
         }
-    } else {
-        for (uint32_t j = 0; j < n; j++) {
-            float g = g0 + dg * (float)(j + 1);
-            mix_l[j] += g * b->y[0][j];
-            mix_r[j] += g * b->y[1][j];
+        if (bus >= 0) {
+            uint32_t bu = (uint32_t)bus;
+            float *a0 = acc_of(b, i, bu, 0);
+            float *a1 = d != 0.0f || xfade ? acc_of(b, i, bu, 1) : NULL;
+            float *a2 = xfade ? acc_of(b, i, bu, 2) : NULL;
+            if (!xfade) {
+                hk->mac(k, kp, b->xs, hv->spec, g0, d, a0, a1);
+                continue;
+            }
+            for (uint32_t e = 0; e < 2; e++) {
+                size_t off = e * spec;
+                hk->mac_xfade(k, kp, b->xs, hv->spec + off, b->spec_new + off, g0, d, a0 + off,
+                              a1 + off, a2 + off);
+            }
+            continue;
+        }
+        /* The voice's own output: each ear's product with the old (and new) filters,
+         * transformed back in place; its last h frames are this part's. */
+        for (uint32_t e = 0; e < (xfade ? 4u : 2u); e++) {
+            float *y = b->y[e];
+            const float *sp = e < 2 ? hv->spec + e * spec : b->spec_new + (e - 2u) * spec;
+            hk->product(k, kp, b->xs, sp, y);
+            fk->inverse(&b->fft, y, y + kp, y, b->work);
+            memcpy(b->direct[e] + at, y + (N - h), h * sizeof(float));
         }
     }
-    memcpy(hv->hist, buf + n, H * sizeof(float));
+    if (n >= N) {
+        memcpy(R, x + (n - N), N * sizeof(float));
+        hv->head = 0;
+    } else {
+        uint32_t first = N - hv->head < n ? N - hv->head : n;
+        memcpy(R + hv->head, x, first * sizeof(float));
+        memcpy(R, x + first, (n - first) * sizeof(float));
+        hv->head = (hv->head + n) % N;
+    }
+    if (xfade) {
+        memcpy(hv->spec, b->spec_new, 2u * spec * sizeof(float));
+        hv->ux = u[0];
+        hv->uy = u[1];
+        hv->uz = u[2];
+    }
     hv->gain = g1;
+    if (bus >= 0) return;
+    /* The gain is ramped on the output (after the filters), so that a path faded to 0
+     * ends silent: nothing of it is left to be cut. */
+    float inv = 1.0f / (float)n;
+    float *const *y = b->direct;
+    for (uint32_t j = 0; j < n; j++) {
+        float r = (float)(j + 1u) * inv, g = g0 + d * r;
+        float l = y[0][j], rr = y[1][j];
+        if (xfade) {
+            l += r * (y[2][j] - l);
+            rr += r * (y[3][j] - rr);
+        }
+        mix_l[j] += g * l;
+        mix_r[j] += g * rr;
+    }
+}
+
+/* Turns a bank's sums into sound: per part, bus and ear, the inverse transform of each
+ * term, weighted by powers of r = (j + 1) / B, added into the bus. */
+static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
+    const ear__fft_kernel *fk = fft_kernel(s);
+    const ear__hf_kernel *hk = hf_kernel(s);
+    uint32_t N = b->fft_n, kp = b->kpad;
+    size_t spec = 2u * (size_t)kp;
+    float inv_b = 1.0f / (float)b->block;
+    for (uint32_t i = 0; i < b->sub; i++) {
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at;
+        for (uint32_t bus = 0; bus < EAR_BUS_COUNT; bus++) {
+            uint8_t used = b->used[i][bus];
+            if (!used) continue;
+            b->used[i][bus] = 0;
+            for (uint32_t e = 0; e < 2; e++) {
+                const float *yt[EAR__HRTF_TERMS] = {NULL, NULL, NULL};
+                for (uint32_t t = 0; t < EAR__HRTF_TERMS; t++) {
+                    if (!(used & (1u << t))) continue;
+                    const float *a =
+                        b->acc +
+                        (((size_t)i * EAR_BUS_COUNT + bus) * EAR__HRTF_TERMS + t) * 2u * spec +
+                        e * spec;
+                    fk->inverse(&b->fft, a, a + kp, b->y[t], b->work);
+                    yt[t] = b->y[t] + (N - h);
+                }
+                float *out = ear__bus_buffer(s, (uint8_t)bus, e == 1) + at;
+                hk->combine(h, at, inv_b, yt[0], yt[1], yt[2], out);
+            }
+        }
+    }
+}
+
+void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v) {
+#if defined(__GNUC__)
+    ear__hrtf_bank *b = s->hrtf.bank;
+    if (!b || !ear__hrtf_wants(s, v)) return;
+    const ear__hrtf_voice *hv = &b->voice[(v->id & 0xffffu) - 1u];
+    if (hv->id != v->id) return;
+    const char *p = (const char *)hv->spec, *end = p + 4u * (size_t)b->kpad * sizeof(float);
+    for (; p < end; p += 64) __builtin_prefetch(p);
+    p = (const char *)hv->hist;
+    end = p + (size_t)b->fft_n * sizeof(float);
+    for (; p < end; p += 64) __builtin_prefetch(p);
+#else
+    (void)s, (void)v;
+#endif
+}
+
+void ear__hrtf_flush(ear_stage *s) {
+    if (s->hrtf.bank) flush_bank(s, s->hrtf.bank);
+    if (s->hrtf.old) flush_bank(s, s->hrtf.old);
 }
 
 bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
@@ -584,6 +842,9 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
         return s->kernel->render(v, io, t);
     }
 
+    /* Into the voice's bus: the products join the bus's sums; into anything else (a
+     * reverb send's dry part), the voice's own output is made at once. */
+    int bus = io->mix_l == s->bus_l[v->bus] && io->mix_r == s->bus_r[v->bus] ? (int)v->bus : -1;
     float *x = sb->x;
     bool ended = false;
     if (v->premixed)
@@ -626,19 +887,18 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
         bool fresh = !in_primed;
         if (fresh) {
             in->id = v->id;
-            in->cur = 0;
             /* A first block starts at its gain (ear__voice_prime set it); one that comes
              * from another path or from virtual fades in. */
             in->gain = (pan_out || out || v->was_real) ? 0.0f : v->gain_l;
         }
-        run_path(s, h->bank, in, fresh, x, n, t->gain_l, u, io->mix_l, io->mix_r);
+        run_path(s, h->bank, in, fresh, x, n, t->gain_l, u, bus, io->mix_l, io->mix_r);
         in->primed = v->real; /* a voice leaving the real set faded out: start afresh */
         v->gain_l = t->gain_l;
         v->gain_r = t->gain_r;
         v->delay_l = v->delay_r = 0.0f;
     }
     if (out) {
-        run_path(s, out_bank, out, false, x, n, 0.0f, NULL, io->mix_l, io->mix_r);
+        run_path(s, out_bank, out, false, x, n, 0.0f, NULL, bus, io->mix_l, io->mix_r);
         out->primed = false;
     }
     v->via_hrtf = want && v->real;

@@ -715,13 +715,26 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
                       const ear__targets *t);
 /* Game side: frees banks the audio side has let go (every bank, when destroying). */
 void ear__hrtf_collect(ear_stage *s, bool all);
-/* One ear's block: y[j] = sum_k g[k] buf[x0 + j - k] for j < frames, k < len (buf holds a
- * voice's history, then the block). The scalar reference and the AVX2 kernel (NULL off
- * x86-64). */
-typedef void (*ear__hrtf_conv)(const float *buf, uint32_t x0, uint32_t frames, const float *g,
-                               uint32_t len, float *y);
-void ear__hrtf_conv_scalar(const float *buf, uint32_t x0, uint32_t frames, const float *g,
-                           uint32_t len, float *y);
-extern const ear__hrtf_conv ear__hrtf_conv_avx2;
+/* Audio side, after every voice and before the buses are summed: the HRTF voices' sums
+ * (per bus) become sound in their buses. */
+void ear__hrtf_flush(ear_stage *s);
+/* A hint that voice v renders through HRTF soon: its filters and history are asked for. */
+void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v);
+/* The fast convolution's frequency-domain loops (hrtf_fast.h): the scalar kernel's and
+ * the AVX2 one's (NULL off x86-64), which give the same bits. */
+typedef struct ear__hf_kernel {
+    void (*mac)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0, float d,
+                float *a0, float *a1); /* both ears */
+    void (*mac_xfade)(uint32_t k, uint32_t kpad, const float *x, const float *so,
+                      const float *sn, float g0, float d, float *a0, float *a1, float *a2);
+    void (*combine)(uint32_t h, uint32_t j0, float inv_b, const float *y0, const float *y1,
+                    const float *y2, float *out);
+    void (*build)(uint32_t k, uint32_t kpad, const float *m0, const float *m1, const float *m2,
+                  const float *m3, const float w[4], const float *fa, const float *fb, float fx,
+                  const float *q, float *out);
+    void (*product)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *y);
+} ear__hf_kernel;
+extern const ear__hf_kernel ear__hf_scalar;
+extern const ear__hf_kernel *const ear__hf_avx2;
 
 #endif

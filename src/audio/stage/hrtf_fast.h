@@ -1,0 +1,120 @@
+/*
+ * The HRTF's fast convolution, frequency-domain loops (hrtf_stage.c): plain C that both
+ * kernels compile, hrtf_stage.c as it is and hrtf_conv_avx2.c inside AVX2 functions,
+ * which the compiler vectorises eight bins at a time. Element by element the operations
+ * and their order are the same (no FMA), so both kernels give the same bits.
+ *
+ * A spectrum is kpad reals then kpad imaginaries (k = fft_n / 2 + 1 bins used).
+ */
+#ifndef EAR_HRTF_FAST_H
+#define EAR_HRTF_FAST_H
+
+#include <stdint.h>
+
+/* Both ears (ear e's spectra at + 2 kpad e in s, a0, a1): a0 += g0 X S and, when a1,
+ * a1 += d X S. Two loops, not one testing a1: GCC 12 vectorises neither half of the one. */
+static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict x,
+                               const float *restrict s, float g0, float d, float *restrict a0,
+                               float *restrict a1) {
+    const float *xr = x, *xi = x + kpad;
+    const float *lr = s, *li = s + kpad, *rr = s + 2u * kpad, *ri = s + 3u * kpad;
+    float *l0r = a0, *l0i = a0 + kpad, *r0r = a0 + 2u * kpad, *r0i = a0 + 3u * kpad;
+    if (a1) {
+        float *l1r = a1, *l1i = a1 + kpad, *r1r = a1 + 2u * kpad, *r1i = a1 + 3u * kpad;
+        for (uint32_t j = 0; j < k; j++) {
+            float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
+            float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
+            l0r[j] += g0 * plr;
+            l0i[j] += g0 * pli;
+            r0r[j] += g0 * prr;
+            r0i[j] += g0 * pri;
+            l1r[j] += d * plr;
+            l1i[j] += d * pli;
+            r1r[j] += d * prr;
+            r1i[j] += d * pri;
+        }
+    } else {
+        for (uint32_t j = 0; j < k; j++) {
+            float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
+            float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
+            l0r[j] += g0 * plr;
+            l0i[j] += g0 * pli;
+            r0r[j] += g0 * prr;
+            r0i[j] += g0 * pri;
+        }
+    }
+}
+
+/* One ear's product alone: y = X S (a voice's own output). */
+static inline void ear__hf_product(uint32_t k, uint32_t kpad, const float *restrict x,
+                                   const float *restrict s, float *restrict y) {
+    const float *xr = x, *xi = x + kpad, *sr = s, *si = s + kpad;
+    for (uint32_t j = 0; j < k; j++) {
+        y[j] = xr[j] * sr[j] - xi[j] * si[j];
+        y[kpad + j] = xr[j] * si[j] + xi[j] * sr[j];
+    }
+}
+
+/* The block where the filters change (o: old, n: new; P = X S), one ear:
+ * a0 += g0 Po, a1 += d Po + g0 (Pn - Po), a2 += d (Pn - Po). */
+static inline void ear__hf_mac_xfade(uint32_t k, uint32_t kpad, const float *restrict x,
+                                     const float *restrict so, const float *restrict sn,
+                                     float g0, float d, float *restrict a0, float *restrict a1,
+                                     float *restrict a2) {
+    const float *xr = x, *xi = x + kpad;
+    for (uint32_t j = 0; j < k; j++) {
+        float por = xr[j] * so[j] - xi[j] * so[kpad + j];
+        float poi = xr[j] * so[kpad + j] + xi[j] * so[j];
+        float pnr = xr[j] * sn[j] - xi[j] * sn[kpad + j];
+        float pni = xr[j] * sn[kpad + j] + xi[j] * sn[j];
+        float qr = pnr - por, qi = pni - poi;
+        a0[j] += g0 * por;
+        a0[kpad + j] += g0 * poi;
+        a1[j] += d * por + g0 * qr;
+        a1[kpad + j] += d * poi + g0 * qi;
+        a2[j] += d * qr;
+        a2[kpad + j] += d * qi;
+    }
+}
+
+/* out[j] += y0 + r (y1 + r y2), r = (j0 + j + 1) / B; y1, y2 may be NULL. */
+static inline void ear__hf_combine(uint32_t h, uint32_t j0, float inv_b,
+                                   const float *restrict y0, const float *restrict y1,
+                                   const float *restrict y2, float *restrict out) {
+    if (y2) {
+        for (uint32_t j = 0; j < h; j++) {
+            float r = (float)(j0 + j + 1u) * inv_b;
+            out[j] += y0[j] + r * (y1[j] + r * y2[j]);
+        }
+    } else if (y1) {
+        for (uint32_t j = 0; j < h; j++) {
+            float r = (float)(j0 + j + 1u) * inv_b;
+            out[j] += y0[j] + r * y1[j];
+        }
+    } else {
+        for (uint32_t j = 0; j < h; j++) out[j] += y0[j];
+    }
+}
+
+/* One ear's filter spectrum for a direction: the blend of four measured directions'
+ * spectra m[i] (weights w[i]), times the fractional delay's spectrum (interpolated between
+ * two tabulated fractions fa, fb at fx) and the whole delay's phase ramp q. */
+static inline void ear__hf_build(uint32_t k, uint32_t kpad, const float *restrict m0,
+                                 const float *restrict m1, const float *restrict m2,
+                                 const float *restrict m3, const float w[4],
+                                 const float *restrict fa, const float *restrict fb, float fx,
+                                 const float *restrict q, float *restrict out) {
+    float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (uint32_t j = 0; j < k; j++) {
+        float br = w0 * m0[j] + w1 * m1[j] + w2 * m2[j] + w3 * m3[j];
+        float bi =
+            w0 * m0[kpad + j] + w1 * m1[kpad + j] + w2 * m2[kpad + j] + w3 * m3[kpad + j];
+        float fr = fa[j] + fx * (fb[j] - fa[j]);
+        float fi = fa[kpad + j] + fx * (fb[kpad + j] - fa[kpad + j]);
+        float cr = fr * q[j] - fi * q[kpad + j], ci = fr * q[kpad + j] + fi * q[j];
+        out[j] = br * cr - bi * ci;
+        out[kpad + j] = br * ci + bi * cr;
+    }
+}
+
+#endif

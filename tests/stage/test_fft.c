@@ -1,0 +1,89 @@
+/*
+ * The stage's real FFT (src/audio/stage/fft.h) against a direct DFT in double, at every
+ * length it takes: the forward transform within 4e-7 of the largest bin, the inverse giving
+ * back n x the signal within 6e-8 log2 n of its peak (about an ulp a pass), and the scalar and
+ * AVX2 kernels (where the CPU has AVX2) giving the same bits, in one piece and in pieces.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fft.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PI_D 3.14159265358979323846
+
+static float *aligned(size_t floats) {
+    void *p = NULL;
+    if (posix_memalign(&p, 32, floats * sizeof(float) + 64)) return NULL;
+    return p;
+}
+
+static uint32_t rnd(uint32_t *state) {
+    *state = *state * 1664525u + 1013904223u;
+    return *state >> 8;
+}
+
+static void check_length(uint32_t n) {
+    ear__fft f;
+    float *tab = aligned(ear__fft_table_floats(n));
+    ear__fft_init(&f, n, tab);
+    uint32_t k = n / 2u + 1u, kp = (k + 7u) & ~7u;
+    float *x = aligned(n), *re = aligned(kp), *im = aligned(kp), *re2 = aligned(kp),
+          *im2 = aligned(kp), *y = aligned(n), *y2 = aligned(n), *w = aligned(EAR__FFT_WORK(n));
+    uint32_t st = n;
+    for (uint32_t i = 0; i < n; i++) x[i] = (float)(rnd(&st) % 20001u) / 10000.0f - 1.0f;
+    ear__fft_scalar.forward(&f, x, re, im, w);
+    double worst = 0, top = 0;
+    for (uint32_t b = 0; b < k; b++) {
+        double sr = 0, si = 0;
+        for (uint32_t j = 0; j < n; j++) {
+            double a = -2.0 * PI_D * (double)((uint64_t)j * b % n) / n;
+            sr += x[j] * cos(a);
+            si += x[j] * sin(a);
+        }
+        worst = fmax(worst, hypot(re[b] - sr, im[b] - si));
+        top = fmax(top, hypot(sr, si));
+    }
+    ASSERT_DBL_LE(worst, 4e-7 * top);
+    ear__fft_scalar.inverse(&f, re, im, y, w);
+    double back = 0;
+    for (uint32_t i = 0; i < n; i++) back = fmax(back, fabs(y[i] / (double)n - x[i]));
+    uint32_t bits = 0;
+    while ((1u << bits) < n) bits++;
+    ASSERT_DBL_LE(back, 6e-8 * bits); /* about an ulp per pass */
+    fprintf(stderr, "n %5u: forward %.2g of the largest bin, inverse %.2g\n", n, worst / top,
+            back);
+    if (ear__fft_avx2) {
+        ear__fft_avx2->forward(&f, x, re2, im2, w);
+        ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
+        ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+        ear__fft_avx2->inverse(&f, re, im, y2, w);
+        ASSERT_TRUE(memcmp(y, y2, n * sizeof(float)) == 0);
+    }
+    /* In pieces (even lengths, one of them not a multiple of 16). */
+    const float *seg[3] = {x, x + 18, x + n / 2u};
+    uint32_t len[3] = {18, n / 2u - 18, n / 2u};
+    for (int kern = 0; kern < 2; kern++) {
+        const ear__fft_kernel *K = kern ? ear__fft_avx2 : &ear__fft_scalar;
+        if (!K) continue;
+        K->forward_segs(&f, seg, len, 3, re2, im2, w);
+        ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
+        ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+    }
+    free(tab), free(x), free(re), free(im), free(re2), free(im2), free(y), free(y2), free(w);
+}
+
+TEST(every_length_against_a_direct_dft) {
+    uint32_t n = 0, count = 0;
+    for (n = EAR__FFT_MIN; n <= EAR__FFT_MAX; n += 32u) {
+        if (!ear__fft_length_ok(n)) continue;
+        check_length(n);
+        count++;
+    }
+    ASSERT_TRUE(count == 14); /* 64 .. 8192 and 192 .. 6144 */
+    ASSERT_TRUE(!ear__fft_length_ok(96) && !ear__fft_length_ok(320) && ear__fft_length_ok(384));
+}
+
+TEST_MAIN(TEST_ENTRY(every_length_against_a_direct_dft))
