@@ -263,6 +263,7 @@ static void render_block(ear_stage *s) {
     ear__group group;
     group.n = 0;
     uint32_t stride = (room + b + 8u + 15u) & ~15u;
+    const bool hrtf_on = s->hrtf.bank != NULL; /* no command applies inside the loop */
     uint32_t lanes = EAR__LANE_FLOATS / stride;
     if (lanes > EAR__LANES) lanes = EAR__LANES;
     if (lanes > s->kernel->max_lanes) lanes = s->kernel->max_lanes;
@@ -273,7 +274,7 @@ static void render_block(ear_stage *s) {
         if (k + 2u < nwork && s->real_idx[s->work[k + 2u]]) {
             const ear__voice *ahead = &s->voices[s->active[s->work[k + 2u]]];
             prefetch_clip(ahead, b);
-            if (s->hrtf.bank && ahead->placed) ear__hrtf_prefetch(s, ahead);
+            if (hrtf_on && ahead->placed) ear__hrtf_prefetch(s, ahead);
         }
         if (k + 4u < nwork && s->real_idx[s->work[k + 4u]])
             touch_clip(s, &s->voices[s->active[s->work[k + 4u]]]);
