@@ -568,25 +568,6 @@ static void make_spec(const ear_stage *s, ear__hrtf_bank *b, const spec_plan *p,
 
 /* ---- audio side: rendering ------------------------------------------------- */
 
-/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1 (voice_render.c's). */
-static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
-    if (g0 >= 1.0f && g1 >= 1.0f) {
-        *state = x[frames - 1];
-        return;
-    }
-    float s = *state;
-    float dg = (g1 - g0) / (float)frames;
-    float g = g0;
-    for (uint32_t j = 0; j < frames; j++) {
-        g += dg;
-        float vv = (x[j] - s) * g;
-        float y = vv + s;
-        s = y + vv;
-        x[j] = y;
-    }
-    *state = isfinite(s) ? s : 0.0f;
-}
-
 /* The state of voice v in bank b when it was rendered through b in the last block. */
 static ear__hrtf_voice *primed_in(ear__hrtf_bank *b, const ear__voice *v) {
     if (!b) return NULL;
@@ -851,8 +832,8 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
         memcpy(x, v->premixed, n * sizeof(float)); /* a blend's summed layers */
     else
         ended = ear__read_block(v, t->step_fx, n, x, io->right);
-    lowpass(x, n, &v->z_occ1, v->occ_G, t->occ_G);
-    lowpass(x, n, &v->z_occ2, v->occ_G, t->occ_G);
+    ear__lowpass_ramp(x, n, &v->z_occ1, v->occ_G, t->occ_G);
+    ear__lowpass_ramp(x, n, &v->z_occ2, v->occ_G, t->occ_G);
 
     if (!want || pan_out) {
         /* The pan path, fading out (the voice now goes through HRTF) or in from silence

@@ -737,4 +737,26 @@ typedef struct ear__hf_kernel {
 extern const ear__hf_kernel ear__hf_scalar;
 extern const ear__hf_kernel *const ear__hf_avx2;
 
+/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1 across the block
+ * (occlusion, the behind cue): the scalar kernel's and the HRTF path's one copy. A state
+ * that went non-finite (a bad sample) must not poison later blocks. */
+static inline void ear__lowpass_ramp(float *x, uint32_t frames, float *state, float g0,
+                                     float g1) {
+    if (g0 >= 1.0f && g1 >= 1.0f) {
+        *state = x[frames - 1];
+        return;
+    }
+    float s = *state;
+    float dg = (g1 - g0) / (float)frames;
+    float g = g0;
+    for (uint32_t j = 0; j < frames; j++) {
+        g += dg;
+        float vv = (x[j] - s) * g;
+        float y = vv + s;
+        s = y + vv;
+        x[j] = y;
+    }
+    *state = isfinite(s) ? s : 0.0f;
+}
+
 #endif

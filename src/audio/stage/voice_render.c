@@ -175,26 +175,6 @@ bool ear__read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *o
     return ended;
 }
 
-/* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. */
-static void lowpass(float *x, uint32_t frames, float *state, float g0, float g1) {
-    if (g0 >= 1.0f && g1 >= 1.0f) {
-        *state = x[frames - 1];
-        return;
-    }
-    float s = *state;
-    float dg = (g1 - g0) / (float)frames;
-    float g = g0;
-    for (uint32_t j = 0; j < frames; j++) {
-        g += dg;
-        float vv = (x[j] - s) * g;
-        float y = vv + s;
-        s = y + vv;
-        x[j] = y;
-    }
-    /* A state that went non-finite (a bad sample) must not poison later blocks. */
-    *state = isfinite(s) ? s : 0.0f;
-}
-
 /* Adds x[j] * gain(j) into mix, the gain ramped over the block. */
 static void mix_plain(float *mix, const float *x, uint32_t frames, float g0, float g1) {
     if (g0 == g1) {
@@ -248,9 +228,9 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
         ended = ear__read_block(v, t->step_fx, frames, mono, io->right);
 
     if (v->placed) {
-        lowpass(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
-        lowpass(mono, frames, &v->z_occ2, v->occ_G, t->occ_G);
-        lowpass(mono, frames, &v->z_cue, v->cue_G, t->cue_G);
+        ear__lowpass_ramp(mono, frames, &v->z_occ1, v->occ_G, t->occ_G);
+        ear__lowpass_ramp(mono, frames, &v->z_occ2, v->occ_G, t->occ_G);
+        ear__lowpass_ramp(mono, frames, &v->z_cue, v->cue_G, t->cue_G);
         memcpy(io->mono, v->hist, h * sizeof(float));
         mix_ear(io->mix_l, io->mono, h, frames, v->gain_l, t->gain_l, v->delay_l, t->delay_l);
         mix_ear(io->mix_r, io->mono, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
