@@ -9,16 +9,7 @@ GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 KILLER=${2:+$(cd "$(dirname "$2")" && pwd)/$(basename "$2")}
 LEVEL=${3:+$(cd "$(dirname "$3")" && pwd)/$(basename "$3")}
 SRC=$(cd "$(dirname "$0")/../../games/demo" && pwd)
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-cd "$DIR" || exit 1
-fail=0
-check() { # check <what> <command...>
-    what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
-has_line() { grep -qxF -- "$2" "$1"; }
+. "$(cd "$(dirname "$0")" && pwd)/common.sh"
 
 # 1. The bot plays every level from the first, reading only what it hears.
 "$GAME" --autoplay --all --level 1 --speech-log all.log --bot-log bot.log >all.out 2>all.err

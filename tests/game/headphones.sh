@@ -9,16 +9,7 @@
 set -u
 GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 SOFA=/usr/share/libmysofa/default.sofa
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-cd "$DIR" || exit 1
-fail=0
-check() { # check <what> <command...>
-    what=$1
-    shift
-    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
-has_line() { grep -qxF -- "$2" "$1"; }
+. "$(cd "$(dirname "$0")" && pwd)/common.sh"
 
 # 1. Settings: down to the seventh item, Enter turns it on (the set loads then), back out.
 cat >hp.script <<'S'
