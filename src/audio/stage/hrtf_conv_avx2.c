@@ -12,20 +12,19 @@
 
 #define AVX2 __attribute__((target("avx2")))
 
-AVX2 static void mac_avx2(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0,
-                          float d, float *a0, float *a1) {
-    ear__hf_mac(k, kpad, x, sp, g0, d, a0, a1);
+AVX2 static void mac_avx2(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *a0,
+                          float *a1) {
+    ear__hf_mac(k, kpad, x, sp, a0, a1);
 }
 
 AVX2 static void mac_xfade_avx2(uint32_t k, uint32_t kpad, const float *x, const float *so,
-                                const float *sn, float g0, float d, float *a0, float *a1,
-                                float *a2) {
-    ear__hf_mac_xfade(k, kpad, x, so, sn, g0, d, a0, a1, a2);
+                                const float *sn, float *a0, float *a1) {
+    ear__hf_mac_xfade(k, kpad, x, so, sn, a0, a1);
 }
 
 AVX2 static void combine_avx2(uint32_t h, uint32_t j0, float inv_b, const float *y0,
-                              const float *y1, const float *y2, float *out) {
-    ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
+                              const float *y1, float *out) {
+    ear__hf_combine(h, j0, inv_b, y0, y1, out);
 }
 
 AVX2 static void build_avx2(uint32_t k, uint32_t kpad, const float *m0, const float *m1,

@@ -11,10 +11,11 @@
 
 #include <stdint.h>
 
-/* Both ears (ear e's spectra at + 2 kpad e in s, a0, a1): a0 += g0 X S and, when a1,
- * a1 += d X S. Two loops, not one testing a1: GCC 12 vectorises neither half of the one. */
+/* Both ears (ear e's spectra at + 2 kpad e in s, a0, a1): a0 += X S and, when a1 (a path
+ * fading out on its output), a1 -= X S. Two loops, not one testing a1: GCC 12 vectorises
+ * neither half of the one. */
 static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict x,
-                               const float *restrict s, float g0, float d, float *restrict a0,
+                               const float *restrict s, float *restrict a0,
                                float *restrict a1) {
     const float *xr = x, *xi = x + kpad;
     const float *lr = s, *li = s + kpad, *rr = s + 2u * kpad, *ri = s + 3u * kpad;
@@ -24,23 +25,21 @@ static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict 
         for (uint32_t j = 0; j < k; j++) {
             float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
             float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
-            l0r[j] += g0 * plr;
-            l0i[j] += g0 * pli;
-            r0r[j] += g0 * prr;
-            r0i[j] += g0 * pri;
-            l1r[j] += d * plr;
-            l1i[j] += d * pli;
-            r1r[j] += d * prr;
-            r1i[j] += d * pri;
+            l0r[j] += plr;
+            l0i[j] += pli;
+            r0r[j] += prr;
+            r0i[j] += pri;
+            l1r[j] -= plr;
+            l1i[j] -= pli;
+            r1r[j] -= prr;
+            r1i[j] -= pri;
         }
     } else {
         for (uint32_t j = 0; j < k; j++) {
-            float plr = xr[j] * lr[j] - xi[j] * li[j], pli = xr[j] * li[j] + xi[j] * lr[j];
-            float prr = xr[j] * rr[j] - xi[j] * ri[j], pri = xr[j] * ri[j] + xi[j] * rr[j];
-            l0r[j] += g0 * plr;
-            l0i[j] += g0 * pli;
-            r0r[j] += g0 * prr;
-            r0i[j] += g0 * pri;
+            l0r[j] += xr[j] * lr[j] - xi[j] * li[j];
+            l0i[j] += xr[j] * li[j] + xi[j] * lr[j];
+            r0r[j] += xr[j] * rr[j] - xi[j] * ri[j];
+            r0i[j] += xr[j] * ri[j] + xi[j] * rr[j];
         }
     }
 }
@@ -55,38 +54,33 @@ static inline void ear__hf_product(uint32_t k, uint32_t kpad, const float *restr
     }
 }
 
-/* The block where the filters change (o: old, n: new; P = X S), one ear:
- * a0 += g0 Po, a1 += d Po + g0 (Pn - Po), a2 += d (Pn - Po). */
+/* The block where the filters change (o: old, n: new; P = X S), both ears:
+ * a0 += Po, a1 += Pn - Po. */
 static inline void ear__hf_mac_xfade(uint32_t k, uint32_t kpad, const float *restrict x,
                                      const float *restrict so, const float *restrict sn,
-                                     float g0, float d, float *restrict a0, float *restrict a1,
-                                     float *restrict a2) {
+                                     float *restrict a0, float *restrict a1) {
     const float *xr = x, *xi = x + kpad;
-    for (uint32_t j = 0; j < k; j++) {
-        float por = xr[j] * so[j] - xi[j] * so[kpad + j];
-        float poi = xr[j] * so[kpad + j] + xi[j] * so[j];
-        float pnr = xr[j] * sn[j] - xi[j] * sn[kpad + j];
-        float pni = xr[j] * sn[kpad + j] + xi[j] * sn[j];
-        float qr = pnr - por, qi = pni - poi;
-        a0[j] += g0 * por;
-        a0[kpad + j] += g0 * poi;
-        a1[j] += d * por + g0 * qr;
-        a1[kpad + j] += d * poi + g0 * qi;
-        a2[j] += d * qr;
-        a2[kpad + j] += d * qi;
+    for (uint32_t e = 0; e < 2u; e++) {
+        const float *o = so + 2u * kpad * e, *q = sn + 2u * kpad * e;
+        float *b0 = a0 + 2u * kpad * e, *b1 = a1 + 2u * kpad * e;
+        for (uint32_t j = 0; j < k; j++) {
+            float por = xr[j] * o[j] - xi[j] * o[kpad + j];
+            float poi = xr[j] * o[kpad + j] + xi[j] * o[j];
+            float pnr = xr[j] * q[j] - xi[j] * q[kpad + j];
+            float pni = xr[j] * q[kpad + j] + xi[j] * q[j];
+            b0[j] += por;
+            b0[kpad + j] += poi;
+            b1[j] += pnr - por;
+            b1[kpad + j] += pni - poi;
+        }
     }
 }
 
-/* out[j] += y0 + r (y1 + r y2), r = (j0 + j + 1) / B; y1, y2 may be NULL. */
+/* out[j] += y0 + r y1, r = (j0 + j + 1) / B; y1 may be NULL. */
 static inline void ear__hf_combine(uint32_t h, uint32_t j0, float inv_b,
                                    const float *restrict y0, const float *restrict y1,
-                                   const float *restrict y2, float *restrict out) {
-    if (y2) {
-        for (uint32_t j = 0; j < h; j++) {
-            float r = (float)(j0 + j + 1u) * inv_b;
-            out[j] += y0[j] + r * (y1[j] + r * y2[j]);
-        }
-    } else if (y1) {
+                                   float *restrict out) {
+    if (y1) {
         for (uint32_t j = 0; j < h; j++) {
             float r = (float)(j0 + j + 1u) * inv_b;
             out[j] += y0[j] + r * y1[j];

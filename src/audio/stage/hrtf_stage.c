@@ -576,18 +576,17 @@ static ear__hrtf_voice *primed_in(ear__hrtf_bank *b, const ear__voice *v) {
 }
 
 /* The frequency-domain loops of the stage's kernel (hrtf_fast.h). */
-static void mac_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0,
-                       float d, float *a0, float *a1) {
-    ear__hf_mac(k, kpad, x, sp, g0, d, a0, a1);
+static void mac_scalar(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *a0,
+                       float *a1) {
+    ear__hf_mac(k, kpad, x, sp, a0, a1);
 }
 static void mac_xfade_scalar(uint32_t k, uint32_t kpad, const float *x, const float *so,
-                             const float *sn, float g0, float d, float *a0, float *a1,
-                             float *a2) {
-    ear__hf_mac_xfade(k, kpad, x, so, sn, g0, d, a0, a1, a2);
+                             const float *sn, float *a0, float *a1) {
+    ear__hf_mac_xfade(k, kpad, x, so, sn, a0, a1);
 }
 static void combine_scalar(uint32_t h, uint32_t j0, float inv_b, const float *y0,
-                           const float *y1, const float *y2, float *out) {
-    ear__hf_combine(h, j0, inv_b, y0, y1, y2, out);
+                           const float *y1, float *out) {
+    ear__hf_combine(h, j0, inv_b, y0, y1, out);
 }
 static void build_scalar(uint32_t k, uint32_t kpad, const float *m0, const float *m1,
                          const float *m2, const float *m3, const float w[4], const float *fa,
@@ -619,11 +618,16 @@ static float *acc_of(ear__hrtf_bank *b, uint32_t i, uint32_t bus, uint32_t term)
     return a;
 }
 
-/* One block of x through hv's filters in bank b: the output gain ramped from hv->gain to
- * g1, the filters made again for direction u when it turned enough (or when fresh), the
- * old filters' output crossfaded into the new ones'. With bus >= 0 the products go into
- * the bank's sums for that bus (ear__hrtf_flush turns them into sound once a block); with
- * bus < 0 the voice's own output is made here and added into mix_l / mix_r. */
+/* One block of x through hv's filters in bank b. The voice's gain is applied to its input
+ * (ramped from hv->gain to g1 across the block), which is what the history keeps: a gain
+ * that changes is a source getting louder, heard through the ears' filters. A block whose
+ * target is 0 instead holds the input's gain and ramps the output to 0, so that the path
+ * ends silent with nothing of its filters' tails left to cut; its history is cleared after.
+ * The filters are made again for direction u when it turned enough (or when fresh), the
+ * old filters' output crossfaded into the new ones' (not in a block that fades out). With
+ * bus >= 0 the products go into the bank's sums for that bus (ear__hrtf_flush turns them
+ * into sound once a block); with bus < 0 the voice's own output is made here and added
+ * into mix_l / mix_r. */
 static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool fresh,
                      const float *x, uint32_t n, float g1, const float u[3], int bus,
                      float *mix_l, float *mix_r) {
@@ -631,7 +635,7 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
     const ear__hf_kernel *hk = hf_kernel(s);
     uint32_t N = b->fft_n, kp = b->kpad, k = N / 2u + 1u;
     size_t spec = 2u * (size_t)kp;
-    bool xfade = false;
+    bool fade = g1 == 0.0f, xfade = false;
     spec_plan plan;
     float *pending = NULL; /* filters to make once the first transform is under way */
     if (fresh) {
@@ -642,7 +646,7 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
         hv->ux = u[0];
         hv->uy = u[1];
         hv->uz = u[2];
-    } else if (u) {
+    } else if (u && !fade) {
         float dot = hv->ux * u[0] + hv->uy * u[1] + hv->uz * u[2];
         if (dot < EAR__HRTF_MOVE_COS) {
             plan_spec(b, u[0], u[1], u[2], &plan);
@@ -650,38 +654,28 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             xfade = true;
         }
     }
-    /* Each part's window, the fft_n frames up to its end, read in place from the ring and
-     * the block (in pieces of even lengths), or else copied together. */
+    float g0 = hv->gain, d = fade ? 0.0f : (g1 - g0) / (float)n;
     float *R = hv->hist;
-    bool even = (n % 2u) == 0 && (hv->head % 2u) == 0;
-    for (uint32_t i = 1; i <= b->sub; i++) even = even && (b->sub_at[i] % 2u) == 0;
-    float *win = NULL;
-    if (!even) {
-        win = b->win;
-        memcpy(win, R + hv->head, (N - hv->head) * sizeof(float));
-        memcpy(win + (N - hv->head), R, hv->head * sizeof(float));
-        memcpy(win + N, x, n * sizeof(float));
-    }
-    float g0 = hv->gain, d = g1 - g0;
     for (uint32_t i = 0; i < b->sub; i++) {
-        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, end = at + h;
-        if (win) {
-            fk->forward(&b->fft, win + end, b->xs, b->xs + kp, b->work);
-        } else if (end >= N) {
-            fk->forward(&b->fft, x + (end - N), b->xs, b->xs + kp, b->work);
+        /* The part's frames, gained, join the ring (over its oldest): the ring from head on
+         * is then the part's window, the fft_n frames up to its end. */
+        uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, w = hv->head;
+        for (uint32_t j = 0; j < h; j++) {
+            R[w] = (g0 + d * (float)(at + j + 1u)) * x[at + j];
+            w = w + 1u == N ? 0u : w + 1u;
+        }
+        hv->head = w;
+        if (w % 2u == 0) { /* read in place, in pieces of even lengths */
+            const float *seg[2] = {R + w, R};
+            uint32_t len[2] = {N - w, w};
+            if (w)
+                fk->forward_segs(&b->fft, seg, len, 2u, b->xs, b->xs + kp, b->work);
+            else
+                fk->forward(&b->fft, R, b->xs, b->xs + kp, b->work);
         } else {
-            const float *seg[3];
-            uint32_t len[3], ns = 0, p = (hv->head + end) % N, rest = N - end;
-            uint32_t first = N - p < rest ? N - p : rest;
-            seg[ns] = R + p;
-            len[ns++] = first;
-            if (rest > first) {
-                seg[ns] = R;
-                len[ns++] = rest - first;
-            }
-            seg[ns] = x;
-            len[ns++] = end;
-            fk->forward_segs(&b->fft, seg, len, ns, b->xs, b->xs + kp, b->work);
+            memcpy(b->win, R + w, (N - w) * sizeof(float));
+            memcpy(b->win + (N - w), R, w * sizeof(float));
+            fk->forward(&b->fft, b->win, b->xs, b->xs + kp, b->work);
         }
         if (pending) {
             make_spec(s, b, &plan, pending);
@@ -690,17 +684,11 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
         if (bus >= 0) {
             uint32_t bu = (uint32_t)bus;
             float *a0 = acc_of(b, i, bu, 0);
-            float *a1 = d != 0.0f || xfade ? acc_of(b, i, bu, 1) : NULL;
-            float *a2 = xfade ? acc_of(b, i, bu, 2) : NULL;
-            if (!xfade) {
-                hk->mac(k, kp, b->xs, hv->spec, g0, d, a0, a1);
-                continue;
-            }
-            for (uint32_t e = 0; e < 2; e++) {
-                size_t off = e * spec;
-                hk->mac_xfade(k, kp, b->xs, hv->spec + off, b->spec_new + off, g0, d, a0 + off,
-                              a1 + off, a2 + off);
-            }
+            float *a1 = fade || xfade ? acc_of(b, i, bu, 1) : NULL;
+            if (xfade)
+                hk->mac_xfade(k, kp, b->xs, hv->spec, b->spec_new, a0, a1);
+            else
+                hk->mac(k, kp, b->xs, hv->spec, a0, a1);
             continue;
         }
         /* The voice's own output: each ear's product with the old (and new) filters,
@@ -713,36 +701,33 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
             memcpy(b->direct[e] + at, y + (N - h), h * sizeof(float));
         }
     }
-    if (n >= N) {
-        memcpy(R, x + (n - N), N * sizeof(float));
-        hv->head = 0;
-    } else {
-        uint32_t first = N - hv->head < n ? N - hv->head : n;
-        memcpy(R + hv->head, x, first * sizeof(float));
-        memcpy(R, x + first, (n - first) * sizeof(float));
-        hv->head = (hv->head + n) % N;
-    }
     if (xfade) {
         memcpy(hv->spec, b->spec_new, 2u * spec * sizeof(float));
         hv->ux = u[0];
         hv->uy = u[1];
         hv->uz = u[2];
     }
-    hv->gain = g1;
+    hv->gain = fade ? 0.0f : g1;
+    if (fade) { /* silent from here on: the next block starts from silence */
+        memset(R, 0, N * sizeof(float));
+        hv->head = 0;
+    }
     if (bus >= 0) return;
-    /* The gain is ramped on the output (after the filters), so that a path faded to 0
-     * ends silent: nothing of it is left to be cut. */
     float inv = 1.0f / (float)n;
     float *const *y = b->direct;
     for (uint32_t j = 0; j < n; j++) {
-        float r = (float)(j + 1u) * inv, g = g0 + d * r;
+        float r = (float)(j + 1u) * inv;
         float l = y[0][j], rr = y[1][j];
         if (xfade) {
             l += r * (y[2][j] - l);
             rr += r * (y[3][j] - rr);
         }
-        mix_l[j] += g * l;
-        mix_r[j] += g * rr;
+        if (fade) {
+            l -= r * l;
+            rr -= r * rr;
+        }
+        mix_l[j] += l;
+        mix_r[j] += rr;
     }
 }
 
@@ -761,7 +746,7 @@ static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
             if (!used) continue;
             b->used[i][bus] = 0;
             for (uint32_t e = 0; e < 2; e++) {
-                const float *yt[EAR__HRTF_TERMS] = {NULL, NULL, NULL};
+                const float *yt[EAR__HRTF_TERMS] = {NULL, NULL};
                 for (uint32_t t = 0; t < EAR__HRTF_TERMS; t++) {
                     if (!(used & (1u << t))) continue;
                     const float *a =
@@ -772,7 +757,7 @@ static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
                     yt[t] = b->y[t] + (N - h);
                 }
                 float *out = ear__bus_buffer(s, (uint8_t)bus, e == 1) + at;
-                hk->combine(h, at, inv_b, yt[0], yt[1], yt[2], out);
+                hk->combine(h, at, inv_b, yt[0], yt[1], out);
             }
         }
     }
@@ -828,12 +813,19 @@ bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
     int bus = io->mix_l == s->bus_l[v->bus] && io->mix_r == s->bus_r[v->bus] ? (int)v->bus : -1;
     float *x = sb->x;
     bool ended = false;
-    if (v->premixed)
-        memcpy(x, v->premixed, n * sizeof(float)); /* a blend's summed layers */
-    else
-        ended = ear__read_block(v, t->step_fx, n, x, io->right);
-    ear__lowpass_ramp(x, n, &v->z_occ1, v->occ_G, t->occ_G);
-    ear__lowpass_ramp(x, n, &v->z_occ2, v->occ_G, t->occ_G);
+    if (s->kernel->read_grouped) {
+        /* The kernel's own read and occlusion (the AVX2 one reads eight frames at once) */
+        ear__kernel_io rio = *io;
+        rio.hist_len = 0;
+        ended = s->kernel->read_grouped(v, &rio, t, x);
+    } else {
+        if (v->premixed)
+            memcpy(x, v->premixed, n * sizeof(float)); /* a blend's summed layers */
+        else
+            ended = ear__read_block(v, t->step_fx, n, x, io->right);
+        ear__lowpass_ramp(x, n, &v->z_occ1, v->occ_G, t->occ_G);
+        ear__lowpass_ramp(x, n, &v->z_occ2, v->occ_G, t->occ_G);
+    }
 
     if (!want || pan_out) {
         /* The pan path, fading out (the voice now goes through HRTF) or in from silence

@@ -30,13 +30,13 @@
 /* The fast convolution splits a control block into at most this many parts. */
 #define EAR__HRTF_MAX_SUB 16u
 /* Terms of a bus's sum, by the power of r = (j + 1) / B they are weighted with. */
-#define EAR__HRTF_TERMS 3u
+#define EAR__HRTF_TERMS 2u
 
 /* One slot's state in a bank (audio side). */
 typedef struct ear__hrtf_voice {
     uint32_t id;      /* the voice it is for (0: none) */
     bool primed;      /* rendered through this bank in the last block */
-    float gain;       /* output gain at the end of the last block */
+    float gain;       /* input gain at the end of the last block */
     float ux, uy, uz; /* the current filters' direction (listener space) */
     float *spec;      /* both ears' filter spectra: [ear][re, im][kpad], 1/n folded in */
     float *hist;      /* the last fft_n frames of input, a ring: the oldest at head */

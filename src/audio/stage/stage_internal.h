@@ -723,12 +723,12 @@ void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v);
 /* The fast convolution's frequency-domain loops (hrtf_fast.h): the scalar kernel's and
  * the AVX2 one's (NULL off x86-64), which give the same bits. */
 typedef struct ear__hf_kernel {
-    void (*mac)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float g0, float d,
-                float *a0, float *a1); /* both ears */
+    void (*mac)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *a0,
+                float *a1); /* both ears */
     void (*mac_xfade)(uint32_t k, uint32_t kpad, const float *x, const float *so,
-                      const float *sn, float g0, float d, float *a0, float *a1, float *a2);
+                      const float *sn, float *a0, float *a1); /* both ears */
     void (*combine)(uint32_t h, uint32_t j0, float inv_b, const float *y0, const float *y1,
-                    const float *y2, float *out);
+                    float *out);
     void (*build)(uint32_t k, uint32_t kpad, const float *m0, const float *m1, const float *m2,
                   const float *m3, const float w[4], const float *fa, const float *fb, float fx,
                   const float *q, float *out);
