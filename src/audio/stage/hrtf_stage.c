@@ -618,6 +618,12 @@ static float *acc_of(ear__hrtf_bank *b, uint32_t i, uint32_t bus, uint32_t term)
     return a;
 }
 
+/* out[j] = (g0 + d (j0 + j)) x[j]: a part of the block, gained, into the ring. */
+static void gain_into(float *restrict out, const float *restrict x, uint32_t n, float g0,
+                      float d, uint32_t j0) {
+    for (uint32_t j = 0; j < n; j++) out[j] = (g0 + d * (float)(j0 + j)) * x[j];
+}
+
 /* One block of x through hv's filters in bank b. The voice's gain is applied to its input
  * (ramped from hv->gain to g1 across the block), which is what the history keeps: a gain
  * that changes is a source getting louder, heard through the ears' filters. A block whose
@@ -660,10 +666,10 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
         /* The part's frames, gained, join the ring (over its oldest): the ring from head on
          * is then the part's window, the fft_n frames up to its end. */
         uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, w = hv->head;
-        for (uint32_t j = 0; j < h; j++) {
-            R[w] = (g0 + d * (float)(at + j + 1u)) * x[at + j];
-            w = w + 1u == N ? 0u : w + 1u;
-        }
+        uint32_t first = N - w < h ? N - w : h;
+        gain_into(R + w, x + at, first, g0, d, at + 1u);
+        gain_into(R, x + at + first, h - first, g0, d, at + first + 1u);
+        w = w + h >= N ? w + h - N : w + h;
         hv->head = w;
         if (w % 2u == 0) { /* read in place, in pieces of even lengths */
             const float *seg[2] = {R + w, R};
