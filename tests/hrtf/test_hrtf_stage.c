@@ -37,7 +37,9 @@ static void load_all(void) {
     if (raw) return;
     int e = 0;
     raw = mysofa_load(SOFA, &e);
-    ear_hrtf_load(SOFA, NULL, &set, NULL);
+    ear_hrtf_config hc = ear_hrtf_config_default();
+    if (getenv("TAPS")) hc.taps = (uint32_t)atoi(getenv("TAPS"));
+    ear_hrtf_load(SOFA, &hc, &set, NULL);
     fin = fftw_alloc_real(NFFT);
     fout = fftw_alloc_complex(NFFT / 2 + 1);
     plan = fftw_plan_dft_r2c_1d(NFFT, fin, fout, FFTW_ESTIMATE);

@@ -82,8 +82,9 @@ TEST(every_length_against_a_direct_dft) {
         check_length(n);
         count++;
     }
-    ASSERT_TRUE(count == 14); /* 64 .. 8192 and 192 .. 6144 */
-    ASSERT_TRUE(!ear__fft_length_ok(96) && !ear__fft_length_ok(320) && ear__fft_length_ok(384));
+    ASSERT_TRUE(count == 19); /* 64 .. 8192, 192 .. 6144 and 320 .. 5120 */
+    ASSERT_TRUE(!ear__fft_length_ok(96) && !ear__fft_length_ok(160) &&
+                !ear__fft_length_ok(480) && ear__fft_length_ok(320) && ear__fft_length_ok(384));
 }
 
 TEST_MAIN(TEST_ENTRY(every_length_against_a_direct_dft))

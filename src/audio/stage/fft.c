@@ -3,9 +3,9 @@
  * both kernels share.
  *
  * The complex transform of m = n/2 points is Stockham's, in passes of radix 4 (then one of
- * radix 2 if a two is left, then one of radix 3 for 3 x 2^j). A radix-2 pass at stride s
- * (sub-length L = m / s) reads a[e] and b[e + m/2] for e = q + s p (p < L/2, q < s) and
- * writes a + b to y[2 s p + q] and (a - b) w^p to y[2 s p + q + s], w = e^(-2 pi i/L)
+ * radix 2 if a two is left, then one of radix 3 for 3 x 2^j, or 5 for 5 x 2^j). A radix-2 pass
+ * at stride s (sub-length L = m / s) reads a[e] and b[e + m/2] for e = q + s p (p < L/2, q < s)
+ * and writes a + b to y[2 s p + q] and (a - b) w^p to y[2 s p + q + s], w = e^(-2 pi i/L)
  * (conjugated for the inverse); a radix-4 pass reads four elements m/4 apart and writes
  * a 4-point butterfly's outputs, times w^0..3p, to y[4 s p + q + i s]. Reads run in order at
  * every pass and the output comes in natural order, so no bit reversal is needed; the
@@ -27,15 +27,22 @@
 
 int ear__fft_length_ok(uint32_t n) {
     if (n >= EAR__FFT_MIN && n <= EAR__FFT_MAX && (n & (n - 1u)) == 0) return 1;
-    if (n % 3u || n < 192u || n > 6144u) return 0;
-    uint32_t p = n / 3u;
+    uint32_t p;
+    if (n % 3u == 0 && n >= 192u && n <= 6144u)
+        p = n / 3u;
+    else if (n % 5u == 0 && n >= 320u && n <= 5120u)
+        p = n / 5u;
+    else
+        return 0;
     return (p & (p - 1u)) == 0;
 }
 
-/* The passes for m = n/2 = 3^r3 x 2^k: radix 4 while four divides the power of two left,
- * a radix 2 if one two is left, a radix 3 last; the twiddle floats they need. */
+/* The passes for m = n/2 = 2^k, 3 x 2^k or 5 x 2^k: radix 4 while four divides the power
+ * of two left, a radix 2 if one two is left, a radix 3 or 5 last; the twiddle floats they
+ * need. */
 static size_t plan(ear__fft *f, uint32_t n) {
-    uint32_t m = n / 2u, r3 = m % 3u == 0, p = r3 ? m / 3u : m, s = 1, np = 0;
+    uint32_t m = n / 2u, r3 = m % 3u == 0, r5 = m % 5u == 0;
+    uint32_t p = r3 ? m / 3u : r5 ? m / 5u : m, s = 1, np = 0;
     size_t tw = 0;
     while (p >= 4u) {
         f->pass[np++] = (ear__fft_pass){4u, s, (uint32_t)tw};
@@ -49,6 +56,7 @@ static size_t plan(ear__fft *f, uint32_t n) {
         s *= 2u;
     }
     if (r3) f->pass[np++] = (ear__fft_pass){3u, s, (uint32_t)tw};
+    if (r5) f->pass[np++] = (ear__fft_pass){5u, s, (uint32_t)tw};
     f->n = n;
     f->m = m;
     f->passes = np;
@@ -208,6 +216,45 @@ static void radix3_scalar(uint32_t m, int inv, const float *xr, const float *xi,
     }
 }
 
+/* The last pass when m = 5 x 2^k: L = 5, s = m/5, no twiddles; with t1 = a1 + a4,
+ * t2 = a2 + a3, t3 = a1 - a4, t4 = a2 - a3, b1 = a0 + c1 t1 + c2 t2, b2 = a0 + c2 t1 + c1 t2,
+ * d1 = s1 t3 + s2 t4, d2 = s2 t3 - s1 t4 (ck = cos 2 pi k/5, sk = sin 2 pi k/5):
+ * y0 = a0 + (t1 + t2), y1 = b1 -+ i d1, y4 = b1 +- i d1, y2 = b2 -+ i d2, y3 = b2 +- i d2
+ * (forward, inverse). */
+static void radix5_scalar(uint32_t m, int inv, const float *xr, const float *xi, float *yr,
+                          float *yi) {
+    uint32_t s = m / 5u;
+    const float c1 = EAR__FFT_C1, c2 = EAR__FFT_C2, s1 = EAR__FFT_S1, s2 = EAR__FFT_S2;
+    for (uint32_t q = 0; q < s; q++) {
+        float a0r = xr[q], a0i = xi[q];
+        float a1r = xr[q + s], a1i = xi[q + s], a2r = xr[q + 2u * s], a2i = xi[q + 2u * s];
+        float a3r = xr[q + 3u * s], a3i = xi[q + 3u * s], a4r = xr[q + 4u * s];
+        float a4i = xi[q + 4u * s];
+        float t1r = a1r + a4r, t1i = a1i + a4i, t2r = a2r + a3r, t2i = a2i + a3i;
+        float t3r = a1r - a4r, t3i = a1i - a4i, t4r = a2r - a3r, t4i = a2i - a3i;
+        float b1r = a0r + c1 * t1r + c2 * t2r, b1i = a0i + c1 * t1i + c2 * t2i;
+        float b2r = a0r + c2 * t1r + c1 * t2r, b2i = a0i + c2 * t1i + c1 * t2i;
+        float d1r = s1 * t3r + s2 * t4r, d1i = s1 * t3i + s2 * t4i;
+        float d2r = s2 * t3r - s1 * t4r, d2i = s2 * t3i - s1 * t4i;
+        if (inv) {
+            d1r = -d1r;
+            d1i = -d1i;
+            d2r = -d2r;
+            d2i = -d2i;
+        }
+        yr[q] = a0r + (t1r + t2r);
+        yi[q] = a0i + (t1i + t2i);
+        yr[q + s] = b1r + d1i; /* b1 - i d1 */
+        yi[q + s] = b1i - d1r;
+        yr[q + 4u * s] = b1r - d1i; /* b1 + i d1 */
+        yi[q + 4u * s] = b1i + d1r;
+        yr[q + 2u * s] = b2r + d2i;
+        yi[q + 2u * s] = b2i - d2r;
+        yr[q + 3u * s] = b2r - d2i;
+        yi[q + 3u * s] = b2i + d2r;
+    }
+}
+
 /* Runs every pass from (work[0..m), work[m..2m)); returns where the result is. */
 static float *complex_scalar(const ear__fft *f, int inv, float *work) {
     uint32_t m = f->m;
@@ -218,6 +265,8 @@ static float *complex_scalar(const ear__fft *f, int inv, float *work) {
             radix4_scalar(f, ps, inv, a, a + m, b, b + m);
         else if (ps->radix == 2u)
             radix2_scalar(f, ps, inv, a, a + m, b, b + m);
+        else if (ps->radix == 5u)
+            radix5_scalar(m, inv, a, a + m, b, b + m);
         else
             radix3_scalar(m, inv, a, a + m, b, b + m);
         float *tmp = a;

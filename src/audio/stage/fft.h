@@ -1,7 +1,8 @@
 /*
- * The stage's FFT (fft.c, fft_avx2.c): a real transform of length n = 2^j (64..8192) or
- * 3 x 2^j (192..6144) through a complex Stockham transform of n/2 points on split real and
- * imaginary arrays (radix-4 passes, then a radix 2 and a radix 3 where needed; no bit
+ * The stage's FFT (fft.c, fft_avx2.c): a real transform of length n = 2^j (64..8192),
+ * 3 x 2^j (192..6144) or 5 x 2^j (320..5120) through a complex Stockham transform of n/2
+ * points on split real and imaginary arrays (radix-4 passes, then a radix 2 and a radix 3
+ * or 5 where needed; no bit
  * reversal: every pass reads and writes in order), for the
  * HRTF's fast convolution (hrtf_stage.c). Only +, -, x and exact halvings, in the same
  * order in both kernels: the scalar and the AVX2 transforms give the same bits, natively
@@ -19,11 +20,16 @@
 #define EAR__FFT_MIN   64u
 #define EAR__FFT_HALF  0.5f
 #define EAR__FFT_SIN60 0.866025403784438646763723170752936183f
-#define EAR__FFT_MAX   8192u
+/* The radix-5 butterfly's cos and sin of 2 pi / 5 and 4 pi / 5. */
+#define EAR__FFT_C1  0.309016994374947424102293417182819059f
+#define EAR__FFT_C2  (-0.809016994374947424102293417182819059f)
+#define EAR__FFT_S1  0.951056516295153572116439333379382143f
+#define EAR__FFT_S2  0.587785252292473129168705954639072769f
+#define EAR__FFT_MAX 8192u
 
 #define EAR__FFT_MAX_PASSES 8u
 
-/* One pass of the complex transform: radix 4, 2 or 3 at stride s (the sub-length being
+/* One pass of the complex transform: radix 4, 2, 3 or 5 at stride s (the sub-length being
  * L = m / s), its twiddles at tw in tw_re / tw_im. */
 typedef struct ear__fft_pass {
     uint32_t radix, s, tw;
@@ -31,7 +37,7 @@ typedef struct ear__fft_pass {
 
 typedef struct ear__fft {
     uint32_t n, m;   /* real length, complex length n/2 */
-    uint32_t passes; /* radix 4 while four divides what is left, then 2, then 3 */
+    uint32_t passes; /* radix 4 while four divides what is left, then 2, then 3 or 5 */
     ear__fft_pass pass[EAR__FFT_MAX_PASSES];
     float *tw_re, *tw_im; /* radix 4: w^p, w^2p, w^3p for each of m/4 elements; radix 2: w^p
                            * for each of m/2 (w = e^(-2 pi i / L)) */

@@ -158,6 +158,54 @@ AVX2 static void radix3_avx2(uint32_t m, bool inv, const float *xr, const float 
     }
 }
 
+/* fft.c's radix5_scalar, eight at a time (s = m/5 is a multiple of 8). */
+AVX2 static void radix5_avx2(uint32_t m, bool inv, const float *xr, const float *xi, float *yr,
+                             float *yi) {
+    uint32_t s = m / 5u;
+    const __m256 c1 = _mm256_set1_ps(EAR__FFT_C1), c2 = _mm256_set1_ps(EAR__FFT_C2);
+    const __m256 s1 = _mm256_set1_ps(EAR__FFT_S1), s2 = _mm256_set1_ps(EAR__FFT_S2);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t q = 0; q < s; q += 8u) {
+        __m256 a0r = _mm256_loadu_ps(xr + q), a0i = _mm256_loadu_ps(xi + q);
+        __m256 a1r = _mm256_loadu_ps(xr + q + s), a1i = _mm256_loadu_ps(xi + q + s);
+        __m256 a2r = _mm256_loadu_ps(xr + q + 2u * s), a2i = _mm256_loadu_ps(xi + q + 2u * s);
+        __m256 a3r = _mm256_loadu_ps(xr + q + 3u * s), a3i = _mm256_loadu_ps(xi + q + 3u * s);
+        __m256 a4r = _mm256_loadu_ps(xr + q + 4u * s), a4i = _mm256_loadu_ps(xi + q + 4u * s);
+        __m256 t1r = _mm256_add_ps(a1r, a4r), t1i = _mm256_add_ps(a1i, a4i);
+        __m256 t2r = _mm256_add_ps(a2r, a3r), t2i = _mm256_add_ps(a2i, a3i);
+        __m256 t3r = _mm256_sub_ps(a1r, a4r), t3i = _mm256_sub_ps(a1i, a4i);
+        __m256 t4r = _mm256_sub_ps(a2r, a3r), t4i = _mm256_sub_ps(a2i, a3i);
+        __m256 b1r =
+            _mm256_add_ps(_mm256_add_ps(a0r, _mm256_mul_ps(c1, t1r)), _mm256_mul_ps(c2, t2r));
+        __m256 b1i =
+            _mm256_add_ps(_mm256_add_ps(a0i, _mm256_mul_ps(c1, t1i)), _mm256_mul_ps(c2, t2i));
+        __m256 b2r =
+            _mm256_add_ps(_mm256_add_ps(a0r, _mm256_mul_ps(c2, t1r)), _mm256_mul_ps(c1, t2r));
+        __m256 b2i =
+            _mm256_add_ps(_mm256_add_ps(a0i, _mm256_mul_ps(c2, t1i)), _mm256_mul_ps(c1, t2i));
+        __m256 d1r = _mm256_add_ps(_mm256_mul_ps(s1, t3r), _mm256_mul_ps(s2, t4r));
+        __m256 d1i = _mm256_add_ps(_mm256_mul_ps(s1, t3i), _mm256_mul_ps(s2, t4i));
+        __m256 d2r = _mm256_sub_ps(_mm256_mul_ps(s2, t3r), _mm256_mul_ps(s1, t4r));
+        __m256 d2i = _mm256_sub_ps(_mm256_mul_ps(s2, t3i), _mm256_mul_ps(s1, t4i));
+        if (inv) {
+            d1r = _mm256_xor_ps(d1r, sign);
+            d1i = _mm256_xor_ps(d1i, sign);
+            d2r = _mm256_xor_ps(d2r, sign);
+            d2i = _mm256_xor_ps(d2i, sign);
+        }
+        _mm256_storeu_ps(yr + q, _mm256_add_ps(a0r, _mm256_add_ps(t1r, t2r)));
+        _mm256_storeu_ps(yi + q, _mm256_add_ps(a0i, _mm256_add_ps(t1i, t2i)));
+        _mm256_storeu_ps(yr + q + s, _mm256_add_ps(b1r, d1i));
+        _mm256_storeu_ps(yi + q + s, _mm256_sub_ps(b1i, d1r));
+        _mm256_storeu_ps(yr + q + 4u * s, _mm256_sub_ps(b1r, d1i));
+        _mm256_storeu_ps(yi + q + 4u * s, _mm256_add_ps(b1i, d1r));
+        _mm256_storeu_ps(yr + q + 2u * s, _mm256_add_ps(b2r, d2i));
+        _mm256_storeu_ps(yi + q + 2u * s, _mm256_sub_ps(b2i, d2r));
+        _mm256_storeu_ps(yr + q + 3u * s, _mm256_sub_ps(b2r, d2i));
+        _mm256_storeu_ps(yi + q + 3u * s, _mm256_add_ps(b2i, d2r));
+    }
+}
+
 AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
     uint32_t m = f->m;
     float *a = work, *b = work + 2u * m;
@@ -167,6 +215,8 @@ AVX2 static float *complex_avx2(const ear__fft *f, bool inv, float *work) {
             radix4_avx2(f, ps, inv, a, a + m, b, b + m);
         else if (ps->radix == 2u)
             radix2_avx2(f, ps, inv, a, a + m, b, b + m);
+        else if (ps->radix == 5u)
+            radix5_avx2(m, inv, a, a + m, b, b + m);
         else
             radix3_avx2(m, inv, a, a + m, b, b + m);
         float *tmp = a;

@@ -166,7 +166,8 @@ static size_t lay_out(ear__hrtf_bank *b, char *base) {
 /* The transform length for a block of `block` frames and filters reaching `reach`: the
  * one with the least transform work per frame, parts * n log2 n / block, where a part is
  * at most n - reach + 1 frames (the rest of a window is the filters' overlap), n a power
- * of two or three times one; on a tie the longer one (fewer parts, fewer sums to keep). */
+ * of two or three or five times one; on a tie the longer one (fewer parts, fewer sums to keep).
+ */
 static void choose_fft(ear__hrtf_bank *b) {
     double best = 0.0;
     for (uint32_t n = EAR__FFT_MIN; n <= EAR__FFT_MAX; n += 32u) {
@@ -174,9 +175,11 @@ static void choose_fft(ear__hrtf_bank *b) {
         uint32_t hmax = n - b->reach + 1u;
         uint32_t parts = (b->block + hmax - 1u) / hmax;
         if (parts > EAR__HRTF_MAX_SUB) continue;
-        uint32_t p2 = n % 3u ? n : n / 3u, lg = 0;
+        uint32_t odd = n % 3u == 0 ? 3u : n % 5u == 0 ? 5u : 1u, p2 = n / odd, lg = 0;
         while ((1u << lg) < p2) lg++;
-        double bits = (double)lg + (n % 3u ? 0.0 : 1.5849625007211562); /* log2 n */
+        double bits = (double)lg + (odd == 3u   ? 1.5849625007211562
+                                    : odd == 5u ? 2.3219280948873623
+                                                : 0.0); /* log2 n */
         double cost = (double)parts * (double)n * bits / (double)b->block;
         if (b->fft_n == 0 || cost <= best * 1.0001) {
             best = cost;
