@@ -34,7 +34,7 @@ typedef struct ear_hrtf_error {
 
 typedef struct ear_hrtf_config {
     uint32_t sample_rate; /* the stage's rate the filters are made for; default 48000 */
-    uint32_t taps;        /* filter length per ear, 8..EAR_HRTF_MAX_TAPS; default 128 */
+    uint32_t taps;        /* filter length per ear, 8..EAR_HRTF_MAX_TAPS; default 112 */
     const ear_allocator *allocator; /* the set's arrays; NULL (default): malloc/free */
 } ear_hrtf_config;
 

@@ -44,7 +44,7 @@ json_t *ear__cmd_hrtf_load(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     ear_hrtf_config hc = ear_hrtf_config_default();
     hc.sample_rate = EAR__RATE;
-    hc.taps = (uint32_t)ear__num(params, "taps", 128);
+    hc.taps = (uint32_t)ear__num(params, "taps", hc.taps);
     ear_hrtf_set *set = NULL;
     ear_hrtf_error e;
     ear_result r = ear_hrtf_load(path, &hc, &set, &e);

@@ -37,9 +37,7 @@ static void load_all(void) {
     if (raw) return;
     int e = 0;
     raw = mysofa_load(SOFA, &e);
-    ear_hrtf_config hc = ear_hrtf_config_default();
-    if (getenv("TAPS")) hc.taps = (uint32_t)atoi(getenv("TAPS"));
-    ear_hrtf_load(SOFA, &hc, &set, NULL);
+    ear_hrtf_load(SOFA, NULL, &set, NULL);
     fin = fftw_alloc_real(NFFT);
     fout = fftw_alloc_complex(NFFT / 2 + 1);
     plan = fftw_plan_dft_r2c_1d(NFFT, fin, fout, FFTW_ESTIMATE);
@@ -630,9 +628,9 @@ TEST(switching_and_swapping_sets_while_playing_never_clicks) {
     ear_stage_hrtf_info info;
     ear_stage_get_hrtf(s, &info);
     ASSERT_TRUE(info.loaded);
-    ASSERT_EQ(info.taps, 128);
+    ASSERT_EQ(info.taps, 112);
     ASSERT_EQ(info.count, set->count);
-    ASSERT_EQ(info.filter_taps, 136);
+    ASSERT_EQ(info.filter_taps, 120);
     double worst = 0, worst_part = 0;
     for (uint32_t ch = 0; ch < 2; ch++) {
         const float *o = out + 2 * 160;

@@ -33,7 +33,7 @@
 #define FLOOR_DB      -100.0
 
 ear_hrtf_config ear_hrtf_config_default(void) {
-    ear_hrtf_config c = {48000u, 128u, NULL};
+    ear_hrtf_config c = {48000u, 112u, NULL};
     return c;
 }
 
