@@ -13,6 +13,12 @@
 #define BELL_HZ   1000.0f
 #define BRIGHT_HZ 4000.0f
 #define BUZZ_HZ   55.0f
+/* walking: the game turns the player 90 degrees a second, 1.5 a frame */
+#define TURN_DEG_PER_FRAME 1.5f
+#define PROBE_DEG          20.0f /* the least turn that tells front from behind */
+#define TELL_DEG           12.0f /* how much better one side must explain what is heard */
+#define WALKS_UNCHECKED    6     /* walks (of a window each) before it checks again */
+#define MAX_DOUBTS         6
 
 typedef enum mode { MODE_MENU, MODE_WALK, MODE_DRIVE } mode;
 typedef enum act { ACT_LISTEN, ACT_TURN, ACT_WALK, ACT_WAIT } act;
@@ -65,6 +71,14 @@ struct bot {
     uint64_t frame;
     float buzz_hist[16];
     int cycles;
+    /* where the bell may be (degrees, as bot_bell_direction): one bearing when the bot is
+     * sure of front and back, else the two the ears cannot tell apart; the bot's own turn
+     * since they were heard, the walks since it last checked, news heard meanwhile */
+    float belief;
+    bool believed, probing;
+    float turned;
+    int walks, doubts;
+    bool news;
 };
 
 bot *bot_create(bool play_all, FILE *log) {
@@ -148,8 +162,17 @@ void bot_hear_line(bot *b, const char *text) {
         b->act = ACT_LISTEN;
         b->frames_left = WINDOW;
         b->heard = 0;
+        b->believed = b->probing = false;
+        b->turned = 0;
+        b->walks = b->doubts = 0;
+        b->news = false;
         note(b, b->mode == MODE_DRIVE ? "driving: listening for the bell"
                                       : "walking: listening for the bell");
+        return;
+    }
+    if (b->mode == MODE_WALK) {
+        /* something happened (a goal found: the next is elsewhere): look again */
+        b->news = true;
         return;
     }
     if (b->mode != MODE_MENU) return;
@@ -206,9 +229,10 @@ static bands window_sum(const bot *b, size_t last) {
     return s;
 }
 
-/* Where the bell is, in degrees (positive: to the right; beyond +-90: behind), from the
- * two ears' levels (the stage's equal-power pan) and the bright partial's dullness. */
-bool bot_bell_direction(const bot *b, float *out_deg) {
+/* The bell's angle from the two ears' levels alone (the inverse of the stage's
+ * equal-power pan), -90 (left) .. 90 (right): a bell behind is heard at its mirror image
+ * in front. */
+static bool bell_lateral(const bot *b, float *out_deg, float *bright_share) {
     bands s = window_sum(b, WINDOW);
     float total = s.bell_l + s.bell_r;
     if (total < 1e-7f) return false;
@@ -217,14 +241,129 @@ bool bot_bell_direction(const bot *b, float *out_deg) {
     float lx = p / 0.9f;
     if (lx > 1) lx = 1;
     if (lx < -1) lx = -1;
-    float ang = asinf(lx) * 180.0f / PI_F;
+    *out_deg = asinf(lx) * 180.0f / PI_F;
+    *bright_share = s.bright / total;
+    return true;
+}
+
+/* The same lateral angle heard from behind. */
+static float mirror(float lat) {
+    return lat >= 0 ? 180.0f - lat : -180.0f - lat;
+}
+
+/* Where the bell is, in degrees (positive: to the right; beyond +-90: behind), from the
+ * two ears' levels (the stage's equal-power pan) and the bright partial's dullness. */
+bool bot_bell_direction(const bot *b, float *out_deg) {
+    float ang, ratio;
+    if (!bell_lateral(b, &ang, &ratio)) return false;
     /* In front the bright partial keeps its share; behind the cue's low-pass takes most
      * of it (4 kHz through a 2.5 kHz pole, against 1 kHz). */
-    float ratio = s.bright / total;
     const float front_ratio = 0.20f;
-    if (ratio < front_ratio * 0.55f) ang = ang >= 0 ? 180.0f - ang : -180.0f - ang;
+    if (ratio < front_ratio * 0.55f) ang = mirror(ang);
     *out_deg = ang;
     return true;
+}
+
+/* a - b on the circle, -180 .. 180 */
+static float angle_diff(float a, float c) {
+    float d = fmodf(a - c, 360.0f);
+    if (d > 180.0f) d -= 360.0f;
+    if (d < -180.0f) d += 360.0f;
+    return d;
+}
+
+/* The lateral angle (-90 .. 90) a bell at bearing x is heard at. */
+static float fold(float x) {
+    x = angle_diff(x, 0);
+    return fabsf(x) > 90.0f ? mirror(x) : x;
+}
+
+/* Turn by deg (positive: right), then listen. */
+static void start_turn(bot *b, float deg) {
+    b->act = ACT_TURN;
+    b->turn_dir = deg > 0 ? 1 : -1;
+    b->frames_left = (int)(fabsf(deg) / TURN_DEG_PER_FRAME + 0.5f);
+    if (b->frames_left < 1) b->frames_left = 1;
+}
+
+/* After a window of listening or walking: where the bell is, and what to do. The ears'
+ * levels give its angle from the side (bell_lateral) but not front from behind; that the
+ * bot learns as a player on headphones does, by turning its head: after a turn of t
+ * degrees to the right a bell in front is heard t further left, one behind t further
+ * right. So each decision after a turn tests the bearing it believes against its mirror
+ * image behind; a walk tells nothing, so after a few walks, at the start and after news
+ * (a line spoken: a goal found, the next one elsewhere) it turns a little to find out. */
+static void decide_walk(bot *b) {
+    float lat, share;
+    if (!bell_lateral(b, &lat, &share)) {
+        b->act = ACT_LISTEN;
+        b->frames_left = WINDOW;
+        return;
+    }
+    float front = lat, back = mirror(lat), bearing = front;
+    bool verified = false, refuted = false;
+    if (b->believed) {
+        float p1 = b->belief - b->turned, p2 = mirror(angle_diff(b->belief, 0)) - b->turned;
+        float e1 = fabsf(lat - fold(p1)), e2 = fabsf(lat - fold(p2));
+        float from = p1;
+        if (e1 + TELL_DEG < e2) {
+            verified = true;
+        } else if (e2 + TELL_DEG < e1) {
+            refuted = true;
+            from = p2;
+        }
+        bearing =
+            fabsf(angle_diff(front, from)) <= fabsf(angle_diff(back, from)) ? front : back;
+    }
+    b->turned = 0;
+    char line[112];
+    bool doubt = !b->believed || b->news || b->walks >= WALKS_UNCHECKED;
+    if ((b->probing && !verified && !refuted) || (doubt && !verified && !refuted)) {
+        if (++b->doubts > MAX_DOUBTS) {
+            /* the turns told nothing: the partial's dullness decides */
+            bot_bell_direction(b, &bearing);
+            snprintf(line, sizeof line, "unsure: the partial says %.0f degrees", bearing);
+            note(b, line);
+            b->doubts = 0;
+        } else {
+            /* turn toward the side it is heard on and listen where it goes */
+            float t = fabsf(lat) < PROBE_DEG ? PROBE_DEG : fabsf(lat);
+            if (t > 45.0f) t = 45.0f;
+            b->belief = front;
+            b->believed = b->probing = true;
+            b->news = false;
+            b->walks = 0;
+            start_turn(b, lat >= 0 ? t : -t);
+            snprintf(line, sizeof line,
+                     "the bell is at %.0f or %.0f degrees: turning %.0f to tell", front, back,
+                     lat >= 0 ? t : -t);
+            note(b, line);
+            return;
+        }
+    } else if (verified || refuted) {
+        b->doubts = 0;
+        b->walks = 0;
+        b->news = false;
+        if (b->probing || refuted) {
+            snprintf(line, sizeof line, "the turn tells: the bell is %s",
+                     fabsf(bearing) > 90.0f ? "behind" : "in front");
+            note(b, line);
+        }
+    }
+    b->probing = false;
+    b->belief = bearing;
+    b->believed = true;
+    if (fabsf(bearing) > 14.0f) {
+        start_turn(b, bearing);
+        b->belief = bearing;
+        snprintf(line, sizeof line, "the bell is at %.0f degrees: turning", bearing);
+    } else {
+        b->act = ACT_WALK;
+        b->frames_left = WINDOW;
+        b->walks++;
+        snprintf(line, sizeof line, "the bell is ahead (%.0f degrees): walking", bearing);
+    }
+    note(b, line);
 }
 
 static void walk(bot *b, bot_keys *k) {
@@ -256,6 +395,7 @@ static void walk(bot *b, bot_keys *k) {
         return;
     case ACT_TURN:
         k->held[b->turn_dir > 0 ? EAR_KEY_RIGHT : EAR_KEY_LEFT] = true;
+        b->turned += (float)b->turn_dir * TURN_DEG_PER_FRAME;
         if (--b->frames_left <= 0) {
             b->act = ACT_LISTEN;
             b->frames_left = WINDOW;
@@ -269,25 +409,7 @@ static void walk(bot *b, bot_keys *k) {
         if (--b->frames_left > 0) return;
         break;
     }
-    float ang;
-    if (!bot_bell_direction(b, &ang)) {
-        b->act = ACT_LISTEN;
-        b->frames_left = WINDOW;
-        return;
-    }
-    char line[96];
-    if (fabsf(ang) > 14.0f) {
-        b->act = ACT_TURN;
-        b->turn_dir = ang > 0 ? 1 : -1;
-        b->frames_left = (int)(fabsf(ang) / 90.0f * 60.0f + 0.5f);
-        if (b->frames_left < 1) b->frames_left = 1;
-        snprintf(line, sizeof line, "the bell is at %.0f degrees: turning", ang);
-    } else {
-        b->act = ACT_WALK;
-        b->frames_left = WINDOW;
-        snprintf(line, sizeof line, "the bell is ahead (%.0f degrees): walking", ang);
-    }
-    note(b, line);
+    decide_walk(b);
 }
 
 static void drive(bot *b, bot_keys *k) {
