@@ -173,6 +173,7 @@ void bot_hear_line(bot *b, const char *text) {
     if (b->mode == MODE_WALK) {
         /* something happened (a goal found: the next is elsewhere): look again */
         b->news = true;
+        note(b, "news: checking where the bell is");
         return;
     }
     if (b->mode != MODE_MENU) return;
@@ -288,11 +289,15 @@ static void start_turn(bot *b, float deg) {
 
 /* After a window of listening or walking: where the bell is, and what to do. The ears'
  * levels give its angle from the side (bell_lateral) but not front from behind; that the
- * bot learns as a player on headphones does, by turning its head: after a turn of t
- * degrees to the right a bell in front is heard t further left, one behind t further
- * right. So each decision after a turn tests the bearing it believes against its mirror
- * image behind; a walk tells nothing, so after a few walks, at the start and after news
- * (a line spoken: a goal found, the next one elsewhere) it turns a little to find out. */
+ * bot learns as a player on headphones does, by turning its head: near the middle, after
+ * a turn of t degrees to the right, a bell in front is heard t further left, one behind t
+ * further right. Only near the middle: through the KEMAR ears the level difference at 1 kHz
+ * stops growing beyond about 35 degrees (a bell at 50 degrees, 2 m away, is heard at 21
+ * and, turned 21 towards, at 29), so a turn towards a bell heard far to one side tells
+ * nothing of front and back. It checks at the start, after news (a line spoken: a goal
+ * found, the next one elsewhere) and after a few walks (walking tells nothing either: the
+ * bell moves ahead with the walker); in between each reading is taken on the side where
+ * the last one, moved by the bot's own turn since, says the bell is. */
 static void decide_walk(bot *b) {
     float lat, share;
     if (!bell_lateral(b, &lat, &share)) {
@@ -301,16 +306,18 @@ static void decide_walk(bot *b) {
         return;
     }
     float front = lat, back = mirror(lat), bearing = front;
-    bool verified = false, refuted = false;
+    bool told = false;
     if (b->believed) {
-        float p1 = b->belief - b->turned, p2 = mirror(angle_diff(b->belief, 0)) - b->turned;
-        float e1 = fabsf(lat - fold(p1)), e2 = fabsf(lat - fold(p2));
-        float from = p1;
-        if (e1 + TELL_DEG < e2) {
-            verified = true;
-        } else if (e2 + TELL_DEG < e1) {
-            refuted = true;
-            from = p2;
+        float p1 = b->belief - b->turned, from = p1;
+        if (b->probing) {
+            float p2 = mirror(angle_diff(b->belief, 0)) - b->turned;
+            float e1 = fabsf(lat - fold(p1)), e2 = fabsf(lat - fold(p2));
+            if (e1 + TELL_DEG < e2) {
+                told = true;
+            } else if (e2 + TELL_DEG < e1) {
+                told = true;
+                from = p2;
+            }
         }
         bearing =
             fabsf(angle_diff(front, from)) <= fabsf(angle_diff(back, from)) ? front : back;
@@ -318,36 +325,43 @@ static void decide_walk(bot *b) {
     b->turned = 0;
     char line[112];
     bool doubt = !b->believed || b->news || b->walks >= WALKS_UNCHECKED;
-    if ((b->probing && !verified && !refuted) || (doubt && !verified && !refuted)) {
+    if (told) {
+        b->doubts = 0;
+        b->walks = 0;
+        b->news = false;
+        snprintf(line, sizeof line, "the turn tells: the bell is %s",
+                 fabsf(bearing) > 90.0f ? "behind" : "in front");
+        note(b, line);
+    } else if (b->probing || doubt) {
         if (++b->doubts > MAX_DOUBTS) {
             /* the turns told nothing: the partial's dullness decides */
             bot_bell_direction(b, &bearing);
             snprintf(line, sizeof line, "unsure: the partial says %.0f degrees", bearing);
             note(b, line);
             b->doubts = 0;
+            b->walks = 0;
+            b->news = false;
+        } else if (fabsf(lat) > PROBE_DEG) {
+            /* heard far to one side: ahead or behind, it is that way round */
+            b->believed = b->probing = false;
+            start_turn(b, lat);
+            snprintf(line, sizeof line, "the bell is at %.0f or %.0f degrees: turning", front,
+                     back);
+            note(b, line);
+            return;
         } else {
-            /* turn toward the side it is heard on and listen where it goes */
-            float t = fabsf(lat) < PROBE_DEG ? PROBE_DEG : fabsf(lat);
-            if (t > 45.0f) t = 45.0f;
+            /* near the middle: turn a little and listen where it goes */
+            float t = lat >= 0 ? PROBE_DEG : -PROBE_DEG;
             b->belief = front;
             b->believed = b->probing = true;
             b->news = false;
             b->walks = 0;
-            start_turn(b, lat >= 0 ? t : -t);
+            start_turn(b, t);
             snprintf(line, sizeof line,
                      "the bell is at %.0f or %.0f degrees: turning %.0f to tell", front, back,
-                     lat >= 0 ? t : -t);
+                     t);
             note(b, line);
             return;
-        }
-    } else if (verified || refuted) {
-        b->doubts = 0;
-        b->walks = 0;
-        b->news = false;
-        if (b->probing || refuted) {
-            snprintf(line, sizeof line, "the turn tells: the bell is %s",
-                     fabsf(bearing) > 90.0f ? "behind" : "in front");
-            note(b, line);
         }
     }
     b->probing = false;
@@ -355,7 +369,6 @@ static void decide_walk(bot *b) {
     b->believed = true;
     if (fabsf(bearing) > 14.0f) {
         start_turn(b, bearing);
-        b->belief = bearing;
         snprintf(line, sizeof line, "the bell is at %.0f degrees: turning", bearing);
     } else {
         b->act = ACT_WALK;
