@@ -19,6 +19,7 @@
 #define TELL_DEG           12.0f /* how much better one side must explain what is heard */
 #define WALKS_UNCHECKED    6     /* walks (of a window each) before it checks again */
 #define MAX_DOUBTS         6
+#define SURE_TURN_DEG      25.0f /* a turn this small is followed by a walk at once */
 
 typedef enum mode { MODE_MENU, MODE_WALK, MODE_DRIVE } mode;
 typedef enum act { ACT_LISTEN, ACT_TURN, ACT_WALK, ACT_WAIT } act;
@@ -78,6 +79,7 @@ struct bot {
     bool believed, probing;
     float turned;
     int walks, doubts;
+    bool walk_after; /* a small turn: then walk at once */
     bool news;
 };
 
@@ -282,6 +284,7 @@ static float fold(float x) {
 /* Turn by deg (positive: right), then listen. */
 static void start_turn(bot *b, float deg) {
     b->act = ACT_TURN;
+    b->walk_after = false;
     b->turn_dir = deg > 0 ? 1 : -1;
     b->frames_left = (int)(fabsf(deg) / TURN_DEG_PER_FRAME + 0.5f);
     if (b->frames_left < 1) b->frames_left = 1;
@@ -369,7 +372,11 @@ static void decide_walk(bot *b) {
     b->believed = true;
     if (fabsf(bearing) > 14.0f) {
         start_turn(b, bearing);
-        snprintf(line, sizeof line, "the bell is at %.0f degrees: turning", bearing);
+        /* near the middle the ears hear the angle truly (both outputs): no need to listen
+         * again after the turn */
+        if (fabsf(bearing) <= SURE_TURN_DEG) b->walk_after = true;
+        snprintf(line, sizeof line, "the bell is at %.0f degrees: turning%s", bearing,
+                 b->walk_after ? " and walking" : "");
     } else {
         b->act = ACT_WALK;
         b->frames_left = WINDOW;
@@ -409,7 +416,11 @@ static void walk(bot *b, bot_keys *k) {
     case ACT_TURN:
         k->held[b->turn_dir > 0 ? EAR_KEY_RIGHT : EAR_KEY_LEFT] = true;
         b->turned += (float)b->turn_dir * TURN_DEG_PER_FRAME;
-        if (--b->frames_left <= 0) {
+        if (--b->frames_left <= 0 && b->walk_after) {
+            b->act = ACT_WALK;
+            b->frames_left = WINDOW;
+            b->walks++;
+        } else if (b->frames_left <= 0) {
             b->act = ACT_LISTEN;
             b->frames_left = WINDOW;
         }
