@@ -305,7 +305,8 @@ typedef struct ear__voice {
      * command that changes any other placement input (attenuation, cone, doppler
      * factor, behind cue) must clear sp_valid. */
     bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
-    bool sp_fine_valid; /* and so is its fine part, and fine_t below for these: */
+    bool sp_fine_valid; /* and so is its fine part (its pan part: not for a voice through
+                           HRTF, which has none), and fine_t below for these: */
     float fine_gain_at, fine_occ_at;
     float rv_g; /* the reverb send gain applied at the end of the last block (reverb.c) */
     ear__targets fine_t;
