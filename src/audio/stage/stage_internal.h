@@ -734,6 +734,7 @@ typedef struct ear__hf_kernel {
                   const float *m3, const float w[4], const float *fa, const float *fb, float fx,
                   const float *q, float *out);
     void (*product)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *y);
+    void (*gain)(uint32_t n, uint32_t j0, float g0, float d, const float *x, float *out);
 } ear__hf_kernel;
 extern const ear__hf_kernel ear__hf_scalar;
 extern const ear__hf_kernel *const ear__hf_avx2;
