@@ -14,12 +14,21 @@
  *  blend:    64 three-layer blends with a parameter swept, as bench_mixer.
  *  features: flat and placed voices, cones, occlusion, pools, ducks, bus fades and mutes,
  *            stops, one-shots, events, a moving listener and the master gain.
+ *  w64h N:   W64 with every voice through the KEMAR set of libmysofa1 at 128 taps (the
+ *            W64H benchmark's stage: ear_stage_set_spatializer(HRTF)); only its blocks are
+ *            counted (w64h_blocks: callgrind --toggle-collect=w64h_blocks), not the set's
+ *            loading or the bank's making. `bench_stage hash-hrtf` prints its hashes.
  *
- * Usage: bench_stage hash | bench_stage <scene> [N] [blocks]
- * Only the public API is used, so the same file builds against older revisions.
+ * Usage: bench_stage hash | hash-hrtf | bench_stage <scene> [N] [blocks]
+ * Only the public API is used, so the same file builds against older revisions; the HRTF
+ * scenes only where the build defines BENCH_STAGE_HRTF (and links earshot_hrtf).
  */
 #include "earshot/mixer.h"
 #include "workload.h"
+
+#if defined(BENCH_STAGE_HRTF)
+#include "earshot/hrtf.h"
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +149,75 @@ MEASURED static uint64_t run_w64(const w64_workload *w, uint32_t count, uint32_t
     return h;
 }
 
+#if defined(BENCH_STAGE_HRTF)
+/* The blocks of a W64H run, the part callgrind counts (w64h_blocks). */
+MEASURED static uint64_t w64h_blocks(ear_stage *s, w64_workload *w, const ear_voice_id *ids,
+                                     uint32_t count, uint32_t blocks) {
+    float *buf = malloc(W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    uint64_t h = 14695981039346656037ull;
+    for (uint32_t b = 0; b < blocks; b++) {
+        w64_workload_at(w, (double)b * W64_BLOCK_FRAMES / W64_SAMPLE_RATE);
+        for (uint32_t i = 0; i < count; i++)
+            ear_stage_set_motion(s, ids[i], v3(w->positions[i % w->voices]),
+                                 v3(w->velocities[i % w->voices]));
+        ear_stage_render(s, buf, W64_BLOCK_FRAMES);
+        h = fnv(h, buf, W64_BLOCK_FRAMES * 2 * sizeof *buf);
+    }
+    free(buf);
+    return h;
+}
+
+/* W64 through the KEMAR set (bench_w64's W64H stage: 160-frame control blocks, W64's
+ * speed of sound and doppler), `count` voices for `blocks` 480-frame blocks. */
+static uint64_t run_w64h(const w64_workload *w, uint32_t count, uint32_t blocks) {
+    ear_stage_config c = ear_stage_config_default();
+    c.sample_rate = W64_SAMPLE_RATE;
+    c.block_frames = 160;
+    c.max_voices = count;
+    c.max_total_voices = count;
+    c.command_capacity = 16384;
+    c.speed_of_sound = W64_SPEED_OF_SOUND;
+    c.doppler_scale = 1.0f;
+    const char *k = getenv("EARSHOT_KERNEL");
+    if (k && strcmp(k, "scalar") == 0) c.kernel = EAR_KERNEL_SCALAR;
+    ear_stage *s = NULL;
+    if (ear_stage_create(&c, &s) != EAR_OK) {
+        fprintf(stderr, "bench_stage: cannot create a stage for %u voices\n", count);
+        exit(1);
+    }
+    ear_hrtf_config hc = ear_hrtf_config_default();
+    ear_hrtf_set *set = NULL;
+    ear_hrtf_error err;
+    if (ear_hrtf_load(EAR_HRTF_DEFAULT_PATH, &hc, &set, &err) != EAR_OK) {
+        fprintf(stderr, "bench_stage: %s\n", err.message);
+        exit(1);
+    }
+    ear_stage_hrtf view = ear_hrtf_stage_view(set);
+    if (ear_stage_set_hrtf(s, &view) != EAR_OK ||
+        ear_stage_set_spatializer(s, EAR_SPATIALIZER_HRTF) != EAR_OK) {
+        fprintf(stderr, "bench_stage: cannot give the stage the HRTF set\n");
+        exit(1);
+    }
+    ear_hrtf_free(set);
+    uint32_t nclips = count < w->voices ? count : w->voices;
+    ear_voice_id *ids = calloc(count, sizeof *ids);
+    for (uint32_t i = 0; i < count; i++) {
+        ear_clip *clip = NULL;
+        ear_clip_create(w->clips + (size_t)(i % nclips) * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
+                        W64_SAMPLE_RATE, NULL, &clip);
+        ear_play p = placed_play(w, i, 1.0f);
+        ear_stage_play(s, clip, &p, &ids[i]);
+        ear_clip_release(clip);
+    }
+    w64_workload *mw = (w64_workload *)w;
+    uint64_t h = w64h_blocks(s, mw, ids, count, blocks);
+    ear_stage_destroy(s);
+    free(ids);
+    w64_workload_at(mw, 0.0);
+    return h;
+}
+#endif
+
 /* Most of the mixer's paths in one scripted scene. */
 MEASURED static uint64_t run_features(const w64_workload *w, uint32_t blocks) {
     ear_stage *s = make_stage(24, 64, 8);
@@ -246,7 +324,8 @@ int main(int argc, char **argv) {
     uint32_t blocks = argc > 3 ? (uint32_t)strtoul(argv[3], NULL, 10) : 200;
     /* W64 at N needs N clips; the other scenes share W64's 64 (the hash's N = 256 too). */
     w64_workload w;
-    if (w64_workload_init(&w, strcmp(scene, "w64") == 0 && n > 64 ? n : 256) != 0) return 1;
+    bool big = (strcmp(scene, "w64") == 0 || strcmp(scene, "w64h") == 0) && n > 64;
+    if (w64_workload_init(&w, big ? n : 256) != 0) return 1;
     w64_workload_at(&w, 0.0);
     const char *k = getenv("EARSHOT_KERNEL");
     const char *kname = k && strcmp(k, "scalar") == 0 ? "scalar" : "default";
@@ -265,6 +344,19 @@ int main(int argc, char **argv) {
         printf("kernel=%s features %016llx\n", kname,
                (unsigned long long)run_features(&w, 120));
         w64_workload_deinit(&w64);
+#if defined(BENCH_STAGE_HRTF)
+    } else if (strcmp(scene, "hash-hrtf") == 0) {
+        w64_workload w64;
+        if (w64_workload_init(&w64, 64) != 0) return 1;
+        w64_workload_at(&w64, 0.0);
+        printf("kernel=%s w64h N=64 %016llx\n", kname,
+               (unsigned long long)run_w64h(&w64, 64, 100));
+        printf("kernel=%s w64h N=256 %016llx\n", kname,
+               (unsigned long long)run_w64h(&w, 256, 40));
+        w64_workload_deinit(&w64);
+    } else if (strcmp(scene, "w64h") == 0) {
+        printf("%016llx\n", (unsigned long long)run_w64h(&w, n, blocks));
+#endif
     } else if (strcmp(scene, "w64") == 0) {
         printf("%016llx\n", (unsigned long long)run_w64(&w, n, n, false, n, blocks));
     } else if (strcmp(scene, "virt") == 0) {
@@ -274,8 +366,8 @@ int main(int argc, char **argv) {
     } else if (strcmp(scene, "features") == 0) {
         printf("%016llx\n", (unsigned long long)run_features(&w, blocks));
     } else {
-        fprintf(stderr, "usage: bench_stage hash | bench_stage w64|virt|blend|features [N] "
-                        "[blocks]\n");
+        fprintf(stderr, "usage: bench_stage hash | hash-hrtf | bench_stage "
+                        "w64|virt|blend|features|w64h [N] [blocks]\n");
         return 2;
     }
     w64_workload_deinit(&w);

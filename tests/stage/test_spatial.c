@@ -269,6 +269,55 @@ TEST(listener_orientation_turns_the_stage) {
     ear_stage_destroy(s);
 }
 
+/* A voice heard through HRTF has no pan targets (none are computed for it); once it pans
+ * again (its own spatializer, the stage's, or the set unloaded) it pans from where it is
+ * now, not from where it was when it last panned: after it moved while heard through
+ * HRTF, its levels are those of a voice that panned all along. */
+TEST(a_voice_leaving_hrtf_pans_from_where_it_is) {
+    /* A set of four directions whose filters pass the sound through (a unit impulse, no
+     * delay): what is measured is the pan after it. */
+    enum { DIRS = 4, TAPS = 8 };
+    float az[DIRS] = {0, 90, 180, 270}, el[DIRS] = {0, 0, 0, 0};
+    float ir[DIRS * TAPS] = {0}, delay[DIRS] = {0};
+    for (int d = 0; d < DIRS; d++) ir[d * TAPS] = 1.0f;
+    ear_stage_hrtf set = {RATE, TAPS, DIRS, az, el, ir, ir, delay, delay, "pass-through"};
+    ear_clip *c = sine_clip(1000.0, 1.0, RATE, 0.5f);
+    double ref_l = 0, ref_r = 0;
+    /* way 0: panned all along (the reference); 1: the voice's own spatializer; 2: the
+     * stage's; 3: the set unloaded. */
+    for (int way = 0; way < 4; way++) {
+        ear_stage *s = new_stage();
+        ASSERT_OK(ear_stage_set_hrtf(s, &set));
+        if (way > 0) ASSERT_OK(ear_stage_set_spatializer(s, EAR_SPATIALIZER_HRTF));
+        ear_play p = placed_at(4, 0, 0); /* on the right */
+        p.attenuation.model = EAR_MODEL_NONE;
+        p.no_doppler = true;
+        ear_voice_id id;
+        ASSERT_OK(ear_stage_play(s, c, &p, &id));
+        float *out = malloc(9600 * 2 * sizeof *out);
+        ASSERT_OK(ear_stage_render(s, out, 4800));
+        /* Moved to the front left while heard through HRTF (way > 0). */
+        ASSERT_OK(ear_stage_set_position(s, id, ear_vec3_make(-3, 0, -3)));
+        ASSERT_OK(ear_stage_render(s, out, 4800));
+        if (way == 1) ASSERT_OK(ear_stage_set_voice_spatializer(s, id, EAR_SPATIALIZER_PAN));
+        if (way == 2) ASSERT_OK(ear_stage_set_spatializer(s, EAR_SPATIALIZER_PAN));
+        if (way == 3) ASSERT_OK(ear_stage_set_hrtf(s, NULL));
+        ASSERT_OK(ear_stage_render(s, out, 9600)); /* the crossfade, then settled */
+        ASSERT_OK(ear_stage_render(s, out, 9600));
+        double l = ear_rms(out, 9600, 2, 0), r = ear_rms(out, 9600, 2, 1);
+        free(out);
+        ear_stage_destroy(s);
+        if (way == 0) {
+            ref_l = l, ref_r = r;
+            ASSERT_DBL_GT(l, 1.5 * r); /* front left: the left ear louder */
+            continue;
+        }
+        ASSERT_REL(l, ref_l, 1e-4);
+        ASSERT_REL(r, ref_r, 1e-4);
+    }
+    ear_clip_release(c);
+}
+
 TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(distance_models_follow_their_formulas),
           TEST_ENTRY(fade_model_is_silent_at_and_beyond_max),
@@ -278,4 +327,5 @@ TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(doppler_approaching_and_receding),
           TEST_ENTRY(set_motion_equals_position_then_velocity),
           TEST_ENTRY(doppler_speed_is_limited_below_c), TEST_ENTRY(flat_balance_pan),
-          TEST_ENTRY(listener_orientation_turns_the_stage))
+          TEST_ENTRY(listener_orientation_turns_the_stage),
+          TEST_ENTRY(a_voice_leaving_hrtf_pans_from_where_it_is))

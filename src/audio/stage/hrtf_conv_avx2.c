@@ -38,8 +38,13 @@ AVX2 static void product_avx2(uint32_t k, uint32_t kpad, const float *x, const f
     ear__hf_product(k, kpad, x, sp, y);
 }
 
-static const ear__hf_kernel kernel = {mac_avx2, mac_xfade_avx2, combine_avx2, build_avx2,
-                                      product_avx2};
+AVX2 static void gain_avx2(uint32_t n, uint32_t j0, float g0, float d, const float *x,
+                           float *out) {
+    ear__hf_gain(n, j0, g0, d, x, out);
+}
+
+static const ear__hf_kernel kernel = {mac_avx2,   mac_xfade_avx2, combine_avx2,
+                                      build_avx2, product_avx2,   gain_avx2};
 const ear__hf_kernel *const ear__hf_avx2 = &kernel;
 
 #else

@@ -44,13 +44,21 @@ static inline void ear__hf_mac(uint32_t k, uint32_t kpad, const float *restrict 
     }
 }
 
+/* out[j] = (g0 + d (j0 + j)) x[j]: a part of a voice's block, gained, into its ring. */
+static inline void ear__hf_gain(uint32_t n, uint32_t j0, float g0, float d,
+                                const float *restrict x, float *restrict out) {
+    int32_t i0 = (int32_t)j0;
+    for (int32_t j = 0; j < (int32_t)n; j++) out[j] = (g0 + d * (float)(i0 + j)) * x[j];
+}
+
 /* One ear's product alone: y = X S (a voice's own output). */
 static inline void ear__hf_product(uint32_t k, uint32_t kpad, const float *restrict x,
                                    const float *restrict s, float *restrict y) {
     const float *xr = x, *xi = x + kpad, *sr = s, *si = s + kpad;
+    float *yi = y + kpad;
     for (uint32_t j = 0; j < k; j++) {
         y[j] = xr[j] * sr[j] - xi[j] * si[j];
-        y[kpad + j] = xr[j] * si[j] + xi[j] * sr[j];
+        yi[j] = xr[j] * si[j] + xi[j] * sr[j];
     }
 }
 
@@ -61,17 +69,21 @@ static inline void ear__hf_mac_xfade(uint32_t k, uint32_t kpad, const float *res
                                      float *restrict a0, float *restrict a1) {
     const float *xr = x, *xi = x + kpad;
     for (uint32_t e = 0; e < 2u; e++) {
-        const float *o = so + 2u * kpad * e, *q = sn + 2u * kpad * e;
-        float *b0 = a0 + 2u * kpad * e, *b1 = a1 + 2u * kpad * e;
+        /* Pointers for the imaginary halves (not [kpad + j]: GCC 12 vectorises neither
+         * loop with an index that may wrap). */
+        const float *orr = so + 2u * kpad * e, *oi = orr + kpad;
+        const float *nr = sn + 2u * kpad * e, *ni = nr + kpad;
+        float *b0r = a0 + 2u * kpad * e, *b0i = b0r + kpad;
+        float *b1r = a1 + 2u * kpad * e, *b1i = b1r + kpad;
         for (uint32_t j = 0; j < k; j++) {
-            float por = xr[j] * o[j] - xi[j] * o[kpad + j];
-            float poi = xr[j] * o[kpad + j] + xi[j] * o[j];
-            float pnr = xr[j] * q[j] - xi[j] * q[kpad + j];
-            float pni = xr[j] * q[kpad + j] + xi[j] * q[j];
-            b0[j] += por;
-            b0[kpad + j] += poi;
-            b1[j] += pnr - por;
-            b1[kpad + j] += pni - poi;
+            float por = xr[j] * orr[j] - xi[j] * oi[j];
+            float poi = xr[j] * oi[j] + xi[j] * orr[j];
+            float pnr = xr[j] * nr[j] - xi[j] * ni[j];
+            float pni = xr[j] * ni[j] + xi[j] * nr[j];
+            b0r[j] += por;
+            b0i[j] += poi;
+            b1r[j] += pnr - por;
+            b1i[j] += pni - poi;
         }
     }
 }
@@ -99,15 +111,17 @@ static inline void ear__hf_build(uint32_t k, uint32_t kpad, const float *restric
                                  const float *restrict fa, const float *restrict fb, float fx,
                                  const float *restrict q, float *restrict out) {
     float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    const float *m0i = m0 + kpad, *m1i = m1 + kpad, *m2i = m2 + kpad, *m3i = m3 + kpad;
+    const float *fai = fa + kpad, *fbi = fb + kpad, *qi = q + kpad;
+    float *oi = out + kpad;
     for (uint32_t j = 0; j < k; j++) {
         float br = w0 * m0[j] + w1 * m1[j] + w2 * m2[j] + w3 * m3[j];
-        float bi =
-            w0 * m0[kpad + j] + w1 * m1[kpad + j] + w2 * m2[kpad + j] + w3 * m3[kpad + j];
+        float bi = w0 * m0i[j] + w1 * m1i[j] + w2 * m2i[j] + w3 * m3i[j];
         float fr = fa[j] + fx * (fb[j] - fa[j]);
-        float fi = fa[kpad + j] + fx * (fb[kpad + j] - fa[kpad + j]);
-        float cr = fr * q[j] - fi * q[kpad + j], ci = fr * q[kpad + j] + fi * q[j];
+        float fi = fai[j] + fx * (fbi[j] - fai[j]);
+        float cr = fr * q[j] - fi * qi[j], ci = fr * qi[j] + fi * q[j];
         out[j] = br * cr - bi * ci;
-        out[kpad + j] = br * ci + bi * cr;
+        oi[j] = br * ci + bi * cr;
     }
 }
 

@@ -600,8 +600,12 @@ static void product_scalar(uint32_t k, uint32_t kpad, const float *x, const floa
                            float *y) {
     ear__hf_product(k, kpad, x, sp, y);
 }
-const ear__hf_kernel ear__hf_scalar = {mac_scalar, mac_xfade_scalar, combine_scalar,
-                                       build_scalar, product_scalar};
+static void gain_scalar(uint32_t n, uint32_t j0, float g0, float d, const float *x,
+                        float *out) {
+    ear__hf_gain(n, j0, g0, d, x, out);
+}
+const ear__hf_kernel ear__hf_scalar = {mac_scalar,   mac_xfade_scalar, combine_scalar,
+                                       build_scalar, product_scalar,   gain_scalar};
 
 static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
     return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
@@ -619,12 +623,6 @@ static float *acc_of(ear__hrtf_bank *b, uint32_t i, uint32_t bus, uint32_t term)
         b->used[i][bus] |= bit;
     }
     return a;
-}
-
-/* out[j] = (g0 + d (j0 + j)) x[j]: a part of the block, gained, into the ring. */
-static void gain_into(float *restrict out, const float *restrict x, uint32_t n, float g0,
-                      float d, uint32_t j0) {
-    for (uint32_t j = 0; j < n; j++) out[j] = (g0 + d * (float)(j0 + j)) * x[j];
 }
 
 /* One block of x through hv's filters in bank b. The voice's gain is applied to its input
@@ -670,8 +668,8 @@ static void run_path(ear_stage *s, ear__hrtf_bank *b, ear__hrtf_voice *hv, bool 
          * is then the part's window, the fft_n frames up to its end. */
         uint32_t at = b->sub_at[i], h = b->sub_at[i + 1] - at, w = hv->head;
         uint32_t first = N - w < h ? N - w : h;
-        gain_into(R + w, x + at, first, g0, d, at + 1u);
-        gain_into(R, x + at + first, h - first, g0, d, at + first + 1u);
+        hk->gain(first, at + 1u, g0, d, x + at, R + w);
+        hk->gain(h - first, at + first + 1u, g0, d, x + at + first, R);
         w = w + h >= N ? w + h - N : w + h;
         hv->head = w;
         if (w % 2u == 0) { /* read in place, in pieces of even lengths */

@@ -305,7 +305,8 @@ typedef struct ear__voice {
      * command that changes any other placement input (attenuation, cone, doppler
      * factor, behind cue) must clear sp_valid. */
     bool sp_valid;      /* the coarse placement in sp is for sp_ears and sp_* below */
-    bool sp_fine_valid; /* and so is its fine part, and fine_t below for these: */
+    bool sp_fine_valid; /* and so is its fine part (its pan part: not for a voice through
+                           HRTF, which has none), and fine_t below for these: */
     float fine_gain_at, fine_occ_at;
     float rv_g; /* the reverb send gain applied at the end of the last block (reverb.c) */
     ear__targets fine_t;
@@ -733,6 +734,7 @@ typedef struct ear__hf_kernel {
                   const float *m3, const float w[4], const float *fa, const float *fb, float fx,
                   const float *q, float *out);
     void (*product)(uint32_t k, uint32_t kpad, const float *x, const float *sp, float *y);
+    void (*gain)(uint32_t n, uint32_t j0, float g0, float d, const float *x, float *out);
 } ear__hf_kernel;
 extern const ear__hf_kernel ear__hf_scalar;
 extern const ear__hf_kernel *const ear__hf_avx2;
