@@ -13,6 +13,12 @@
  * direction do (their magnitudes at those frequencies, ear_hrtf_lookup), within 1 dB, and
  * not as the pan does; the bot, whose ears invert the pan, still hears the bell on the
  * correct side.
+ *
+ * Front from behind by turning: the bot in a level, the bell 3 m away straight behind (or
+ * 10 degrees off it) or ahead, its turn keys turning the listener as the game turns the
+ * player (1.5 degrees a frame): panned and on headphones, within 400 frames, it must say
+ * what its test turn told ("behind" / "in front") and face the bell (within 15 degrees)
+ * when it first walks after that.
  */
 #include "bot.h"
 #include "test.h"
@@ -186,5 +192,102 @@ TEST(on_headphones_the_bell_is_heard_through_the_hrtf) {
     ear_stage_destroy(st);
 }
 
+/* The bot walking a level with the bell 3 m away at start_deg; its Left and Right keys
+ * turn the listener (the bell's bearing moves against the turn), Up moves nothing. The
+ * bell's bearing when the bot first walks after its turn told front from behind (NAN if
+ * it does not within frames); the bot's log into log. */
+static float play_turns(ear_stage *st, ear_assets *as, float start_deg, int frames, char *log,
+                        size_t cap) {
+    log[0] = '\0';
+    FILE *f = tmpfile();
+    if (!f) return NAN;
+    bot *b = bot_create(false, f);
+    if (!b) return NAN;
+    bot_hear_line(b,
+                  "Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.");
+    float deg = start_deg, rad = deg * 3.14159265f / 180.0f;
+    ear_play p = {0};
+    p.looping = true;
+    p.placed = true;
+    p.position = (ear_vec3){3.0f * sinf(rad), 0, -3.0f * cosf(rad)};
+    ear_voice_id v;
+    if (ear_assets_play(as, st, "guide", &p, &v) != EAR_OK) return NAN;
+    float buf[800 * 2], walked_at = NAN;
+    long told_at = -1;
+    for (int i = 0; i < frames; i++) {
+        bot_keys k;
+        bot_decide(b, &k);
+        fflush(f);
+        if (told_at < 0) {
+            /* the log so far: has the turn told? */
+            long end = ftell(f);
+            rewind(f);
+            size_t n = fread(log, 1, cap - 1, f);
+            log[n] = '\0';
+            fseek(f, end, SEEK_SET);
+            if (strstr(log, "the turn tells")) told_at = i;
+        }
+        if (told_at >= 0 && k.held[EAR_KEY_UP] && isnan(walked_at)) walked_at = deg;
+        if (k.held[EAR_KEY_RIGHT]) deg -= 1.5f;
+        if (k.held[EAR_KEY_LEFT]) deg += 1.5f;
+        rad = deg * 3.14159265f / 180.0f;
+        ear_stage_set_position(st, v, (ear_vec3){3.0f * sinf(rad), 0, -3.0f * cosf(rad)});
+        ear_stage_update(st);
+        ear_stage_render(st, buf, 800);
+        bot_hear_audio(b, buf, 800, 48000);
+    }
+    bot_destroy(b);
+    rewind(f);
+    size_t n = fread(log, 1, cap - 1, f);
+    log[n] = '\0';
+    fclose(f);
+    ear_stage_stop(st, v, 0);
+    for (int i = 0; i < 4; i++) ear_stage_render(st, buf, 800);
+    ear_stage_update(st);
+    walked_at = fmodf(walked_at, 360.0f);
+    if (walked_at > 180) walked_at -= 360;
+    if (walked_at < -180) walked_at += 360;
+    return walked_at;
+}
+
+static void turns_to_the_bell(ear_stage *st, ear_assets *as, const char *output) {
+    const float starts[] = {180, 170, -170, 0, 10};
+    static char log[16384];
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++) {
+        float end = play_turns(st, as, starts[i], 400, log, sizeof log);
+        const char *want = fabsf(starts[i]) > 90 ? "behind" : "in front";
+        const char *told = strstr(log, "the turn tells: the bell is behind")     ? "behind"
+                           : strstr(log, "the turn tells: the bell is in front") ? "in front"
+                                                                                 : "nothing";
+        printf("%s: the bell at %+.0f degrees: the turn tells %s; at %+.1f when it walks\n",
+               output, (double)starts[i], told, (double)end);
+        ASSERT_TRUE(strcmp(told, want) == 0);
+        ASSERT_TRUE(fabsf(end) < 15.0f);
+    }
+}
+
+TEST(the_bot_turns_to_tell_front_from_behind) {
+    ear_stage *st = NULL;
+    ASSERT_EQ(ear_stage_create(NULL, &st), EAR_OK);
+    ear_assets_config ac = ear_assets_config_default();
+    ac.root = DEMO_ASSETS;
+    ear_assets *as = NULL;
+    ASSERT_EQ(ear_assets_create(&ac, &as), EAR_OK);
+    turns_to_the_bell(st, as, "panned");
+    ear_hrtf_config hc = ear_hrtf_config_default();
+    hc.sample_rate = ear_stage_get_config(st).sample_rate;
+    ear_hrtf_set *set = NULL;
+    ear_hrtf_error err;
+    ASSERT_EQ(ear_hrtf_load(EAR_HRTF_DEFAULT_PATH, &hc, &set, &err), EAR_OK);
+    ear_stage_hrtf view = ear_hrtf_stage_view(set);
+    ASSERT_EQ(ear_stage_set_hrtf(st, &view), EAR_OK);
+    ASSERT_EQ(ear_stage_set_spatializer(st, EAR_SPATIALIZER_HRTF), EAR_OK);
+    turns_to_the_bell(st, as, "headphones");
+    ear_hrtf_free(set);
+    ear_assets_destroy(as);
+    ear_stage_destroy(st);
+}
+
 TEST_MAIN(TEST_ENTRY(bot_hears_the_bell_where_it_is),
+          TEST_ENTRY(the_bot_turns_to_tell_front_from_behind),
           TEST_ENTRY(on_headphones_the_bell_is_heard_through_the_hrtf))
