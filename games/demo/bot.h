@@ -2,9 +2,10 @@
  * The player that only hears. It gets exactly what a player gets: each spoken line (as
  * text) and each frame's stereo output, and it answers with keys held and pressed. It
  * never sees a position, a map or the game's state: it steers by measuring the guide
- * bell's level in each ear (Goertzel at 1000 Hz), front from back by the bell's bright
- * partial (4000 Hz), which the stage's behind cue dulls, and the drone's hum (55 Hz, below the
- * music) for danger; menus by their announcements.
+ * bell's level in each ear (Goertzel at 1000 Hz), front from back on foot by turning its
+ * head a little and listening which ear the bell moves to, in the car by the bell's bright
+ * partial (4000 Hz), which the stage's behind cue dulls, and the drone's hum (55 Hz, below
+ * the music) for danger; menus by their announcements.
  */
 #ifndef EARSHOT_DEMO_BOT_H
 #define EARSHOT_DEMO_BOT_H
