@@ -72,9 +72,10 @@ struct bot {
     uint64_t frame;
     float buzz_hist[16];
     int cycles;
-    /* where the bell may be (degrees, as bot_bell_direction): one bearing when the bot is
-     * sure of front and back, else the two the ears cannot tell apart; the bot's own turn
-     * since they were heard, the walks since it last checked, news heard meanwhile */
+    /* walking: where the bot believes the bell is (degrees, as bot_bell_direction; none
+     * yet: !believed), whether its last turn was a test of front and behind (probing), its
+     * own turn since the belief was heard, the walks since a test told, the tests in a
+     * row that told nothing, and news heard meanwhile */
     float belief;
     bool believed, probing;
     float turned;
