@@ -660,6 +660,45 @@ TEST(switching_and_swapping_sets_while_playing_never_clicks) {
     ear_stage_destroy(s);
 }
 
+/* A voice stopped while heard through HRTF: its gain ramps to 0 on the input and its
+ * filters' tails ring out before it ends (a path dropped at once, as in a switch, ramps its
+ * output instead: the test above), so no step is larger than a clean sine's and what
+ * follows is silence, exactly. A short fade (5 ms, under two blocks) and a long one. */
+TEST(a_voice_stopped_on_hrtf_ends_without_a_click) {
+    load_all();
+    const float fades[] = {0.005f, 0.1f};
+    for (size_t f = 0; f < 2; f++) {
+        ear_stage *s = hrtf_stage(test_kernel(), true);
+        ASSERT_TRUE(s != NULL);
+        const double hz = 800.0;
+        ear_clip *c = sine_clip(hz, 1.0, 0.5f);
+        ear_play p = hrtf_voice(70, 10);
+        ear_voice_id id;
+        ear_stage_play(s, c, &p, &id);
+        ear_clip_release(c);
+        const uint32_t before = 9600, after = 9600;
+        float *out = malloc(sizeof(float) * 2 * (before + after));
+        ear_stage_render(s, out, before);
+        ASSERT_EQ(ear_stage_stop(s, id, fades[f]), EAR_OK);
+        ear_stage_render(s, out + 2 * before, after);
+        double worst = 0, tail = 0;
+        for (uint32_t ch = 0; ch < 2; ch++) {
+            const float *o = out + 2 * 160; /* past the first block's start from silence */
+            uint32_t n = before + after - 160;
+            worst = fmax(worst, ear_max_delta(o, n, 2, ch) /
+                                    (2.0 * ear_peak(o, n, 2, ch) * sin(PI_D * hz / RATE)));
+        }
+        for (uint32_t i = 2 * (before + 4800); i < 2 * (before + after); i++)
+            tail = fmax(tail, fabs((double)out[i]));
+        fprintf(stderr, "stopped over %.3f s: max step / clean sine's %.4f; after it %.3g\n",
+                (double)fades[f], worst, tail);
+        ASSERT_DBL_LE(worst, 1.01);
+        ASSERT_DBL_LE(tail, 0.0);
+        free(out);
+        ear_stage_destroy(s);
+    }
+}
+
 TEST(release) {
     for (size_t i = 0; i < 16; i++) {
         free(cache[i].out);
@@ -688,4 +727,4 @@ TEST_MAIN(TEST_ENTRY(noise_at_measured_directions_matches_the_dataset_by_third_o
           TEST_ENTRY(a_sending_voice_sounds_as_a_dry_one),
           TEST_ENTRY(a_bad_or_missing_file_is_an_error_and_the_stage_keeps_panning),
           TEST_ENTRY(switching_and_swapping_sets_while_playing_never_clicks),
-          TEST_ENTRY(release))
+          TEST_ENTRY(a_voice_stopped_on_hrtf_ends_without_a_click), TEST_ENTRY(release))
