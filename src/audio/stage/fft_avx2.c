@@ -131,9 +131,10 @@ AVX2_INLINE void twiddles4(bool inv, const float *wr, const float *wi, uint32_t 
 }
 
 /* fft.c's radix4_scalar, eight elements at a time (s = 1, 4 or a multiple of 8). */
-AVX2_INLINE void radix4_body(const ear__fft *f, const ear__fft_pass *ps, bool inv,
-                             const float *xr, const float *xi, float *yr, float *yi) {
-    uint32_t q4 = f->m / 4u, s = ps->s;
+AVX2_INLINE void radix4_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t m,
+                             uint32_t s, const float *xr, const float *xi, float *yr,
+                             float *yi) {
+    uint32_t q4 = m / 4u;
     const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     for (uint32_t e = 0; e < q4; e += 8u) {
         __m256 x[8], w[6], y[8];
@@ -154,8 +155,9 @@ AVX2_INLINE void radix4_body(const ear__fft *f, const ear__fft_pass *ps, bool in
  * leaves the elements in lane order (0 1 4 5 2 3 6 7); the twiddles (t1_re, t1_im) are
  * stored in that order and the 4 x 8 transpose of the stores puts the outputs back in
  * natural order. The same operations as radix4_scalar. */
-AVX2 static void first_pass(const ear__fft *f, const float *const *win, float *yr, float *yi) {
-    uint32_t q4 = f->m / 4u, vq = q4 / 8u;
+AVX2_INLINE void first_pass(const ear__fft *f, uint32_t m, const float *const *win, float *yr,
+                            float *yi) {
+    uint32_t q4 = m / 4u, vq = q4 / 8u;
     for (uint32_t e = 0, v = 0; e < q4; e += 8u, v++) {
         __m256 x[8], w[6], y[8];
         UNROLL for (uint32_t l = 0; l < 4u; l++) {
@@ -244,9 +246,9 @@ AVX2_INLINE void radix3_body(uint32_t m, bool inv, const float *xr, const float 
  * through memory between the passes. The operations of radix4_scalar then radix3_scalar:
  * the radix-3 pass's input q' + j m/3 (q' = q + i s) is the radix-4 pass's output
  * 4 s p + q + i s with p = j. */
-AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool inv,
+AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t s,
                              const float *xr, const float *xi, float *yr, float *yi, float *y) {
-    uint32_t s = ps->s, q4 = 3u * s;
+    uint32_t q4 = 3u * s;
     const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     const __m256 sign = _mm256_set1_ps(-0.0f);
     for (uint32_t q = 0; q < s; q += 8u) {
@@ -274,68 +276,75 @@ AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool in
     }
 }
 
-/* Each pass once per direction, the constants folded (the inverse's last pass writes the
- * real output interleaved). */
-AVX2 static void radix4_fwd(const ear__fft *f, const ear__fft_pass *ps, const float *xr,
-                            const float *xi, float *yr, float *yi) {
-    radix4_body(f, ps, false, xr, xi, yr, yi);
-}
-AVX2 static void radix4_inv(const ear__fft *f, const ear__fft_pass *ps, const float *xr,
-                            const float *xi, float *yr, float *yi) {
-    radix4_body(f, ps, true, xr, xi, yr, yi);
-}
-AVX2 static void radix3_fwd(uint32_t m, const float *xr, const float *xi, float *yr,
-                            float *yi) {
-    radix3_body(m, false, xr, xi, yr, yi, NULL);
-}
-AVX2 static void radix3_inv(uint32_t m, const float *xr, const float *xi, float *y) {
-    radix3_body(m, true, xr, xi, NULL, NULL, y);
-}
-AVX2 static void last43_fwd(const ear__fft *f, const ear__fft_pass *ps, const float *xr,
-                            const float *xi, float *yr, float *yi) {
-    last43_body(f, ps, false, xr, xi, yr, yi, NULL);
-}
-AVX2 static void last43_inv(const ear__fft *f, const ear__fft_pass *ps, const float *xr,
-                            const float *xi, float *y) {
-    last43_body(f, ps, true, xr, xi, NULL, NULL, y);
-}
-
-/* Passes k0.. of the complex transform from (a, a + m), a one of the two halves of work,
- * ping-ponging with the other. With y not NULL the result goes interleaved into y (the
- * inverse transform's output) and NULL is returned; else the half it is in. */
-AVX2 static float *complex_avx2(const ear__fft *f, bool inv, uint32_t k0, float *work, float *a,
-                                float *y) {
-    uint32_t m = f->m;
-    float *b = a == work ? work + 2u * m : work;
-    for (uint32_t k = k0; k < f->passes; k++) {
-        const ear__fft_pass *ps = &f->pass[k];
-        if (ps->radix == 4u && k + 2u == f->passes && f->pass[k + 1u].radix == 3u &&
-            ps->s % 8u == 0) {
-            if (inv) {
-                last43_inv(f, ps, a, a + m, y);
-                return NULL;
-            }
-            last43_fwd(f, ps, a, a + m, b, b + m);
-            return b;
+/* Passes of the complex transform from (work, work + m) on, ping-ponging with the other
+ * half of work, from the second pass on when `first` (the forward's first_pass has run).
+ * With inv the result goes interleaved into y (the inverse's real output) and NULL is
+ * returned; else the half it is in. The plan is fft.c's (radix 4 while four divides the
+ * power of two left, then 2, then 3), walked again here so that with m a constant every
+ * stride is one (complex_fwd / complex_inv instantiate it for the lengths that matter). */
+AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool first,
+                                float *work, float *y) {
+    uint32_t p = m % 3u ? m : m / 3u, s = 1, k = 0;
+    float *a = work, *b = work + 2u * m, *t;
+    if (first) {
+        p /= 4u;
+        s = 4u;
+        k = 1;
+    }
+    _Pragma("GCC unroll 8") for (; p >= 4u; p /= 4u, s *= 4u, k++) {
+        if (p == 4u && m % 3u == 0 && s % 8u == 0) {
+            /* the last radix 4 and the radix 3 together */
+            last43_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
+            return inv ? NULL : b;
         }
-        if (ps->radix == 4u) {
-            (inv ? radix4_inv : radix4_fwd)(f, ps, a, a + m, b, b + m);
-        } else if (ps->radix == 2u) {
-            radix2_avx2(f, ps, inv, a, a + m, b, b + m);
-        } else if (inv) {
-            radix3_inv(m, a, a + m, y);
-            return NULL;
-        } else {
-            radix3_fwd(m, a, a + m, b, b + m);
-        }
-        float *tmp = a;
-        a = b;
-        b = tmp;
+        radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m);
+        t = a, a = b, b = t;
+    }
+    if (p == 2u) {
+        radix2_avx2(f, &f->pass[k], inv, a, a + m, b, b + m);
+        t = a, a = b, b = t;
+    }
+    if (m % 3u == 0) {
+        radix3_body(m, inv, a, a + m, b, b + m, inv ? y : NULL);
+        return inv ? NULL : b;
     }
     if (!inv) return a;
     for (uint32_t i = 0; i < m; i += 8u)
         put_out(NULL, NULL, y, i, _mm256_loadu_ps(a + i), _mm256_loadu_ps(a + m + i));
     return NULL;
+}
+
+/* The forward transform's passes after first_pass, and the inverse's, each instantiated for
+ * the HRTF path's lengths (n = 256, 384, 512, 768) with every stride a constant. */
+AVX2 static float *complex_fwd(const ear__fft *f, float *work, const float *const *win) {
+    if (!win) return complex_body(f, false, f->m, false, work, NULL);
+    switch (f->m) {
+    case 128u:
+        first_pass(f, 128u, win, work, work + 128u);
+        return complex_body(f, false, 128u, true, work, NULL);
+    case 192u:
+        first_pass(f, 192u, win, work, work + 192u);
+        return complex_body(f, false, 192u, true, work, NULL);
+    case 256u:
+        first_pass(f, 256u, win, work, work + 256u);
+        return complex_body(f, false, 256u, true, work, NULL);
+    case 384u:
+        first_pass(f, 384u, win, work, work + 384u);
+        return complex_body(f, false, 384u, true, work, NULL);
+    default: break;
+    }
+    first_pass(f, f->m, win, work, work + f->m);
+    return complex_body(f, false, f->m, true, work, NULL);
+}
+
+AVX2 static void complex_inv(const ear__fft *f, float *work, float *y) {
+    switch (f->m) {
+    case 128u: (void)complex_body(f, true, 128u, false, work, y); return;
+    case 192u: (void)complex_body(f, true, 192u, false, work, y); return;
+    case 256u: (void)complex_body(f, true, 256u, false, work, y); return;
+    case 384u: (void)complex_body(f, true, 384u, false, work, y); return;
+    default: (void)complex_body(f, true, f->m, false, work, y); return;
+    }
 }
 
 AVX2_INLINE __m256 reverse8(__m256 v) {
@@ -395,14 +404,13 @@ AVX2 static void forward_segs_avx2(const ear__fft *f, const float *const *seg,
     float tmp[SPARE_WINDOWS][16];
     float *z;
     if (find_windows(f->n, seg, len, nseg, win, tmp)) {
-        first_pass(f, win, work, work + m);
-        z = complex_avx2(f, false, 1, work, work, NULL);
+        z = complex_fwd(f, work, win);
     } else {
         for (uint32_t g = 0, at = 0; g < nseg; g++) {
             deinterleave(seg[g], len[g], work + at, work + m + at);
             at += len[g] / 2u;
         }
-        z = complex_avx2(f, false, 0, work, work, NULL);
+        z = complex_fwd(f, work, NULL);
     }
     const float *zr = z, *zi = z + m;
     const __m256 h = _mm256_set1_ps(0.5f), sign = _mm256_set1_ps(-0.0f);
@@ -462,7 +470,7 @@ AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *i
     zr[0] = re[0] + re[m];
     zi[0] = re[0] - re[m];
     ear__fft_split_inv1(f, re, im, zr, zi, half);
-    (void)complex_avx2(f, true, 0, work, work, y);
+    complex_inv(f, work, y);
 }
 
 static const ear__fft_kernel kernel_avx2 = {forward_avx2, forward_segs_avx2, inverse_avx2};
