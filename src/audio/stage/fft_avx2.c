@@ -314,39 +314,6 @@ AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool fi
     return NULL;
 }
 
-/* The forward transform's passes after first_pass, and the inverse's, each instantiated for
- * the HRTF path's lengths (n = 256, 384, 512, 768) with every stride a constant. */
-AVX2 static float *complex_fwd(const ear__fft *f, float *work, const float *const *win) {
-    if (!win) return complex_body(f, false, f->m, false, work, NULL);
-    switch (f->m) {
-    case 128u:
-        first_pass(f, 128u, win, work, work + 128u);
-        return complex_body(f, false, 128u, true, work, NULL);
-    case 192u:
-        first_pass(f, 192u, win, work, work + 192u);
-        return complex_body(f, false, 192u, true, work, NULL);
-    case 256u:
-        first_pass(f, 256u, win, work, work + 256u);
-        return complex_body(f, false, 256u, true, work, NULL);
-    case 384u:
-        first_pass(f, 384u, win, work, work + 384u);
-        return complex_body(f, false, 384u, true, work, NULL);
-    default: break;
-    }
-    first_pass(f, f->m, win, work, work + f->m);
-    return complex_body(f, false, f->m, true, work, NULL);
-}
-
-AVX2 static void complex_inv(const ear__fft *f, float *work, float *y) {
-    switch (f->m) {
-    case 128u: (void)complex_body(f, true, 128u, false, work, y); return;
-    case 192u: (void)complex_body(f, true, 192u, false, work, y); return;
-    case 256u: (void)complex_body(f, true, 256u, false, work, y); return;
-    case 384u: (void)complex_body(f, true, 384u, false, work, y); return;
-    default: (void)complex_body(f, true, f->m, false, work, y); return;
-    }
-}
-
 AVX2_INLINE __m256 reverse8(__m256 v) {
     return _mm256_permutevar8x32_ps(v, _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0));
 }
@@ -396,33 +363,22 @@ static int find_windows(uint32_t n, const float *const *seg, const uint32_t *len
     return at == n && v == n / 16u;
 }
 
-AVX2 static void forward_segs_avx2(const ear__fft *f, const float *const *seg,
-                                   const uint32_t *len, uint32_t nseg, float *re, float *im,
-                                   float *work) {
-    uint32_t m = f->m, half = m / 2u;
-    const float *win[EAR__FFT_MAX / 16u];
-    float tmp[SPARE_WINDOWS][16];
-    float *z;
-    if (find_windows(f->n, seg, len, nseg, win, tmp)) {
-        z = complex_fwd(f, work, win);
-    } else {
-        for (uint32_t g = 0, at = 0; g < nseg; g++) {
-            deinterleave(seg[g], len[g], work + at, work + m + at);
-            at += len[g] / 2u;
-        }
-        z = complex_fwd(f, work, NULL);
-    }
-    const float *zr = z, *zi = z + m;
-    const __m256 h = _mm256_set1_ps(0.5f), sign = _mm256_set1_ps(-0.0f);
-    uint32_t k = 1;
-    for (; k + 8u <= half; k += 8u) {
+/* The forward split (fft.h's ear__fft_split_fwd1, eight bins at a time, the last eight
+ * overlapping the ones before) from z = (zr, zi) into re, im. b = conj Z[m - k] is taken
+ * as its real part and the unnegated imaginary part bj: a + b and a - b of the imaginary
+ * parts are a - bj and a + bj, the same bits. */
+AVX2_INLINE void split_fwd(const ear__fft *f, uint32_t m, const float *zr, const float *zi,
+                           float *re, float *im) {
+    uint32_t half = m / 2u;
+    const __m256 h = _mm256_set1_ps(0.5f);
+    for (uint32_t k = 1; k + 8u <= half; k += 8u) {
         uint32_t j = m - k - 7u; /* the eight mirrored bins, ascending */
         __m256 ar = _mm256_loadu_ps(zr + k), ai = _mm256_loadu_ps(zi + k);
         __m256 br = reverse8(_mm256_loadu_ps(zr + j));
-        __m256 bi = _mm256_xor_ps(reverse8(_mm256_loadu_ps(zi + j)), sign);
+        __m256 bj = reverse8(_mm256_loadu_ps(zi + j));
         __m256 er = _mm256_mul_ps(h, _mm256_add_ps(ar, br));
-        __m256 ei = _mm256_mul_ps(h, _mm256_add_ps(ai, bi));
-        __m256 orr = _mm256_mul_ps(h, _mm256_sub_ps(ai, bi));
+        __m256 ei = _mm256_mul_ps(h, _mm256_sub_ps(ai, bj));
+        __m256 orr = _mm256_mul_ps(h, _mm256_add_ps(ai, bj));
         __m256 oi = _mm256_mul_ps(h, _mm256_sub_ps(br, ar));
         __m256 c = _mm256_loadu_ps(f->rw_re + k), s = _mm256_loadu_ps(f->rw_im + k);
         __m256 tr = _mm256_sub_ps(_mm256_mul_ps(c, orr), _mm256_mul_ps(s, oi));
@@ -440,24 +396,17 @@ AVX2 static void forward_segs_avx2(const ear__fft *f, const float *const *seg,
     ear__fft_split_fwd1(f, zr, zi, re, im, half);
 }
 
-AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, float *im,
-                              float *work) {
-    forward_segs_avx2(f, &x, &f->n, 1, re, im, work);
-}
-
-AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *im, float *y,
-                              float *work) {
-    uint32_t m = f->m, half = m / 2u;
-    float *zr = work, *zi = work + m;
-    const __m256 sign = _mm256_set1_ps(-0.0f);
-    uint32_t k = 1;
-    for (; k + 8u <= half; k += 8u) {
+/* The inverse split (ear__fft_split_inv1, eight bins at a time) from re, im into z. */
+AVX2_INLINE void split_inv(const ear__fft *f, uint32_t m, const float *re, const float *im,
+                           float *zr, float *zi) {
+    uint32_t half = m / 2u;
+    for (uint32_t k = 1; k + 8u <= half; k += 8u) {
         uint32_t j = m - k - 7u;
         __m256 ar = _mm256_loadu_ps(re + k), ai = _mm256_loadu_ps(im + k);
         __m256 br = reverse8(_mm256_loadu_ps(re + j));
-        __m256 bi = _mm256_xor_ps(reverse8(_mm256_loadu_ps(im + j)), sign);
-        __m256 er = _mm256_add_ps(ar, br), ei = _mm256_add_ps(ai, bi);
-        __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+        __m256 bj = reverse8(_mm256_loadu_ps(im + j));
+        __m256 er = _mm256_add_ps(ar, br), ei = _mm256_sub_ps(ai, bj);
+        __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_add_ps(ai, bj);
         __m256 c = _mm256_loadu_ps(f->rw_re + k), s = _mm256_loadu_ps(f->rw_im + k);
         __m256 orr = _mm256_add_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, s));
         __m256 oi = _mm256_sub_ps(_mm256_mul_ps(di, c), _mm256_mul_ps(dr, s));
@@ -470,7 +419,72 @@ AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *i
     zr[0] = re[0] + re[m];
     zi[0] = re[0] - re[m];
     ear__fft_split_inv1(f, re, im, zr, zi, half);
-    complex_inv(f, work, y);
+}
+
+/* A whole forward transform for complex length m (a constant in the instantiations):
+ * the first pass from the input's windows (win, or work already deinterleaved when NULL),
+ * the other passes, the split. */
+AVX2_INLINE void forward_body(const ear__fft *f, uint32_t m, const float *const *win,
+                              float *work, float *re, float *im) {
+    float *z;
+    if (win) {
+        first_pass(f, m, win, work, work + m);
+        z = complex_body(f, false, m, true, work, NULL);
+    } else {
+        z = complex_body(f, false, m, false, work, NULL);
+    }
+    split_fwd(f, m, z, z + m, re, im);
+}
+
+AVX2_INLINE void inverse_body(const ear__fft *f, uint32_t m, const float *re, const float *im,
+                              float *y, float *work) {
+    split_inv(f, m, re, im, work, work + m);
+    (void)complex_body(f, true, m, false, work, y);
+}
+
+/* Each instantiated for the HRTF path's lengths, n = 256, 384, 512, 768 (m = n / 2), with
+ * every stride and bound a constant. */
+AVX2 static void forward_win(const ear__fft *f, const float *const *win, float *work, float *re,
+                             float *im) {
+    switch (f->m) {
+    case 128u: forward_body(f, 128u, win, work, re, im); return;
+    case 192u: forward_body(f, 192u, win, work, re, im); return;
+    case 256u: forward_body(f, 256u, win, work, re, im); return;
+    case 384u: forward_body(f, 384u, win, work, re, im); return;
+    default: forward_body(f, f->m, win, work, re, im); return;
+    }
+}
+
+AVX2 static void forward_segs_avx2(const ear__fft *f, const float *const *seg,
+                                   const uint32_t *len, uint32_t nseg, float *re, float *im,
+                                   float *work) {
+    const float *win[EAR__FFT_MAX / 16u];
+    float tmp[SPARE_WINDOWS][16];
+    if (find_windows(f->n, seg, len, nseg, win, tmp)) {
+        forward_win(f, win, work, re, im);
+        return;
+    }
+    for (uint32_t g = 0, at = 0; g < nseg; g++) {
+        deinterleave(seg[g], len[g], work + at, work + f->m + at);
+        at += len[g] / 2u;
+    }
+    forward_win(f, NULL, work, re, im);
+}
+
+AVX2 static void forward_avx2(const ear__fft *f, const float *x, float *re, float *im,
+                              float *work) {
+    forward_segs_avx2(f, &x, &f->n, 1, re, im, work);
+}
+
+AVX2 static void inverse_avx2(const ear__fft *f, const float *re, const float *im, float *y,
+                              float *work) {
+    switch (f->m) {
+    case 128u: inverse_body(f, 128u, re, im, y, work); return;
+    case 192u: inverse_body(f, 192u, re, im, y, work); return;
+    case 256u: inverse_body(f, 256u, re, im, y, work); return;
+    case 384u: inverse_body(f, 384u, re, im, y, work); return;
+    default: inverse_body(f, f->m, re, im, y, work); return;
+    }
 }
 
 static const ear__fft_kernel kernel_avx2 = {forward_avx2, forward_segs_avx2, inverse_avx2};
