@@ -100,24 +100,30 @@ AVX2_INLINE void put4(uint32_t s, float *y, uint32_t e, __m256 v0, __m256 v1, __
 /* The butterfly of fft.c's radix4_scalar on eight elements: a..d = x[0..7] (re, im
  * pairs), twiddles w = c1 s1 c2 s2 c3 s3 (s already conjugated for the inverse); writes
  * y = y0r y0i y1r y1i y2r y2i y3r y3i. */
-AVX2_INLINE void bfly4(bool inv, const __m256 *x, const __m256 *w, __m256 *y) {
-    const __m256 sign = _mm256_set1_ps(-0.0f);
+AVX2_INLINE void bfly4_even(const __m256 *x, const __m256 *w, __m256 *y) {
     __m256 pr = _mm256_add_ps(x[0], x[4]), pi = _mm256_add_ps(x[1], x[5]);
-    __m256 mr = _mm256_sub_ps(x[0], x[4]), mi = _mm256_sub_ps(x[1], x[5]);
     __m256 qr = _mm256_add_ps(x[2], x[6]), qi = _mm256_add_ps(x[3], x[7]);
+    __m256 y2r = _mm256_sub_ps(pr, qr), y2i = _mm256_sub_ps(pi, qi);
+    y[0] = _mm256_add_ps(pr, qr);
+    y[1] = _mm256_add_ps(pi, qi);
+    y[4] = _mm256_sub_ps(_mm256_mul_ps(y2r, w[2]), _mm256_mul_ps(y2i, w[3]));
+    y[5] = _mm256_add_ps(_mm256_mul_ps(y2r, w[3]), _mm256_mul_ps(y2i, w[2]));
+}
+AVX2_INLINE void bfly4_odd(bool inv, const __m256 *x, const __m256 *w, __m256 *y) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 mr = _mm256_sub_ps(x[0], x[4]), mi = _mm256_sub_ps(x[1], x[5]);
     __m256 nr = _mm256_sub_ps(x[2], x[6]), ni = _mm256_sub_ps(x[3], x[7]);
     __m256 jr = inv ? ni : _mm256_xor_ps(ni, sign), ji = inv ? _mm256_xor_ps(nr, sign) : nr;
     __m256 y1r = _mm256_sub_ps(mr, jr), y1i = _mm256_sub_ps(mi, ji);
-    __m256 y2r = _mm256_sub_ps(pr, qr), y2i = _mm256_sub_ps(pi, qi);
     __m256 y3r = _mm256_add_ps(mr, jr), y3i = _mm256_add_ps(mi, ji);
-    y[0] = _mm256_add_ps(pr, qr);
-    y[1] = _mm256_add_ps(pi, qi);
     y[2] = _mm256_sub_ps(_mm256_mul_ps(y1r, w[0]), _mm256_mul_ps(y1i, w[1]));
     y[3] = _mm256_add_ps(_mm256_mul_ps(y1r, w[1]), _mm256_mul_ps(y1i, w[0]));
-    y[4] = _mm256_sub_ps(_mm256_mul_ps(y2r, w[2]), _mm256_mul_ps(y2i, w[3]));
-    y[5] = _mm256_add_ps(_mm256_mul_ps(y2r, w[3]), _mm256_mul_ps(y2i, w[2]));
     y[6] = _mm256_sub_ps(_mm256_mul_ps(y3r, w[4]), _mm256_mul_ps(y3i, w[5]));
     y[7] = _mm256_add_ps(_mm256_mul_ps(y3r, w[5]), _mm256_mul_ps(y3i, w[4]));
+}
+AVX2_INLINE void bfly4(bool inv, const __m256 *x, const __m256 *w, __m256 *y) {
+    bfly4_even(x, w, y);
+    bfly4_odd(inv, x, w, y);
 }
 
 /* The twiddles of eight elements from wr / wi (the three tables q4 apart). */
@@ -251,27 +257,34 @@ AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool in
     uint32_t q4 = 3u * s;
     const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     const __m256 sign = _mm256_set1_ps(-0.0f);
+    /* Outputs 0 and 2 of the radix-4 butterflies, then 1 and 3: the inputs are loaded twice,
+     * but twelve vectors are live between the passes instead of twenty-four. */
     for (uint32_t q = 0; q < s; q += 8u) {
-        __m256 t[3][8];
-        UNROLL for (uint32_t p = 0; p < 3u; p++) {
-            __m256 x[8], w[6];
-            UNROLL for (uint32_t l = 0; l < 4u; l++) {
-                x[2u * l] = _mm256_loadu_ps(xr + q + s * p + l * q4);
-                x[2u * l + 1u] = _mm256_loadu_ps(xi + q + s * p + l * q4);
+        UNROLL for (uint32_t half = 0; half < 2u; half++) {
+            __m256 t[3][8];
+            UNROLL for (uint32_t p = 0; p < 3u; p++) {
+                __m256 x[8], w[6];
+                UNROLL for (uint32_t l = 0; l < 4u; l++) {
+                    x[2u * l] = _mm256_loadu_ps(xr + q + s * p + l * q4);
+                    x[2u * l + 1u] = _mm256_loadu_ps(xi + q + s * p + l * q4);
+                }
+                UNROLL for (uint32_t j = 0; j < 3u; j++) {
+                    w[2u * j] = _mm256_broadcast_ss(wr + j * q4 + s * p);
+                    w[2u * j + 1u] = _mm256_broadcast_ss(wi + j * q4 + s * p);
+                    if (inv) w[2u * j + 1u] = _mm256_xor_ps(w[2u * j + 1u], sign);
+                }
+                if (half)
+                    bfly4_odd(inv, x, w, t[p]);
+                else
+                    bfly4_even(x, w, t[p]);
             }
-            UNROLL for (uint32_t j = 0; j < 3u; j++) {
-                w[2u * j] = _mm256_broadcast_ss(wr + j * q4 + s * p);
-                w[2u * j + 1u] = _mm256_broadcast_ss(wi + j * q4 + s * p);
-                if (inv) w[2u * j + 1u] = _mm256_xor_ps(w[2u * j + 1u], sign);
+            UNROLL for (uint32_t i = half; i < 4u; i += 2u) {
+                __m256 o[6];
+                bfly3(inv, t[0][2u * i], t[0][2u * i + 1u], t[1][2u * i], t[1][2u * i + 1u],
+                      t[2][2u * i], t[2][2u * i + 1u], o);
+                UNROLL for (uint32_t j = 0; j < 3u; j++)
+                    put_out(yr, yi, y, q + s * i + 4u * s * j, o[2u * j], o[2u * j + 1u]);
             }
-            bfly4(inv, x, w, t[p]);
-        }
-        UNROLL for (uint32_t i = 0; i < 4u; i++) {
-            __m256 o[6];
-            bfly3(inv, t[0][2u * i], t[0][2u * i + 1u], t[1][2u * i], t[1][2u * i + 1u],
-                  t[2][2u * i], t[2][2u * i + 1u], o);
-            UNROLL for (uint32_t j = 0; j < 3u; j++)
-                put_out(yr, yi, y, q + s * i + 4u * s * j, o[2u * j], o[2u * j + 1u]);
         }
     }
 }
