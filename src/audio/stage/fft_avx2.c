@@ -289,6 +289,40 @@ AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool in
     }
 }
 
+/* The same for a radix 2 at stride s = m/6 (L = 6) then the radix 3 (n = 3 x 2^j with j
+ * odd: 192, 768, 3072): per eight q's, the three radix-2 butterflies p = 0, 1, 2 (a = x[e],
+ * b = x[e + m/2], e = q + s p; their twiddles w^p the same for every q) and the two radix-3
+ * ones over their outputs 2 s p + q + i s (i = 0, 1). The operations of radix2_scalar then
+ * radix3_scalar. */
+AVX2_INLINE void last23_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t s,
+                             const float *xr, const float *xi, float *yr, float *yi, float *y) {
+    uint32_t half = 3u * s;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t q = 0; q < s; q += 8u) {
+        __m256 t[3][4];
+        UNROLL for (uint32_t p = 0; p < 3u; p++) {
+            uint32_t e = q + s * p;
+            __m256 ar = _mm256_loadu_ps(xr + e), ai = _mm256_loadu_ps(xi + e);
+            __m256 br = _mm256_loadu_ps(xr + e + half), bi = _mm256_loadu_ps(xi + e + half);
+            __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+            __m256 c = _mm256_broadcast_ss(wr + s * p), d = _mm256_broadcast_ss(wi + s * p);
+            if (inv) d = _mm256_xor_ps(d, sign);
+            t[p][0] = _mm256_add_ps(ar, br);
+            t[p][1] = _mm256_add_ps(ai, bi);
+            t[p][2] = _mm256_sub_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, d));
+            t[p][3] = _mm256_add_ps(_mm256_mul_ps(dr, d), _mm256_mul_ps(di, c));
+        }
+        UNROLL for (uint32_t i = 0; i < 2u; i++) {
+            __m256 o[6];
+            bfly3(inv, t[0][2u * i], t[0][2u * i + 1u], t[1][2u * i], t[1][2u * i + 1u],
+                  t[2][2u * i], t[2][2u * i + 1u], o);
+            UNROLL for (uint32_t j = 0; j < 3u; j++)
+                put_out(yr, yi, y, q + s * i + 2u * s * j, o[2u * j], o[2u * j + 1u]);
+        }
+    }
+}
+
 /* Passes of the complex transform from (work, work + m) on, ping-ponging with the other
  * half of work, from the second pass on when `first` (the forward's first_pass has run).
  * With inv the result goes interleaved into y (the inverse's real output) and NULL is
@@ -312,6 +346,11 @@ AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool fi
         }
         radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m);
         t = a, a = b, b = t;
+    }
+    if (p == 2u && m % 3u == 0 && s % 8u == 0) {
+        /* the radix 2 and the radix 3 together */
+        last23_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
+        return inv ? NULL : b;
     }
     if (p == 2u) {
         radix2_avx2(f, &f->pass[k], inv, a, a + m, b, b + m);
