@@ -289,6 +289,53 @@ AVX2_INLINE void last43_body(const ear__fft *f, const ear__fft_pass *ps, bool in
     }
 }
 
+/* The same for a radix 4 at stride s = m/8 (L = 8) then a last radix 2 (n = 2^j, j even:
+ * 256, 1024, 4096): per eight q's, the two radix-4 butterflies p = 0, 1 and the four
+ * radix-2 ones over their outputs, a = 4 s p + q + i s with p = 0 and b the same with p = 1
+ * (radix2_scalar's e = q + i s; its twiddles, w^0, loaded per element as there). Outputs
+ * 0, 2 first, then 1, 3, as in last43; the inverse's output interleaved into y. */
+AVX2_INLINE void last42_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t s,
+                             const float *xr, const float *xi, float *yr, float *yi, float *y) {
+    uint32_t q4 = 2u * s;
+    const ear__fft_pass *p2 = ps + 1;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
+    const float *vr = f->tw_re + p2->tw, *vi = f->tw_im + p2->tw;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t q = 0; q < s; q += 8u) {
+        UNROLL for (uint32_t half = 0; half < 2u; half++) {
+            __m256 t[2][8];
+            UNROLL for (uint32_t p = 0; p < 2u; p++) {
+                __m256 x[8], w[6];
+                UNROLL for (uint32_t l = 0; l < 4u; l++) {
+                    x[2u * l] = _mm256_loadu_ps(xr + q + s * p + l * q4);
+                    x[2u * l + 1u] = _mm256_loadu_ps(xi + q + s * p + l * q4);
+                }
+                UNROLL for (uint32_t j = 0; j < 3u; j++) {
+                    w[2u * j] = _mm256_broadcast_ss(wr + j * q4 + s * p);
+                    w[2u * j + 1u] = _mm256_broadcast_ss(wi + j * q4 + s * p);
+                    if (inv) w[2u * j + 1u] = _mm256_xor_ps(w[2u * j + 1u], sign);
+                }
+                if (half)
+                    bfly4_odd(inv, x, w, t[p]);
+                else
+                    bfly4_even(x, w, t[p]);
+            }
+            UNROLL for (uint32_t i = half; i < 4u; i += 2u) {
+                uint32_t e = q + s * i;
+                __m256 ar = t[0][2u * i], ai = t[0][2u * i + 1u];
+                __m256 br = t[1][2u * i], bi = t[1][2u * i + 1u];
+                __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+                __m256 c = _mm256_loadu_ps(vr + e), d = _mm256_loadu_ps(vi + e);
+                if (inv) d = _mm256_xor_ps(d, sign);
+                put_out(yr, yi, y, e, _mm256_add_ps(ar, br), _mm256_add_ps(ai, bi));
+                put_out(yr, yi, y, e + 4u * s,
+                        _mm256_sub_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, d)),
+                        _mm256_add_ps(_mm256_mul_ps(dr, d), _mm256_mul_ps(di, c)));
+            }
+        }
+    }
+}
+
 /* The same for a radix 2 at stride s = m/6 (L = 6) then the radix 3 (n = 3 x 2^j with j
  * odd: 192, 768, 3072): per eight q's, the three radix-2 butterflies p = 0, 1, 2 (a = x[e],
  * b = x[e + m/2], e = q + s p; their twiddles w^p the same for every q) and the two radix-3
@@ -342,6 +389,11 @@ AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool fi
         if (p == 4u && m % 3u == 0 && s % 8u == 0) {
             /* the last radix 4 and the radix 3 together */
             last43_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
+            return inv ? NULL : b;
+        }
+        if (p == 8u && m % 3u != 0 && s % 8u == 0) {
+            /* the last radix 4 and the radix 2 together */
+            last42_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
             return inv ? NULL : b;
         }
         radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m);
