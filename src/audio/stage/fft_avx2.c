@@ -62,6 +62,19 @@ AVX2 static void radix2_avx2(const ear__fft *f, const ear__fft_pass *ps, bool in
     }
 }
 
+/* Eight complex outputs at element k: into yr, yi, or interleaved into y[2k ..] when y is
+ * not NULL (the inverse transform's last pass writes the real output directly). */
+AVX2_INLINE void put_out(float *yr, float *yi, float *y, uint32_t k, __m256 re, __m256 im) {
+    if (y) {
+        __m256 lo = _mm256_unpacklo_ps(re, im), hi = _mm256_unpackhi_ps(re, im);
+        _mm256_storeu_ps(y + 2u * k, _mm256_permute2f128_ps(lo, hi, 0x20));
+        _mm256_storeu_ps(y + 2u * k + 8u, _mm256_permute2f128_ps(lo, hi, 0x31));
+    } else {
+        _mm256_storeu_ps(yr + k, re);
+        _mm256_storeu_ps(yi + k, im);
+    }
+}
+
 /* Stores a radix-4 pass's four outputs of eight elements from e on (e = q + s p):
  * y[4sp + q + i s] = v[i]. */
 AVX2_INLINE void put4(uint32_t s, float *y, uint32_t e, __m256 v0, __m256 v1, __m256 v2,
@@ -138,8 +151,8 @@ AVX2_INLINE void twiddles4(bool inv, const float *wr, const float *wi, uint32_t 
 
 /* fft.c's radix4_scalar, eight elements at a time (s = 1, 4 or a multiple of 8). */
 AVX2_INLINE void radix4_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t m,
-                             uint32_t s, const float *xr, const float *xi, float *yr,
-                             float *yi) {
+                             uint32_t s, const float *xr, const float *xi, float *yr, float *yi,
+                             float *out) {
     uint32_t q4 = m / 4u;
     const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
     for (uint32_t e = 0; e < q4; e += 8u) {
@@ -150,6 +163,12 @@ AVX2_INLINE void radix4_body(const ear__fft *f, const ear__fft_pass *ps, bool in
         }
         twiddles4(inv, wr + e, wi + e, q4, w);
         bfly4(inv, x, w, y);
+        if (out) { /* the inverse's last pass (s a multiple of 8): interleaved into out */
+            uint32_t o = ((e & ~(s - 1u)) << 2) + (e & (s - 1u));
+            UNROLL for (uint32_t i = 0; i < 4u; i++)
+                put_out(NULL, NULL, out, o + i * s, y[2u * i], y[2u * i + 1u]);
+            continue;
+        }
         put4(s, yr, e, y[0], y[2], y[4], y[6]);
         put4(s, yi, e, y[1], y[3], y[5], y[7]);
     }
@@ -192,19 +211,6 @@ AVX2_INLINE void first_pass(const ear__fft *f, uint32_t m, const float *const *w
             _mm256_storeu_ps(o + 16u, _mm256_permute2f128_ps(u2, u3, 0x20));
             _mm256_storeu_ps(o + 24u, _mm256_permute2f128_ps(u2, u3, 0x31));
         }
-    }
-}
-
-/* Eight complex outputs at element k: into yr, yi, or interleaved into y[2k ..] when y is
- * not NULL (the inverse transform's last pass writes the real output directly). */
-AVX2_INLINE void put_out(float *yr, float *yi, float *y, uint32_t k, __m256 re, __m256 im) {
-    if (y) {
-        __m256 lo = _mm256_unpacklo_ps(re, im), hi = _mm256_unpackhi_ps(re, im);
-        _mm256_storeu_ps(y + 2u * k, _mm256_permute2f128_ps(lo, hi, 0x20));
-        _mm256_storeu_ps(y + 2u * k + 8u, _mm256_permute2f128_ps(lo, hi, 0x31));
-    } else {
-        _mm256_storeu_ps(yr + k, re);
-        _mm256_storeu_ps(yi + k, im);
     }
 }
 
@@ -396,7 +402,11 @@ AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool fi
             last42_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
             return inv ? NULL : b;
         }
-        radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m);
+        if (p == 4u && m % 3u != 0 && s % 8u == 0 && inv) {
+            radix4_body(f, &f->pass[k], inv, m, s, a, a + m, NULL, NULL, y);
+            return NULL;
+        }
+        radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m, NULL);
         t = a, a = b, b = t;
     }
     if (p == 2u && m % 3u == 0 && s % 8u == 0) {
