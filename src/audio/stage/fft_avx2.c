@@ -4,6 +4,15 @@
  * bits. Passes at strides 1, 2 and 4 write their outputs interleaved (unpacks and lane
  * permutes: a 4 x 8 transpose for radix 4 at stride 1); from stride 8 on every store is
  * contiguous.
+ *
+ * What it does not do as the scalar kernel does is move the data: the forward transform's
+ * first pass reads the real input in place (first_pass, from 16-float windows of the
+ * pieces) and splits even and odd samples in registers; the last two passes run as one
+ * where they are radix 4 then 3, 2 then 3, or 4 then 2 (last43, last23, last42: the
+ * outputs of the first of the two are the inputs of the second in the same lanes); the
+ * inverse's last pass writes the interleaved real output. The passes and splits are
+ * always-inline bodies instantiated with m a constant for the HRTF path's lengths
+ * (forward_win, inverse_avx2), so that every stride is an immediate.
  * Compiled for AVX2 through target attributes and used only where the CPU has it.
  */
 #include "fft.h"
