@@ -468,7 +468,13 @@ static int find_windows(uint32_t n, const float *const *seg, const uint32_t *len
     uint32_t v = 0, at = 0, used = 0;
     for (uint32_t g = 0; g < nseg; g++) {
         uint32_t end = at + len[g];
-        for (; 16u * v + 16u <= end; v++) win[v] = seg[g] + (16u * v - at);
+        if (16u * v + 16u <= end) { /* the windows wholly inside this piece */
+            uint32_t count = (end - 16u * v) / 16u;
+            const float *p = seg[g] + (16u * v - at);
+            _Pragma("GCC unroll 4") for (uint32_t c = 0; c < count; c++, p += 16) win[v + c] =
+                p;
+            v += count;
+        }
         if (16u * v < end) {
             if (used == SPARE_WINDOWS) return 0;
             float *t = tmp[used++];
