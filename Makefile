@@ -59,6 +59,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_w64
 	@W64_HRTF=1 $(BENCH_BUILD)/bench/bench_w64
 	@$(BENCH_BUILD)/bench/bench_reverb
+	@$(BENCH_BUILD)/bench/bench_fft
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot

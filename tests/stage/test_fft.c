@@ -2,7 +2,9 @@
  * The stage's real FFT (src/audio/stage/fft.h) against a direct DFT in double, at every
  * length it takes: the forward transform within 4e-7 of the largest bin, the inverse giving
  * back n x the signal within 6e-8 log2 n of its peak (about an ulp a pass), and the scalar and
- * AVX2 kernels (where the CPU has AVX2) giving the same bits, in one piece and in pieces.
+ * AVX2 kernels (where the CPU has AVX2) giving the same bits, in one piece and in pieces
+ * (read in place, or copied where too many of its 16-float windows straddle pieces), and the
+ * inverse in place.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "fft.h"
@@ -62,15 +64,43 @@ static void check_length(uint32_t n) {
         ear__fft_avx2->inverse(&f, re, im, y2, w);
         ASSERT_TRUE(memcmp(y, y2, n * sizeof(float)) == 0);
     }
-    /* In pieces (even lengths, one of them not a multiple of 16). */
-    const float *seg[3] = {x, x + 18, x + n / 2u};
-    uint32_t len[3] = {18, n / 2u - 18, n / 2u};
-    for (int kern = 0; kern < 2; kern++) {
-        const ear__fft_kernel *K = kern ? ear__fft_avx2 : &ear__fft_scalar;
-        if (!K) continue;
-        K->forward_segs(&f, seg, len, 3, re2, im2, w);
-        ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
-        ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+    /* In pieces, read in place (even lengths): one of them not a multiple of 16; a 16-float
+     * window across three pieces; pieces of 2 floats; more windows across pieces than the
+     * AVX2 kernel reads in place (it deinterleaves into the work buffer instead). */
+    uint32_t parts[5][12] = {
+        {18, n / 2u - 18, n / 2u},
+        {6, 4, n - 10},
+        {2, 2, 2, n - 6},
+        {n - 34, 10, 24},
+        {14, 18, 14, 18, 14, 18, 14, 18, 14, n > 142u ? n - 142u : 0},
+    };
+    uint32_t counts[5] = {3, 3, 4, 3, 10};
+    for (uint32_t c = 0; c < (n > 142u ? 5u : 4u); c++) {
+        const float *seg[12];
+        uint32_t at = 0;
+        for (uint32_t g = 0; g < counts[c]; g++) {
+            seg[g] = x + at;
+            at += parts[c][g];
+        }
+        ASSERT_TRUE(at == n);
+        for (int kern = 0; kern < 2; kern++) {
+            const ear__fft_kernel *K = kern ? ear__fft_avx2 : &ear__fft_scalar;
+            if (!K) continue;
+            memset(re2, 0, kp * sizeof(float));
+            memset(im2, 0, kp * sizeof(float));
+            K->forward_segs(&f, seg, parts[c], counts[c], re2, im2, w);
+            ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
+            ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+        }
+    }
+    /* The inverse in place (re, im and y one buffer, as the HRTF path calls it). */
+    if (ear__fft_avx2) {
+        float *io = aligned(n > 2u * kp ? n : 2u * kp);
+        memcpy(io, re, k * sizeof(float));
+        memcpy(io + kp, im, k * sizeof(float));
+        ear__fft_avx2->inverse(&f, io, io + kp, io, w);
+        ASSERT_TRUE(memcmp(y, io, n * sizeof(float)) == 0);
+        free(io);
     }
     free(tab), free(x), free(re), free(im), free(re2), free(im2), free(y), free(y2), free(w);
 }

@@ -63,10 +63,15 @@ static size_t plan(ear__fft *f, uint32_t n) {
     return (tw + 7u) & ~(size_t)7u;
 }
 
+/* The floats of each of t1_re, t1_im: 3 x m/4. */
+static size_t first_floats(uint32_t n) {
+    return 3u * (n / 8u);
+}
+
 size_t ear__fft_table_floats(uint32_t n) {
     ear__fft f;
     size_t a = plan(&f, n), b = (n / 4u + 1u + 7u) & ~(size_t)7u;
-    return 2u * a + 2u * b;
+    return 2u * a + 2u * b + 2u * first_floats(n);
 }
 
 static void twiddle(float *re, float *im, uint64_t num, uint64_t den) {
@@ -83,6 +88,8 @@ void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
     f->tw_im = mem + a;
     f->rw_re = mem + 2u * a;
     f->rw_im = mem + 2u * a + b;
+    f->t1_re = mem + 2u * a + 2u * b;
+    f->t1_im = f->t1_re + first_floats(n);
     for (uint32_t k = 0; k < f->passes; k++) {
         const ear__fft_pass *ps = &f->pass[k];
         uint32_t L = m / ps->s;
@@ -98,6 +105,13 @@ void ear__fft_init(ear__fft *f, uint32_t n, float *mem) {
             for (uint32_t e = 0; e < half; e++)
                 twiddle(f->tw_re + ps->tw + e, f->tw_im + ps->tw + e, e / ps->s, L);
         }
+    }
+    /* Lane i of a group of eight holds element (i & 1) | (i & 2) << 1 | (i & 4) >> 1: bits 1
+     * and 2 swapped (the first pass is radix 4 at stride 1 for every length). */
+    for (uint32_t j = 0; j < 3u * (m / 4u); j++) {
+        uint32_t g = j & ~7u, i = j & 7u, e = g | (i & 1u) | (i & 2u) << 1 | (i & 4u) >> 1;
+        f->t1_re[j] = f->tw_re[f->pass[0].tw + e];
+        f->t1_im[j] = f->tw_im[f->pass[0].tw + e];
     }
     for (uint32_t k = 0; k <= half; k++) twiddle(f->rw_re + k, f->rw_im + k, k, n);
     /* Exact at the ends, so that the middle bin's two formulas agree. */

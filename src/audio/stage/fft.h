@@ -42,6 +42,9 @@ typedef struct ear__fft {
     float *tw_re, *tw_im; /* radix 4: w^p, w^2p, w^3p for each of m/4 elements; radix 2: w^p
                            * for each of m/2 (w = e^(-2 pi i / L)) */
     float *rw_re, *rw_im; /* m/2 + 1: e^(-2 pi i k/n), for the real split */
+    float *t1_re, *t1_im; /* the first pass's (radix 4 at stride 1) w^p, w^2p, w^3p again,
+                           * each group of eight in the lane order (0 1 4 5 2 3 6 7) that
+                           * the AVX2 forward transform's in-register deinterleave leaves */
 } ear__fft;
 
 /* Whether the transform takes length n. */
