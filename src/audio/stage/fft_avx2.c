@@ -261,48 +261,60 @@ AVX2_INLINE void radix3_body(uint32_t m, bool inv, const float *xr, const float 
     }
 }
 
+/* The butterfly of fft.c's radix5_scalar: a[0..9] = a0r a0i .. a4r a4i -> y[0..9] =
+ * y0r y0i .. y4r y4i. */
+AVX2_INLINE void bfly5(bool inv, const __m256 *a, __m256 *y) {
+    const __m256 c1 = _mm256_set1_ps(EAR__FFT_C1), c2 = _mm256_set1_ps(EAR__FFT_C2);
+    const __m256 s1 = _mm256_set1_ps(EAR__FFT_S1), s2 = _mm256_set1_ps(EAR__FFT_S2);
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    __m256 t1r = _mm256_add_ps(a[2], a[8]), t1i = _mm256_add_ps(a[3], a[9]);
+    __m256 t2r = _mm256_add_ps(a[4], a[6]), t2i = _mm256_add_ps(a[5], a[7]);
+    __m256 t3r = _mm256_sub_ps(a[2], a[8]), t3i = _mm256_sub_ps(a[3], a[9]);
+    __m256 t4r = _mm256_sub_ps(a[4], a[6]), t4i = _mm256_sub_ps(a[5], a[7]);
+    __m256 b1r =
+        _mm256_add_ps(_mm256_add_ps(a[0], _mm256_mul_ps(c1, t1r)), _mm256_mul_ps(c2, t2r));
+    __m256 b1i =
+        _mm256_add_ps(_mm256_add_ps(a[1], _mm256_mul_ps(c1, t1i)), _mm256_mul_ps(c2, t2i));
+    __m256 b2r =
+        _mm256_add_ps(_mm256_add_ps(a[0], _mm256_mul_ps(c2, t1r)), _mm256_mul_ps(c1, t2r));
+    __m256 b2i =
+        _mm256_add_ps(_mm256_add_ps(a[1], _mm256_mul_ps(c2, t1i)), _mm256_mul_ps(c1, t2i));
+    __m256 d1r = _mm256_add_ps(_mm256_mul_ps(s1, t3r), _mm256_mul_ps(s2, t4r));
+    __m256 d1i = _mm256_add_ps(_mm256_mul_ps(s1, t3i), _mm256_mul_ps(s2, t4i));
+    __m256 d2r = _mm256_sub_ps(_mm256_mul_ps(s2, t3r), _mm256_mul_ps(s1, t4r));
+    __m256 d2i = _mm256_sub_ps(_mm256_mul_ps(s2, t3i), _mm256_mul_ps(s1, t4i));
+    if (inv) {
+        d1r = _mm256_xor_ps(d1r, sign);
+        d1i = _mm256_xor_ps(d1i, sign);
+        d2r = _mm256_xor_ps(d2r, sign);
+        d2i = _mm256_xor_ps(d2i, sign);
+    }
+    y[0] = _mm256_add_ps(a[0], _mm256_add_ps(t1r, t2r));
+    y[1] = _mm256_add_ps(a[1], _mm256_add_ps(t1i, t2i));
+    y[2] = _mm256_add_ps(b1r, d1i); /* b1 - i d1 */
+    y[3] = _mm256_sub_ps(b1i, d1r);
+    y[4] = _mm256_add_ps(b2r, d2i);
+    y[5] = _mm256_sub_ps(b2i, d2r);
+    y[6] = _mm256_sub_ps(b2r, d2i);
+    y[7] = _mm256_add_ps(b2i, d2r);
+    y[8] = _mm256_sub_ps(b1r, d1i); /* b1 + i d1 */
+    y[9] = _mm256_add_ps(b1i, d1r);
+}
+
 /* fft.c's radix5_scalar, eight at a time (s = m/5 is a multiple of 8); the output
  * interleaved into y when y is not NULL. */
 AVX2_INLINE void radix5_body(uint32_t m, bool inv, const float *xr, const float *xi, float *yr,
                              float *yi, float *y) {
     uint32_t s = m / 5u;
-    const __m256 c1 = _mm256_set1_ps(EAR__FFT_C1), c2 = _mm256_set1_ps(EAR__FFT_C2);
-    const __m256 s1 = _mm256_set1_ps(EAR__FFT_S1), s2 = _mm256_set1_ps(EAR__FFT_S2);
-    const __m256 sign = _mm256_set1_ps(-0.0f);
     for (uint32_t q = 0; q < s; q += 8u) {
-        __m256 a0r = _mm256_loadu_ps(xr + q), a0i = _mm256_loadu_ps(xi + q);
-        __m256 a1r = _mm256_loadu_ps(xr + q + s), a1i = _mm256_loadu_ps(xi + q + s);
-        __m256 a2r = _mm256_loadu_ps(xr + q + 2u * s), a2i = _mm256_loadu_ps(xi + q + 2u * s);
-        __m256 a3r = _mm256_loadu_ps(xr + q + 3u * s), a3i = _mm256_loadu_ps(xi + q + 3u * s);
-        __m256 a4r = _mm256_loadu_ps(xr + q + 4u * s), a4i = _mm256_loadu_ps(xi + q + 4u * s);
-        __m256 t1r = _mm256_add_ps(a1r, a4r), t1i = _mm256_add_ps(a1i, a4i);
-        __m256 t2r = _mm256_add_ps(a2r, a3r), t2i = _mm256_add_ps(a2i, a3i);
-        __m256 t3r = _mm256_sub_ps(a1r, a4r), t3i = _mm256_sub_ps(a1i, a4i);
-        __m256 t4r = _mm256_sub_ps(a2r, a3r), t4i = _mm256_sub_ps(a2i, a3i);
-        __m256 b1r =
-            _mm256_add_ps(_mm256_add_ps(a0r, _mm256_mul_ps(c1, t1r)), _mm256_mul_ps(c2, t2r));
-        __m256 b1i =
-            _mm256_add_ps(_mm256_add_ps(a0i, _mm256_mul_ps(c1, t1i)), _mm256_mul_ps(c2, t2i));
-        __m256 b2r =
-            _mm256_add_ps(_mm256_add_ps(a0r, _mm256_mul_ps(c2, t1r)), _mm256_mul_ps(c1, t2r));
-        __m256 b2i =
-            _mm256_add_ps(_mm256_add_ps(a0i, _mm256_mul_ps(c2, t1i)), _mm256_mul_ps(c1, t2i));
-        __m256 d1r = _mm256_add_ps(_mm256_mul_ps(s1, t3r), _mm256_mul_ps(s2, t4r));
-        __m256 d1i = _mm256_add_ps(_mm256_mul_ps(s1, t3i), _mm256_mul_ps(s2, t4i));
-        __m256 d2r = _mm256_sub_ps(_mm256_mul_ps(s2, t3r), _mm256_mul_ps(s1, t4r));
-        __m256 d2i = _mm256_sub_ps(_mm256_mul_ps(s2, t3i), _mm256_mul_ps(s1, t4i));
-        if (inv) {
-            d1r = _mm256_xor_ps(d1r, sign);
-            d1i = _mm256_xor_ps(d1i, sign);
-            d2r = _mm256_xor_ps(d2r, sign);
-            d2i = _mm256_xor_ps(d2i, sign);
+        __m256 a[10], o[10];
+        UNROLL for (uint32_t j = 0; j < 5u; j++) {
+            a[2u * j] = _mm256_loadu_ps(xr + q + j * s);
+            a[2u * j + 1u] = _mm256_loadu_ps(xi + q + j * s);
         }
-        put_out(yr, yi, y, q, _mm256_add_ps(a0r, _mm256_add_ps(t1r, t2r)),
-                _mm256_add_ps(a0i, _mm256_add_ps(t1i, t2i)));
-        put_out(yr, yi, y, q + s, _mm256_add_ps(b1r, d1i), _mm256_sub_ps(b1i, d1r));
-        put_out(yr, yi, y, q + 2u * s, _mm256_add_ps(b2r, d2i), _mm256_sub_ps(b2i, d2r));
-        put_out(yr, yi, y, q + 3u * s, _mm256_sub_ps(b2r, d2i), _mm256_add_ps(b2i, d2r));
-        put_out(yr, yi, y, q + 4u * s, _mm256_sub_ps(b1r, d1i), _mm256_add_ps(b1i, d1r));
+        bfly5(inv, a, o);
+        UNROLL for (uint32_t j = 0; j < 5u; j++)
+            put_out(yr, yi, y, q + j * s, o[2u * j], o[2u * j + 1u]);
     }
 }
 
@@ -430,6 +442,39 @@ AVX2_INLINE void last23_body(const ear__fft *f, const ear__fft_pass *ps, bool in
     }
 }
 
+/* The same for a radix 2 at stride s = m/10 (L = 10) then the radix 5 (n = 5 x 2^j with j
+ * even: 320, 1280, 5120): per eight q's, the five radix-2 butterflies p = 0..4 (a = x[e],
+ * b = x[e + m/2], e = q + s p; their twiddles w^p the same for every q) and the two radix-5
+ * ones over their outputs 2 s p + q + i s (i = 0, 1). The operations of radix2_scalar then
+ * radix5_scalar. */
+AVX2_INLINE void last25_body(const ear__fft *f, const ear__fft_pass *ps, bool inv, uint32_t s,
+                             const float *xr, const float *xi, float *yr, float *yi, float *y) {
+    uint32_t half = 5u * s;
+    const float *wr = f->tw_re + ps->tw, *wi = f->tw_im + ps->tw;
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    for (uint32_t q = 0; q < s; q += 8u) {
+        __m256 t[2][10];
+        UNROLL for (uint32_t p = 0; p < 5u; p++) {
+            uint32_t e = q + s * p;
+            __m256 ar = _mm256_loadu_ps(xr + e), ai = _mm256_loadu_ps(xi + e);
+            __m256 br = _mm256_loadu_ps(xr + e + half), bi = _mm256_loadu_ps(xi + e + half);
+            __m256 dr = _mm256_sub_ps(ar, br), di = _mm256_sub_ps(ai, bi);
+            __m256 c = _mm256_broadcast_ss(wr + s * p), d = _mm256_broadcast_ss(wi + s * p);
+            if (inv) d = _mm256_xor_ps(d, sign);
+            t[0][2u * p] = _mm256_add_ps(ar, br);
+            t[0][2u * p + 1u] = _mm256_add_ps(ai, bi);
+            t[1][2u * p] = _mm256_sub_ps(_mm256_mul_ps(dr, c), _mm256_mul_ps(di, d));
+            t[1][2u * p + 1u] = _mm256_add_ps(_mm256_mul_ps(dr, d), _mm256_mul_ps(di, c));
+        }
+        UNROLL for (uint32_t i = 0; i < 2u; i++) {
+            __m256 o[10];
+            bfly5(inv, t[i], o);
+            UNROLL for (uint32_t j = 0; j < 5u; j++)
+                put_out(yr, yi, y, q + s * i + 2u * s * j, o[2u * j], o[2u * j + 1u]);
+        }
+    }
+}
+
 /* Passes of the complex transform from (work, work + m) on, ping-ponging with the other
  * half of work, from the second pass on when `first` (the forward's first_pass has run).
  * With inv the result goes interleaved into y (the inverse's real output) and NULL is
@@ -463,6 +508,11 @@ AVX2_INLINE float *complex_body(const ear__fft *f, bool inv, uint32_t m, bool fi
         }
         radix4_body(f, &f->pass[k], inv, m, s, a, a + m, b, b + m, NULL);
         t = a, a = b, b = t;
+    }
+    if (p == 2u && r5 && s % 8u == 0) {
+        /* the radix 2 and the radix 5 together */
+        last25_body(f, &f->pass[k], inv, s, a, a + m, b, b + m, inv ? y : NULL);
+        return inv ? NULL : b;
     }
     if (p == 2u && r3 && s % 8u == 0) {
         /* the radix 2 and the radix 3 together */
