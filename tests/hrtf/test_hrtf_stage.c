@@ -660,10 +660,11 @@ TEST(switching_and_swapping_sets_while_playing_never_clicks) {
     ear_stage_destroy(s);
 }
 
-/* A voice stopped while heard through HRTF: its gain ramps to 0 on the input and its
- * filters' tails ring out before it ends (a path dropped at once, as in a switch, ramps its
- * output instead: the test above), so no step is larger than a clean sine's and what
- * follows is silence, exactly. A short fade (5 ms, under two blocks) and a long one. */
+/* A voice stopped while heard through HRTF: the stop's envelope ramps the input, and the
+ * last block, whose target is 0, holds the input's gain and ramps the output to 0 (as a
+ * path dropped in a switch does: the test above), so no step is larger than a clean sine's
+ * and what follows is silence, exactly. A short fade (5 ms, under two blocks) and a long
+ * one. */
 TEST(a_voice_stopped_on_hrtf_ends_without_a_click) {
     load_all();
     const float fades[] = {0.005f, 0.1f};

@@ -8,7 +8,8 @@
  * What it does not do as the scalar kernel does is move the data: the forward transform's
  * first pass reads the real input in place (first_pass, from 16-float windows of the
  * pieces) and splits even and odd samples in registers; the last two passes run as one
- * where they are radix 4 then 3, 2 then 3, or 4 then 2 (last43, last23, last42: the
+ * where they are radix 4 then 3, 2 then 3, 2 then 5, or 4 then 2 (last43, last23, last25,
+ * last42: the
  * outputs of the first of the two are the inputs of the second in the same lanes); the
  * inverse's last pass writes the interleaved real output. The passes and splits are
  * always-inline bodies instantiated with m a constant for the HRTF path's lengths

@@ -20,8 +20,10 @@
  *      ear's whole delay; when the pair changed, the block crossfades linearly from the
  *      old pair's output to the new one's (the same as interpolating the coefficients
  *      sample by sample), so a turning source never steps;
- *   4. the voice's gain (volume, distance, cone, occlusion, fade) ramped over the block
- *      on the output, which is added into the voice's bus.
+ *   4. the voice's gain (volume, distance, cone, occlusion, fade) ramped over the block on
+ *      the input, before the block joins the history (a block whose target is 0 holds the
+ *      input's gain and ramps the output to 0 instead); the products go into the bus's
+ *      frequency-domain sums, which ear__hrtf_flush turns into sound once a block.
  * A voice that changes path (pan <-> HRTF, one bank -> another, an HRTF voice leaving or
  * entering the real set) crossfades over one block: the outgoing path's gain ramps to 0
  * while the incoming one's ramps from 0. Nothing here allocates, locks or logs on the
