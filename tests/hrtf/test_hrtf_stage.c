@@ -585,6 +585,16 @@ TEST(a_bad_or_missing_file_is_an_error_and_the_stage_keeps_panning) {
     ear_stage_destroy(s2);
 }
 
+/* A looping sine of hz at half scale, 70 degrees left and 10 up, 2 m away. */
+static ear_voice_id play_sine_at_70(ear_stage *s, double hz) {
+    ear_clip *c = sine_clip(hz, 1.0, 0.5f);
+    ear_play p = hrtf_voice(70, 10);
+    ear_voice_id id = 0;
+    ear_stage_play(s, c, &p, &id);
+    ear_clip_release(c);
+    return id;
+}
+
 /* Switching a playing sine from pan to HRTF, swapping the set and unloading it, each
  * while it plays: every change crossfades, so no step is larger than a clean sine's at
  * the output's peak level. */
@@ -601,11 +611,7 @@ TEST(switching_and_swapping_sets_while_playing_never_clicks) {
     ear_stage_hrtf v = ear_hrtf_stage_view(set);
     ASSERT_EQ(ear_stage_set_hrtf(s, &v), EAR_OK);
     const double hz = 800.0;
-    ear_clip *c = sine_clip(hz, 1.0, 0.5f);
-    ear_play p = hrtf_voice(70, 10);
-    ear_voice_id id;
-    ear_stage_play(s, c, &p, &id);
-    ear_clip_release(c);
+    ear_voice_id id = play_sine_at_70(s, hz);
     const uint32_t frames = 48000, part = 9600;
     float *out = malloc(sizeof(float) * 2 * frames);
     ear_stage_render(s, out, part);
@@ -672,11 +678,7 @@ TEST(a_voice_stopped_on_hrtf_ends_without_a_click) {
         ear_stage *s = hrtf_stage(test_kernel(), true);
         ASSERT_TRUE(s != NULL);
         const double hz = 800.0;
-        ear_clip *c = sine_clip(hz, 1.0, 0.5f);
-        ear_play p = hrtf_voice(70, 10);
-        ear_voice_id id;
-        ear_stage_play(s, c, &p, &id);
-        ear_clip_release(c);
+        ear_voice_id id = play_sine_at_70(s, hz);
         const uint32_t before = 9600, after = 9600;
         float *out = malloc(sizeof(float) * 2 * (before + after));
         ear_stage_render(s, out, before);
