@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * bench_cli: the earshot tool's two speed targets, measured on the real binary.
  *

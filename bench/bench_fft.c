@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * FFT: the stage's real transform (src/audio/stage/fft.h) against FFTW's single-precision
  * r2c / c2r (libfftw3f, planned with FFTW_MEASURE), on the same inputs in the same run, at

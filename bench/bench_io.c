@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * bench_io: how fast Earshot decodes music files, against sox decoding the same files in
  * the same run, and what share of real time the device callback spends rendering.

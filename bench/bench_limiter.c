@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What the output limiter costs: workload W64 (bench/workload.h) at N voices on the stage,
  * rendered with the limiter off and on, alternately (off, on, on, off, ...), each the best

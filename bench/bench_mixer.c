@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The mixer's costs, on W64's placement (bench/workload.h):
  *

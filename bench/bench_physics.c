@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Physics against Bullet on the same scene (physics_scene.h): N crates and spheres falling
  * onto a level of fixed wall boxes and settling, 60 steps a second for 5 s, gravity 9.81.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * REVERB: one room reverb at 48 kHz stereo, Earshot's against OpenAL Soft's EFX reverb
  * (AL_EFFECT_EAXREVERB on one auxiliary effect slot, a source sending to it), in the same

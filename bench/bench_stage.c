@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage alone, untimed: fixed scenes rendered for a fixed number of blocks, each
  * printed with a 64-bit FNV-1a hash of its output bytes. Two uses:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * bench_w64: workload W64 (see workload.h) on Earshot's stage and on OpenAL Soft,
  * in the same process run, and the ratio of their costs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Workload W64 on Earshot's stage, through the public API only (include/earshot/
  * stage.h): one clip per voice made from the workload's float samples, one placed,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Workload W64 on OpenAL Soft, through its loopback device (ALC_SOFT_loopback): the
  * application pulls rendered samples with alcRenderSamplesSOFT, so no sound card and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The physics benchmark's scene, shared by both engines' sides: a level of fixed wall
  * boxes (a floor and a grid of walls, like an ASCII level's merged runs) with N crates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The data of workload W64 (see workload.h): one 1 s sine clip per voice, computed
  * with plain libm in double precision and stored as float, so both engines read the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Workload W64, described once so that every engine under test gets exactly the same
  * work: the same float clips, the same positions and velocities at the same blocks,

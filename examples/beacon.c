@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Beacon: DESIGN.md's smallest audio game. Space pings a square-wave beacon two metres
  * to the right (a "synth:" sound name, so no files are needed), F1 repeats the last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The command-line pieces of the examples and the demo game (cli_options.h). A script
  * file is read whole into memory and parsed; the parsed script owns copies of its texts,

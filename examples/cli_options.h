@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The command-line pieces the examples (beacon, menu_demo) and the demo game share:
  * --help and --version, a --headless frame count, and a --script file loaded into an

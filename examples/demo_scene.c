@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A demo scene written against the stage in C (a test-only example; `make run` renders
  * examples/scenes/demo.scene.json with `earshot render`): a few placed and moving synth

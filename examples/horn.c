@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 #include <earshot/analysis.h>
 #include <earshot/stage.h>
 #include <earshot/synth.h>

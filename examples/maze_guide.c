@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Guiding a player through a maze by ear: an ASCII level, the cheapest path from the
  * player ('P') to the exit ('E'), and at each turn of the path the sentence a screen reader

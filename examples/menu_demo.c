@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Menu demo: the virtual UI (docs/modules/ui.md) in a tiny game. Escape opens the main
  * menu: Play, a Settings submenu (music volume, fullscreen, a name to type, a

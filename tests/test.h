@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A tiny test harness in the manner of libuv's task.h: each test file is one
  * executable run by CTest (so each runs in its own process with a timeout), made of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The hearing bot (bot.h). Everything it knows comes from bot_hear_line and
  * bot_hear_audio; it keeps only measurements of what it heard and its own intentions.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The player that only hears. It gets exactly what a player gets: each spoken line (as
  * text) and each frame's stereo output, and it answers with keys held and pressed. It

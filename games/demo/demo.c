@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game's session and levels. One scene ("session") shows either the menus or a
  * level; menus are the UI module's widgets; a choice becomes a route that the session

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game "Earshot: Three Errands": the session (menus, routes, saves, pause
  * reasons) and the levels it plays, on the engine's public API only. main.c owns the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * earshot-demo: the demo game's process. A window and the sound card when there are a
  * display and a sound card; otherwise (or with --headless / --autoplay) a headless run

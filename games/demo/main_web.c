@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * earshot-demo in a web browser (web/CMakeLists.txt, docs/web.md): the page's Start
  * button runs this main. The same game (demo.c) as the native process (main.c), without

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * make_sounds: writes every sound and music loop the demo game plays (sounds.c, built
  * from the synth: no downloads) as WAVs into <dir>/sounds/ (and makes <dir>/music/). The

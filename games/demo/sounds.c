@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game's sounds and music loops, made from the synth (docs/game.md). The native
  * build's make_sounds writes each one as a WAV at build time and the game loads them

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game's sounds (sounds.c): every sound and music loop it plays, made from the
  * synth. make_sounds writes them as WAVs at build time (the native game reads those);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Analysis: measurements of interleaved float buffers, the way Earshot proves a sound
  * behaves without anyone listening. `channel` is a channel index, or EAR_ALL_CHANNELS:

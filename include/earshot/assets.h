@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Assets: sounds by name, a reference-counted cache of decoded clips, and the assets
  * folder's audio.json (buses, ducks, clips, blends, pools). See docs/modules/assets.md.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The command registry behind the `earshot` tool: one table of commands (name, JSON schema,
  * handler) served by every front end (call, serve, MCP, render), tests and the fuzzer.

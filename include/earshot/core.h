@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot core: result codes, vectors, a seeded random generator, logging and
  * allocator hooks. Everything else in Earshot builds on this header; it uses only

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Decoding (libsndfile): WAV, FLAC, Ogg Vorbis, Opus and MP3 files become float clips at
  * the file's own rate and channel count (the stage resamples at play time, so nothing is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The device player: Earshot's whole surface onto the sound card (SDL2). It plays a stage
  * from the audio device's callback, so what a player hears is what an offline render of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot's game runtime: engine settings, the runner that owns one frame, scenes and
  * the scene stack, and the context a scene sees.

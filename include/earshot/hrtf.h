@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * HRTF sets: a SOFA file (AES69) read with libmysofa, resampled to the stage's rate and
  * turned, direction by direction, into short minimum-phase filters for the two ears plus

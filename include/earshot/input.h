@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot input: keys and text, queued by a backend as the operating system reports
  * them and turned into this frame's state once per frame by ear_input_begin_frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot translations: one table of `key = text` per language code, loaded from
  * `<dir>/<code>.lang` files, with a fallback chain that always ends in an answer.

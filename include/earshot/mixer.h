@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The game mixer on top of the stage: buses, ducking, blend sounds (layers driven by
  * parameters), one-shot pools, music with crossfades, and fire-and-forget events.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot physics for audio games: one world of axis-aligned boxes and spheres that never
  * rotate, contacts resolved by pushing bodies apart, events for what a player hears

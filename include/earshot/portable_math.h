@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot's portable elementary functions (the math module, src/math), in place of libm's
  * wherever bits must not depend on the build: the stage's audio path, the synth's clips

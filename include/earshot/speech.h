@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot speech: messages spoken by the player's screen reader or a synthesiser, with
  * a history the player can step back through.

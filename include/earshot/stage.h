@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The sound stage: a deterministic software mixer that places sounds in 3D and
  * renders them to a buffer. It has no clock, no thread, no I/O and no hidden

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot saves: an ordered set of `key = value` strings, kept in memory, read
  * from one file when the store is created and written back to it by

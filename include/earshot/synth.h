@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Synth: oscillators, sweeps, envelopes, layers and sequences, built into clips.
  * Deterministic: noise comes from the seed in the description, and the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot time: the game clock (scaled, pausable, with pause reasons), the real clock,
  * a scheduler of named events on game time, and three small helpers (timer, cooldown,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Earshot's virtual UI: a stack of widgets (menus, text input, message boxes, yes/no
  * questions, forms, and any widget a game writes) that speak through the player's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * WAV writing of renders (libsndfile). Reading and decoding of every format arrive
  * in io's decoding part (decode.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world: sounds that live on physics bodies. A body says what it sounds like
  * (a source), the ear rides on a body (a listener), a body that hits something is heard

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world of the command tool: a world document's per-body "source", "impact",
  * "listener" and "vehicle_sound" objects (docs/modules/world.md) become components of an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.hrtf.load: an HRTF set (a SOFA file, read by the audio/hrtf loader with libmysofa)
  * for the session's stage, and the stage-wide spatializer. The file is confined to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Measuring: audio.render_offline renders from the stage's current state (the state goes
  * on from there: two renders of 1 s are the same samples as one of 2 s) and measures the

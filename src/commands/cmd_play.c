@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Playing: audio.play (a sound, a blend or a pool), audio.voice.set, audio.stop,
  * audio.music.play and audio.music.stop. Voice ids go out and come back as JSON integers

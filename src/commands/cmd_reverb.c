@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The room reverb's commands: audio.reverb.set (the stage's room, a bus's send, or a reverb
  * zone of the loaded world) and the "reverb" object of audio.status (the room, the sends,

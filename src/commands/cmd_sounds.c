@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Sound definitions: audio.clip.define (a synth part or a file), audio.blend.define and
  * audio.pool.define (in their audio.json form, parsed by the assets module), audio.load (an

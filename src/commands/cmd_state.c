@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * State and mixer commands: audio.status, audio.voices, audio.reset, audio.bus.set,
  * audio.duck.set, audio.duck.trigger, audio.listener.set, audio.limiter.set. The schema has

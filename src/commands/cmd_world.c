@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The physics world of the command tool: world.load, world.status, world.step, world.get,
  * world.set, world.move, world.ray, world.describe and world.path.

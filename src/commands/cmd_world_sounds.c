@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world's shortcuts as commands (docs/modules/world.md, "Shortcuts"): world.follow
  * puts the ear on a body, world.attach plays a sound that moves with a body, world.once

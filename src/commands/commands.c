@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The command table and what every front end shares: creating the registry, running a
  * command (schema check, then handler), serve's JSON lines, errors, notes and the helpers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The registry's insides, shared by the table and front-end lines (commands.c), the schema
  * validator (schema.c), the handlers (cmd_state.c, cmd_sounds.c, cmd_play.c,

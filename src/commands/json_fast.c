@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A fast reader for the common case of a serve or MCP line: a JSON object read straight
  * into jansson values in one pass over the bytes. jansson's own reader costs about 4 us for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The Model Context Protocol on top of the registry: JSON-RPC 2.0 messages, one per line
  * (the stdio transport), protocol 2025-11-25. Every command is a tool named audio_<verb>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A validator for the subset of JSON Schema the command schemas use: type (a name or a
  * list), properties, required, enum (of strings), minimum/maximum, minLength/maxLength,

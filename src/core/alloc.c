@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The default allocator: the C library's malloc, realloc and free. Objects that take
  * an ear_allocator fall back to it when given NULL.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The process-wide log callback. The default writes warnings and errors to stderr;
  * a game or tool replaces it with ear_log_set. Messages are formatted into a fixed

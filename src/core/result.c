@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Result codes and their messages. Every ear_result value has a sentence and a
  * stable name; anything else maps to "unknown result" so a caller never gets NULL.

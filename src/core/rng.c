@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * xoshiro256** (Blackman and Vigna), seeded by splitmix64 so that any 64-bit seed,
  * including 0, expands to a non-zero state. The sequence depends only on the seed:

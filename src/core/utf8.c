@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Strict UTF-8 validation, shared by every module that reads text (translations, saves,
  * the command tool's JSON reader): no overlong forms, no surrogates, nothing above

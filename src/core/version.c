@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The library's version, the project's (CMakeLists.txt's project(... VERSION ...)),
  * compiled in, so a program built against an installed Earshot can say which it runs on.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The engine's own texts, built in for English and German so that menus, speech
  * and saves have something to say before a game ships a single .lang file. Each

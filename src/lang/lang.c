@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Translations. An ear_lang holds one table per normalised language code; the
  * tables are kept in an array of pointers sorted by code (so listing them is stable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Internal to the lang module: the built-in engine texts (builtin_texts.c).
  */

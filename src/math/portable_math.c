@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Portable elementary functions for the stage's audio path, the synth and the physics
  * world's directions (include/earshot/portable_math.h says why).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The broad phase: two grids hashed into buckets, one for fixed bodies (rebuilt only when
  * a fixed body is added, removed or changed) and one for moving bodies, and on top of them

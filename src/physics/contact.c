@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Penetration between axis-aligned boxes and spheres: the shortest push that takes a out
  * of b, as a unit normal (from b towards a) and a depth. Overlap must be strictly

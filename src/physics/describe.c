@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Words for positions, directions and speeds. The text logic lives here once; every word
  * comes from the translation tables (keys position.*, direction.*, speed.*; English and

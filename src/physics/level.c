@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * ASCII levels: a text map turned into wall boxes and tiles.
  *

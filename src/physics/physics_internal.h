@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Internal to src/physics: the world's storage, the broad phase and the helpers the step,
  * move_by, ray casts and vehicles share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Ray casts along a segment and overlap queries. Boxes use the slab method (the segment
  * clipped against the three pairs of planes; the last plane entered gives the normal),

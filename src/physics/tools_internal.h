@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Internal to the physics module's tools (levels, paths, words, world documents): what
  * their files share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Arcade vehicles. A vehicle is a kinematic body that drives itself at the start of each
  * step: pedals and the engine set a signed speed along the facing, steering turns the

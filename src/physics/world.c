@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The physics world's storage: bodies in a dense array kept in id order, a slot table
  * that turns an id (slot, generation) into a place in that array, validation of

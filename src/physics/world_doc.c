@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * World documents: a physics world (gravity, step rate, an ASCII level, bodies) as JSON,
  * read by jansson and built through the public physics API.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The engine's default audio hooks: the stage on the sound card through the device
  * module (src/audio/device). A game that sets its own hooks replaces these; a muted

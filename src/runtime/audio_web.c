@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The engine's default audio hooks in the web build (audio_device.c's twins): the stage
  * plays through the page's Web Audio context. A ScriptProcessorNode asks for a block of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Engine settings and the ways to run a game: ear_engine_run builds a runner and hands
  * it to the chosen backend; ear_run turns the result into an exit code; ear_run_fn wraps

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The headless backend: no window, no sound card, no clock. Frame f runs at time
  * f / step_hz and takes exactly one fixed step (frame 0 only starts the first scene),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Keys and text. Backends queue events as the operating system reports them;
  * ear_input_begin_frame processes the whole queue at once, so a press and a release in

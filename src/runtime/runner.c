@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The runner: it owns the context (clocks, input, stage, translations, save, speech) and
  * the scene stack, and ear_runner_frame is the one function that holds the order of a

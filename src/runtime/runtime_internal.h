@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* Internal to src/runtime: the replay file's reader and writer, the frame's phase names
  * and the test hook that records them. */
 #ifndef EARSHOT_RUNTIME_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The headless script's text form: one event per line, "<frame> <action> [argument]".
  * A parsed script owns one block of events and one block of texts (each text

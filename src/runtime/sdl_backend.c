@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The SDL2 backend: one window (its title is the game's), the keyboard, text input,
  * focus, and a frame timer. It only feeds the runner. It never opens an audio device:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The game's own speech settings (its settings menu), kept in the save so that they
  * hold from one start to the next: speech.voice (a voice name), speech.rate and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Clocks, the scheduler and the small timing helpers.
  *

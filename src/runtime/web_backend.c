@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The web backend (the web build only): the page's game area (an element with
  * role="application", id "earshot-game") gives the keys and the focus, the browser's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The speech history both outputs share: a ring of the last EAR_SPEECH_HISTORY
  * messages (items[(start + i) % EAR_SPEECH_HISTORY] for i < count, oldest first, each

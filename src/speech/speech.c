@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Speech. The game thread owns the history (a ring of the last 100 messages, each its
  * own allocation, with a review cursor), mute, and the espeak-ng voice on the stage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What the two speech outputs share (speech.c natively, speech_web.c in the web build):
  * the history ring with its review cursor, the text rules for messages, characters and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Speech in the web build: every message goes to the page's ARIA live regions, which the
  * player's own screen reader speaks (NVDA, JAWS, VoiceOver, Orca through the browser's

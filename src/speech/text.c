@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The text rules both speech outputs share (speech.c, speech_web.c): decoding one UTF-8
  * character strictly (no overlong forms, surrogates or code points above U+10FFFF, as

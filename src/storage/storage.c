@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Saves. A store is an array of items (key, value) in insertion order plus an
  * open-addressing index (linear probing, power-of-two capacity, at most half full)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What items say. Every word comes from the translation tables (ui.* keys, English and
  * German built in), so menus, forms and tests share one wording: "<label>, <role>,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Menus, dialogs and forms: one widget over a list of items with a focus.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The built-in UI sounds: one short sine per slot, each at its own frequency so that
  * they are told apart by ear (and by a Goertzel filter in the tests). Lengths run from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The text editor behind text inputs and forms' text fields, and the text input widget.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The UI's stack, its per-update flow, events, sounds and widget music.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* Internal to src/ui: the UI's struct, the text editor shared by text inputs and forms,
  * and small helpers for UTF-8 and bounded strings. */
 #ifndef EARSHOT_UI_INTERNAL_H

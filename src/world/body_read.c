@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What the audio world reads from a physics body, and only reads: its pose, the velocity
  * doppler hears (the physics velocity of a dynamic body or a vehicle; for every other

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world: components on bodies reconciled against the stage once a sync.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world's insides, shared by world.c (components, reconcile, events) and
  * body_read.c (what the world reads from a body: velocity by the teleport rule, drive

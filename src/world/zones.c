@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Reverb zones: boxes of the level with a room each. After the ear is placed in a sync,
  * the zone it is in (highest priority, then smallest box, then first set) is looked up;

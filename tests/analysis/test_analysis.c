@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Analysis tests: each measurement runs on a signal whose answer is known (by hand
  * for small buffers, by formula for generated tones and noise) and must land within

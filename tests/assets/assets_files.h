@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Helpers for the assets tests that build an assets folder on disk: `root` is the
  * folder (a mkdtemp result the test fills in), at() a path inside it, write_text() a

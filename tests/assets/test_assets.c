@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Assets: names resolve to registered clips, synth names and files under
  * <root>/sounds/; the cache loads a file once, counts holders, keeps idle entries until

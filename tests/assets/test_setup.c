@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.json: parsed into mixer.h's structs (buses, ducks, clips, blends, pools) with
  * every key checked; each error names the file and the JSON path of the value at fault.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.json applied to a stage through the mixer (buses, ducks, blends, pools), once per
  * assets folder; blends found in <root>/sounds/<name>.blend.json on first use; music by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The room reverb through the commands: a short tone played with reverb_send rings on
  * after it ends (measured by audio.analyze) and without it is silence; audio.voice.set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The command registry through the serve front end (one JSON line in, one out), MCP's
  * messages, and the schemas against docs/commands.md's examples. Every check reads a

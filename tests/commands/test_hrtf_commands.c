@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.hrtf.load and the spatializer params through serve: errors that change nothing
  * (a missing file, a file that is not SOFA, a file outside the allowed folders), the set

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Core: result strings cover every code, vectors, the seeded generator's sequence and
  * ranges, the log callback's routing and filtering, the default allocator.

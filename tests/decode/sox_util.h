@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Helpers for the tests that decode files: a scratch folder, files made by sox (and
  * opusenc, which sox cannot replace for Opus), sox's own measurements, and a log

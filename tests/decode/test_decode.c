@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Decoding: each format made by sox (Opus by opusenc) decodes to the frames, rate and
  * channels of the file, with the RMS sox's own `stat` measures; missing, corrupt and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Streamed music: a file decoded by its own thread into a ring, read by another thread
  * the way the mixer reads it on the audio thread. The stream gives the same samples as

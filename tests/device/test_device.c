@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The device player, with SDL's disk and dummy audio drivers (no sound card needed):
  * a scripted sequence of commands played through the device gives the very samples an

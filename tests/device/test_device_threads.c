@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The device under load: the game thread issues 100,000 commands while SDL's audio thread
  * renders in real time (the disk driver, paced like a sound card, writing the mix to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for audio.json (src/audio/assets): each input is parsed by
  * ear_audio_setup_parse and then, as a game loads it, written to <assets>/audio.json and

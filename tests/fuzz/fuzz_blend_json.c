@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for .blend.json files (src/audio/assets): each input is parsed by
  * ear_blend_parse and then, as a game meets it, written to <assets>/sounds/fuzz.blend.json,

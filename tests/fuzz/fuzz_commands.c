@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for the command parser: each input is split into lines and fed to one
  * registry as `earshot serve` lines; when the input starts with 'M' it goes to the MCP

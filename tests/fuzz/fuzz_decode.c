@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for decoding (src/audio/io through libsndfile): each input is written to
  * a file and read the three ways a game reads sounds: ear_decode_info (the header),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * For the fuzz targets whose parser reads a file: each process gets one scratch folder (in
  * /dev/shm when there is one, so that a save's fsync costs nothing, else in $TMPDIR or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for HRTF sets (src/audio/hrtf): each input is a SOFA file's bytes,
  * written to a scratch file and loaded with ear_hrtf_load (libmysofa's HDF5 reader,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for translation files (src/lang): each input is loaded as a `.lang`
  * file (ear_lang_load_text, and ear_lang_load_file from a file) into the table "de", then

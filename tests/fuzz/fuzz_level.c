@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for ASCII levels (src/physics/level.c) and the path finder on them. The
  * first byte picks the cell size (0 gives 0, which must be refused) and whether paths are

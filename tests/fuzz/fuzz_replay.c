@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for replay files (src/runtime/replay.c, ear_replay_load): each input is
  * written to a file and loaded. A failure's message names the file; a loaded replay has a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for scene files (`earshot render`, tools/earshot/scene.c): each input is
  * written to a file, loaded and checked by the tool's own scene_load_file and scene_parse,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for headless key scripts (src/runtime/script.c, ear_script_parse): each
  * input, NUL-terminated, is parsed; a parsed script's events are checked (a known action, a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for saves (src/storage): the first byte picks how the rest is met.
  *   even: a plain save file, loaded without a secret and then with one; a file that loads

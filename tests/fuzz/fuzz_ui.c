@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The UI under libFuzzer: a random stream of keys, held keys, typed text (any bytes,
  * valid UTF-8 or not) and game-side requests (open a message box or a question, close a

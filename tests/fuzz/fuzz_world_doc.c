@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * libFuzzer target for world documents (src/physics/world_doc.c): each input is read as a
  * document, with the audio world's per-body keys and top-level keys ("zones", "follow")

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A crash in the middle of writing the save, for tests/game/game.sh: preloaded into the
  * game (LD_PRELOAD), this write() passes everything through until the process writes to a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * music_level <wav> <a_s> <b_s> <len_s>: the level of the window [a, a+len) against the
  * window [b, b+len) of the same WAV, in dB (20 log10 of the RMS ratio, both channels).

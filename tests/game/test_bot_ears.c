@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The bot's ears against the stage: the game's guide bell (its WAV from make_sounds) is
  * placed 3 m from the listener at known angles and rendered; the direction the bot

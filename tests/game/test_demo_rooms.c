@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game's rooms, measured: each level (demo.c's level data, run by the game's own
  * scene through the runner, as main.c's headless loop does) puts the ear in its reverb zone

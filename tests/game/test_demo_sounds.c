@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The demo game's sounds made in memory (games/demo/sounds.c, what the web build
  * registers at start) are the very samples make_sounds wrote as WAVs (what the native

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The HRTF loader measured against the dataset it reads: Debian's MIT KEMAR set
  * (libmysofa1's default.sofa), read here directly with libmysofa and analysed with FFTW

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's HRTF spatializer measured against the data: Debian's MIT KEMAR set
  * (libmysofa1's default.sofa) loaded with the HRTF loader and handed to the stage; the

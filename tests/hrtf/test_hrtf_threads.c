@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * HRTF sets swapped on the game thread while another thread renders, as a device runs the
  * stage: each set is copied into a bank on the game thread and handed over through the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The whole engine through its installed package (libearshot, pkg-config `earshot`, CMake
  * Earshot::earshot): the README's horn played through the command registry, which lives in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * WAV writing tests: a render written as 32-bit float WAV reads back (through
  * libsndfile, independently of earshot_io) bit for bit, with its channels, rate and

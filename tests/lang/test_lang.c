@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Translations: code normalisation, the lookup chain from the current language
  * down to the key itself, warn-once for missing keys, lenient loading that names

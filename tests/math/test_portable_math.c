@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The portable elementary functions (src/math, earshot/portable_math.h) against
  * the double-precision libm: the error of each float function in float ulps of the exact

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Words for positions, directions and speeds: the exact sentences in English and German,
  * through the built-in texts and through a game's own text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * ASCII levels and A* paths: how many boxes a map's wall runs make, where the boxes and
  * tiles are (row 0 north, at -Z), which errors name which row and column, and path lengths

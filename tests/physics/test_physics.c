@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The physics module measured against its formulas: fall times, resting contact, the
  * bounce impulse, the who-moves table, ray distances, sensors, platforms, vehicles

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The physics world inside the runner: every fixed step steps it before fixed_update, the
  * same world gives the same state hash at 30, 60 and 144 frames a second, and update sees

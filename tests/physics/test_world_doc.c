@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * World documents through the public parser: defaults, a vehicle's parameters and their
  * defaults, the keys a caller lets through for its own objects, and errors that name

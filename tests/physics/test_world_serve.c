@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The world.* commands end to end through the real `earshot serve` process: each test
  * writes a session of serve lines, runs the binary on it and reads its answers back, then

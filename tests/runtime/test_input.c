@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Input edge cases: press and release within one frame, OS repeats, repeating() from
  * held times alone, blocking and the raw view, focus loss, text, fixed-step edges, key

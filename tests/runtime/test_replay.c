@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Replays: a headless run of 10,000 fixed steps with random keys is recorded; playing it
  * back reproduces the scene's state hash and the stage's rendered output at every step.

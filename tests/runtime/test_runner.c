@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The runner: the frame's phase order, fixed steps at different frame rates, the clamp
  * and the step cap, pauses, a headless run with scripted keys, the scene stack, the UI

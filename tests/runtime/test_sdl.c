@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The SDL2 backend under SDL's dummy video driver (no display): key events injected with
  * SDL_PushEvent reach the game the way a keyboard's would. Letters follow the layout's

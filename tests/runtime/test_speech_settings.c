@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The game's own speech settings: applied through the context, kept in the save under
  * speech.*, read back before speech starts, ignored (with the player's own kept) when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Time: the clamp, pause reasons, the scale, the scheduler's rhythm, and the timer,
  * cooldown and interval helpers without an engine.

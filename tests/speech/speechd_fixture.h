@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A private speech-dispatcher for the tests: the real daemon (Debian's
  * speech-dispatcher 0.11), started by the test in a folder of its own with its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Speech without a sound card: the chain falls back to the console when no
  * speech-dispatcher daemon answers (and espeak-ng has no stage to speak on), messages

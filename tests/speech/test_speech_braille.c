@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Braille through BrlAPI, against a private brltty (Debian's brltty 6.5) that the test
  * starts and stops itself:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The first output of the chain against the real speech-dispatcher daemon (a private
  * one, see speechd_fixture.h): what its output module is asked to say, in which order,

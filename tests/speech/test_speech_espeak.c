@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * espeak-ng into the stage, measured offline: the synthesiser's samples become a clip
  * that ear_speech_update plays on the stage's ui bus; the rendered output is silent

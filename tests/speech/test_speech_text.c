@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The history ring and the text rules that speech.c and speech_web.c share
  * (src/speech/history.c, text.c), tested on their own: the ring's wrap, the cut at a

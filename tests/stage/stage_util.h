@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Helpers shared by the stage tests: clips made with plain libm (so the stage's tests
  * do not depend on the synth), one-call renders and per-channel measurements.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 #include "earshot/stage.h"
 #include "test.h"
 TEST(create_destroy) {

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Blend sounds and one-shot pools, measured: each layer's level at chosen parameter
  * values by the tone amplitude of its own frequency; equal-power layers' squares sum

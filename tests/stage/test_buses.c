@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Buses, ducking and music, measured: RMS and tone levels per window against the
  * ramps, fades, duck phases and constant-power crossfades they should follow.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The behind/below cue and occlusion, measured: tone levels against the gain and
  * the TPT one-pole's magnitude response, |H(f)| = 1 / sqrt(1 + (tan(pi f / fs) /

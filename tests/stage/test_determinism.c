@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Determinism: the same calls give the same samples bit for bit, run after run, and
  * however the render is cut into chunks (1 frame to 8192). Commands given between

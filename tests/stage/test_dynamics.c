@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Things that move in time: volume and pitch smoothing, the stop fade, loops and the
  * loop crossfade, and a ten-minute clip's cursor. The click detector is the largest

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's real FFT (src/audio/stage/fft.h) against a direct DFT in double, at every
  * length it takes: the forward transform within 4e-7 of the largest bin, the inverse giving

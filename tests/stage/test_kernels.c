@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Kernels: every kernel this CPU runs renders a busy scene within 1e-5 of the scalar
  * reference, is deterministic and chunk-independent, and a kernel the CPU cannot run

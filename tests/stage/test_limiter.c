@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The output limiter on the master (src/audio/stage/limiter.c): a loud mix never leaves the
  * ceiling by even one sample; a mix under the threshold passes bit for bit, delayed by the

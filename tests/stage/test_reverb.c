@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The room reverb, measured on rendered impulse responses: RT60 by Schroeder backward
  * integration per band (band-filtered IR, T30 fit), the normalised echo density (Abel &

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Bad input and bookkeeping: NaN and negative gains are silence, bad vectors are
  * refused with a warning, stale ids are an error code, a full ring loses nothing,

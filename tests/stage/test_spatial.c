@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Placement measured off offline renders: distance models, cone, equal-power pan,
  * the interaural delay and doppler, each against its formula (docs/stage.md).

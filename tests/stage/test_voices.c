@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Voice management: at most max_voices are rendered, chosen by priority, then
  * audibility with 15 % hysteresis, then age; virtual voices keep time; a full budget

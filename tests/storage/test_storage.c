@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Saves: typed round trips, escapes, order, the dirty flag, atomic writes across a
  * crash, encryption (format, fresh nonces, the documented key derivation) and what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Synth tests: every check measures the rendered samples against the formula the
  * header states (levels, frequencies, envelope shape, seams, hashes), with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage across two threads, as a device will run it: the game thread sends
  * commands while another thread renders. Nothing may be lost, nothing may block, and

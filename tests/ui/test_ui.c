@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The virtual UI, headless: keys go in through the runner as the headless backend feeds
  * them, and the tests read back the exact words in the speech history (English and

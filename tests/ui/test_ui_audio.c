@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What the UI sounds like, measured on the rendered stage: each UI sound slot's tone
  * (ear_ui_builtin_hz) appears when its action happens, on the ui bus (muting that bus

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A headless game for the UI tests: a runner driven frame by frame as the headless
  * backend drives it (one fixed step a frame, frame f at f / 60 s, keys queued before a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The web build's key probe (tests/web/web_test.mjs): a game that says, each frame, every
  * key pressed ("pressed Z"), every key released ("released Z") and the text typed

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The web build's save probe (tests/web/web_test.mjs): a game whose start reads the
  * count kept in its save ("probe.save", a relative path: the page's browser storage),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A fixed scene on the stage's scalar kernel, for the web build's determinism test and
  * its speed page. The same file is built natively (tests/web) and with emcc (web/):

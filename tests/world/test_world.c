@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world without stepping the physics: the ear and its absence, follow and a
  * turn, play and its ramp, one-shots, attach, the teleport rule for moved bodies, drive

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world through the command tool: a world document's per-body source, impact
  * and listener objects, checked field by field (a bad one names its JSON path and changes

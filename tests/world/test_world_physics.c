@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world over a stepping physics world, in lockstep (one step, one sync, one
  * step of sound): doppler from a body's real physics velocity, occlusion by wall bodies,

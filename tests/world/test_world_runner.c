@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The audio world inside the runner: the runner syncs it in the world-sync phase of every
  * frame, after the fixed steps, so a crate's impact is heard once whether a frame runs one

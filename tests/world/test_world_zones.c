@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Reverb zones of the audio world: the ear walking into a box sets the stage's room (the
  * highest priority, then the smallest box, wins), walking out brings back the room from

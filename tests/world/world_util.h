@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A fixture for the audio world's tests: a stage, an assets cache with sine clips
  * registered by name, a physics world and the audio world over them, and a lockstep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * earshot: the command tool. One registry (src/commands) serves four front ends:
  *

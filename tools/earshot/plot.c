@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * An SVG of a render, for a person to look at: three panels sharing one time axis.
  *

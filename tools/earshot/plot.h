@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The picture of a render that `earshot render --plot` draws: waveform, RMS envelope and
  * spectrogram in one SVG.

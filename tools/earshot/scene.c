@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Scene files for `earshot render` (scene.h). Checking comes first and runs nothing: the
  * document's shape, every command and every motion. Playing then runs the commands that

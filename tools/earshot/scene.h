@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Scene files (`earshot render`): a JSON document of commands (some at a time, some now),
  * motions that move a voice in a straight line, and render_offline's params. Loaded and

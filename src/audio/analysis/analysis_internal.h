@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Internal to the analysis module: argument checks and sample access shared by the
  * measurements. A "view" is one channel of an interleaved buffer, or, with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Channel lag by normalised cross-correlation, computed directly (no FFT, no
  * allocation): for each lag L in -max_lag..max_lag,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Level measurements straight over the samples: peak, RMS, the largest step between
  * neighbouring samples, the sample hash and the RMS envelope. Sums are kept in double,

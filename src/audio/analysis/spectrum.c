@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Spectral measurements: the dominant frequency and the spectral centroid, from the
  * power spectrum of the Hann-windowed view (FFTW, single precision).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Tone amplitude by the Goertzel recurrence over a Hann-windowed span. For
  * x[n] = A sin(2 pi f n / rate + phi), the windowed DFT at f has magnitude

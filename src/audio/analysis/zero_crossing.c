@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Frequency from rising zero crossings. A crossing is a step from a sample below 0 to
  * one at or above 0; its time is placed by linear interpolation between the two, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The assets object's insides, shared by the cache (cache.c), the audio.json parser
  * (setup_parse.c), its loading (setup_load.c) and its application to a stage

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The asset cache: names resolve to clips, and decoded clips are kept one per file path
  * (or synth name) with a count of holders.

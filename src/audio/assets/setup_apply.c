@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Applying audio.json and .blend.json files to a stage, and starting music, through
  * mixer.h. The only file of the assets module that calls the mixer, so the cache and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.json from the assets folder: read, parsed (setup_parse.c), its clip names
  * registered, and every blend layer's and pool's sound resolved through the cache. A

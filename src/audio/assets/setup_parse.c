@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.json and .blend.json into mixer.h's structs (jansson). Pure parsing: no file, no
  * stage, no clip (bus names come from the mixer's ear_bus_from_name); sound names are kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * audio.json and .blend.json in the web build: jansson has no web build here, so these
  * files cannot be parsed in the browser yet. Both parsers say so, naming the file; the

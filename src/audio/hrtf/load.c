@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Loading a SOFA file into an ear_hrtf_set. For each measured direction and ear:
  *   1. the interaural delay: the lag of the right ear's HRIR against the left's by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Directions between measurements: bilinear in elevation (between the two rings around
  * it) and azimuth (between the two measured azimuths around it in each ring, across 0/360).

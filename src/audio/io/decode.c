@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Whole-file decoding through libsndfile. A file becomes one clip of interleaved floats
  * at its own rate and channel count; nothing is resampled here (the stage resamples at

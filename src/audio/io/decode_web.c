@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Decoding in the web build: libsndfile has no web build in Debian and is not built
  * here, so a sound file cannot be decoded in the browser yet. Every call says so, naming

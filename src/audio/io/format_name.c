@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The names of the audio formats (ear_audio_format_name), in one place for both decoders:
  * decode.c natively (libsndfile) and decode_web.c in the web build, which decodes nothing

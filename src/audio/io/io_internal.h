@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * What io's decoding files share: opening a file with libsndfile and checking it is
  * something Earshot can play, and writing an error that names the file and the reason.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Telling a text file from audio, so that a decoding error names the real cause ("is a
  * text file") rather than libsndfile's "Format not recognised" for both. Every audio

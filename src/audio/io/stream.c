@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Streamed music: one file, one decoder thread, one single-producer/single-consumer ring
  * of interleaved floats between the thread (producer) and the mixer's read on the audio

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * WAV writing through libsndfile: 32-bit float samples, so a render is stored bit for
  * bit.

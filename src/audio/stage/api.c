@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The game-side API of voices and the listener, and the command path to the audio side.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The block loop: ear_stage_render and one control block, which calls everything else in
  * order (docs/architecture.md, "One control block"). Nothing here or below allocates,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Clips: immutable-once-played float samples with an atomic reference count. The
  * header and the samples are one allocation, made and freed through the allocator

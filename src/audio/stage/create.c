@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's lifetime: its configuration and defaults, creating it (every buffer it will
  * ever use is allocated here, sized from the configuration, so that nothing allocates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's real FFT (fft.h): tables, the scalar kernel, and the real <-> complex split
  * both kernels share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's FFT (fft.c, fft_avx2.c): a real transform of length n = 2^j (64..8192),
  * 3 x 2^j (192..6144) or 5 x 2^j (320..5120) through a complex Stockham transform of n/2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's real FFT with AVX2 (fft.h): the same operations as fft.c's scalar kernel,
  * eight elements at a time, in the same order and without FMA, so both give the same

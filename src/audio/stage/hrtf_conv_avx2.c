@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The HRTF's fast convolution with AVX2 (hrtf_fast.h): the frequency-domain products,
  * sums and the weighted mix into a bus, compiled inside AVX2 functions so that the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The HRTF's fast convolution, frequency-domain loops (hrtf_stage.c): plain C that both
  * kernels compile, hrtf_stage.c as it is and hrtf_conv_avx2.c inside AVX2 functions,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The HRTF spatializer: placed voices heard through a measured HRTF set (docs/stage.md,
  * "HRTF").

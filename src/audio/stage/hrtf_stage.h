@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's HRTF (hrtf_stage.c, hrtf_conv_avx2.c): a bank is the stage's own copy of an
  * HRTF set (ear_stage_hrtf) plus everything the mixer needs to render voices through it

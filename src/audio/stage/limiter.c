@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The output limiter on the master: a lookahead peak limiter with linked stereo gain, run
  * by the block loop on each finished output block while it is on (block.c), and its

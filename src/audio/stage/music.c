@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Music: tracks on the music bus with constant-power crossfades, from a clip or from a
  * stream.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The stage's name for the shared portable math (include/earshot/portable_math.h, the
  * math module in src/math): the stage's files include "portable_math.h" as they did when

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The room reverb: a feedback delay network per stage (two of them, for room changes), fed
  * by voices' and buses' sends, its wet output added into the master before the master gain

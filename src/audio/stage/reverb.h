@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The room reverb's private interface (reverb.c): its state, which lives in the stage's
  * one allocation (create.c carves ear__reverb_bytes for it), and the hooks the block loop

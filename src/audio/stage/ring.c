@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * SPSC ring (see ring.h). Indices grow without wrapping (size_t) and are masked on
  * use, so full and empty are told apart by head - tail without a spare slot.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * A single-producer/single-consumer ring of fixed-size entries. The producer owns
  * `head`, the consumer owns `tail`; each reads the other's index with acquire and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Placement maths: from the listener's pose and a voice's emitter to the per-block
  * targets the kernel ramps towards (per-ear gains, interaural delays, the behind/below

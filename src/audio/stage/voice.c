@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * One voice on the audio side: its targets, its smoothing, one block of it, and catching
  * a skipped voice up.

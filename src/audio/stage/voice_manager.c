@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The voice manager: which voices exist and which are rendered.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The per-voice kernel: one control block of one voice, in three passes over a
  * scratch buffer.

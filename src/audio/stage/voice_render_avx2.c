@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The per-voice kernel of voice_render.c with AVX2 and FMA, eight frames at a time.
  * Same passes and same filters; only rounding differs (FMA, the read weight taken

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Clips from parts: one part, layers summed sample by sample, or parts in sequence.
  * Every description is resolved (defaults and checks) before the clip is created, so

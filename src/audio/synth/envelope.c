@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * The envelope of a part: a linear attack from 0 to 1 over attack_s, then an
  * exponential decay exp(-(t - attack_s) / decay_s), multiplied over the last

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Synth names: "synth:<waveform>:<hz>[:<seconds>[:<amplitude>]]", the short form a
  * game or a scene file uses to ask for a tone ("synth:square:300:0.15").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Oscillators: one period of each periodic waveform as a function of phase in
  * [0, 1), with peak 1, and the phase of a part at a frame.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * One part: the defaults and checks of an ear_synth (ear__synth_resolve), its length
  * and its rendering into a caller's buffer. A resolved part is plain data; rendering

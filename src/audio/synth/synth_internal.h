@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /*
  * Internal to the synth module: an ear_synth with its defaults applied and its
  * fields checked (an ear__synth_part), and the renderer that fills a buffer from it.
