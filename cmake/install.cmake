@@ -129,9 +129,7 @@ ear_add_installed_library(earshot_audio earshot-audio audio EAR_AUDIO)
 ear_add_installed_library(earshot_engine earshot earshot EAR_ENGINE)
 target_link_libraries(earshot_engine_shared PUBLIC earshot_audio_shared)
 
-# portable_math.h declares internal functions that the libraries do not export.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/earshot TYPE INCLUDE
-        PATTERN portable_math.h EXCLUDE)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/earshot TYPE INCLUDE)
 install(TARGETS earshot_audio_shared earshot_engine_shared EXPORT EarshotTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS earshot_audio_static earshot_engine_static

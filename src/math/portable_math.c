@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * Portable elementary functions for the stage's audio path, the synth and the physics
- * world's directions (include/earshot/portable_math.h says why).
+ * world's directions (portable_math.h says why).
  *
  * Each float function works in double and rounds once at the end: its polynomial and
  * its reduction are accurate to about 1e-14 relative, far inside half a float ulp
@@ -29,7 +29,7 @@
  * double, and sin's and cos's fits; scripts/portable-math-coefficients prints them all
  * (17 digits, which name one double exactly).
  */
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #include <math.h> /* sqrt only: correctly rounded by IEEE 754 on every target */
 #include <stdbool.h>

@@ -17,7 +17,7 @@
  */
 #include "tools_internal.h"
 
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #include <stdio.h>
 #include <string.h>

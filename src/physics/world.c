@@ -12,7 +12,7 @@
  */
 #include "physics_internal.h"
 
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #include <stdio.h>
 #include <string.h>

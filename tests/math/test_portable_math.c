@@ -9,7 +9,7 @@
  * The promise measured: within 0.5 + 1e-4 ulp, that is the nearest float except for an
  * exact value within 1e-4 ulp of half-way between two floats (then either neighbour).
  */
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 #include "test.h"
 
 #include <float.h>

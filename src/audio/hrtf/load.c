@@ -27,7 +27,7 @@
 #include <mysofa.h>
 
 #include "earshot/hrtf.h"
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #define PI            3.14159265358979323846
 #define MIN_PHASE_FFT 2048u /* at the stage rate; >= 8 * EAR_HRTF_MAX_TAPS */

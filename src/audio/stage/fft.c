@@ -20,7 +20,7 @@
  */
 #include "fft.h"
 
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #include <string.h>
 

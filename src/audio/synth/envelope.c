@@ -10,7 +10,7 @@
  */
 #include "synth_internal.h"
 
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 double ear__synth_envelope_at(const ear__synth_part *part, uint64_t i) {
     if (!part->has_envelope) return 1.0;

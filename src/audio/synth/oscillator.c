@@ -19,7 +19,7 @@
  */
 #include "synth_internal.h"
 
-#include "earshot/portable_math.h"
+#include "portable_math.h"
 
 #include <math.h>
 

@@ -6,8 +6,9 @@
  * uses ear__sincos for speed.
  *
  * Internal to the engine: `ear__` names, not exported by the shared libraries
- * (cmake/earshot.map), not installed with the public headers; a module that uses them
- * names this header in its rule in scripts/check-architecture.
+ * (cmake/earshot.map), kept out of the public include folder (include/earshot) and so never
+ * installed; a module that uses them names this header in its rule in
+ * scripts/check-architecture.
  *
  * glibc (native) and emscripten's musl (wasm) round sinf, cosf, tanf, acosf and exp
  * differently in the last bit, and glibc's x86-64 builds pick FMA variants at run time,
