@@ -91,18 +91,6 @@ static void on_line(void *user, double game_s, const char *text) {
     if (r->bot) bot_hear_line(r->bot, text);
 }
 
-static uint64_t fnv(uint64_t h, const float *s, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &s[i], sizeof u);
-        for (int b = 0; b < 4; b++) {
-            h ^= (u >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    }
-    return h;
-}
-
 static void queue_script(ear_runner *rn, const ear_script_event *e) {
     switch (e->action) {
     case EAR_SCRIPT_DOWN: ear_runner_key_down(rn, e->key); break;
@@ -328,7 +316,7 @@ int main(int argc, char **argv) {
         float buf[800 * 2];
         float *all_audio = NULL;
         size_t audio_frames = 0, audio_cap = 0;
-        uint64_t audio_hash = 0xcbf29ce484222325ull, step_audio_hash = audio_hash;
+        uint64_t audio_hash = EAR_FNV1A64_OFFSET, step_audio_hash = audio_hash;
         uint64_t max_frames = seconds > 0 ? (uint64_t)(seconds * 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
         bool held[EAR_KEY_COUNT] = {0};
@@ -374,7 +362,7 @@ int main(int argc, char **argv) {
             /* the audio hash the last step's state hash folded in */
             if (ear_runner_steps(rn) != steps_before) step_audio_hash = audio_hash;
             ear_stage_render(stage, buf, per);
-            audio_hash = fnv(audio_hash, buf, per * 2);
+            audio_hash = ear_fnv1a64_floats(audio_hash, buf, per * 2);
             demo_set_audio_hash(d, audio_hash);
             if (r.bot) bot_hear_audio(r.bot, buf, per, rate);
             if (wav || svg) {

@@ -84,9 +84,40 @@ static inline bool ear_vec3_is_finite(ear_vec3 a) {
 
 /* ---- Text ----------------------------------------------------------------------------- */
 
-/* True when the `size` bytes at text are well-formed UTF-8: no overlong forms, no
- * surrogates, nothing above U+10FFFF (NUL bytes are allowed). Thread: any. */
+/* UTF-8, the one home of its rules for every module (translations, saves, speech, the
+ * UI's text fields, maps, the command tool's JSON). "Well-formed": no overlong forms, no
+ * surrogates, nothing above U+10FFFF. All functions are pure. Thread: any. */
+
+/* True when the `size` bytes at text are well-formed UTF-8 (NUL bytes are allowed). */
 bool ear_utf8_valid(const char *text, size_t size);
+/* Decodes the character at text (at most `size` bytes are read): its length in bytes
+ * (1 to 4) with the code point in *cp (cp may be NULL), or 0 when size is 0 or the bytes
+ * are not a well-formed character (a truncated one included); *cp is untouched then. */
+size_t ear_utf8_decode(const char *text, size_t size, uint32_t *cp);
+/* Writes code point cp as UTF-8 into out (no NUL added): its length, 1 to 4, or 0 for a
+ * surrogate or a value above U+10FFFF (out untouched). */
+size_t ear_utf8_encode(uint32_t cp, char out[4]);
+/* The length of the longest prefix of the `len` bytes at text that is at most `max`
+ * bytes and does not end inside a character (a cut never leaves half a sequence). */
+size_t ear_utf8_cut(const char *text, size_t len, size_t max);
+/* The offset of the character after the one at `at` (len when at >= len), and of the
+ * one before it (0 at 0): steps over continuation bytes. */
+size_t ear_utf8_next(const char *text, size_t len, size_t at);
+size_t ear_utf8_prev(const char *text, size_t at);
+/* The number of characters (bytes that are not continuation bytes) in `len` bytes. */
+size_t ear_utf8_count(const char *text, size_t len);
+
+/* ---- Hashing -------------------------------------------------------------------------- */
+
+/* FNV-1a (64-bit and 32-bit): cheap, stable, and any changed byte changes it; for
+ * determinism checks and hash tables with no adversary, not for security. Start a 64-bit
+ * hash at EAR_FNV1A64_OFFSET and feed it through the calls. Thread: any (pure). */
+#define EAR_FNV1A64_OFFSET UINT64_C(0xcbf29ce484222325)
+uint64_t ear_fnv1a64(uint64_t hash, const void *data, size_t size);
+/* Each float's bits, least significant byte first: the same hash on every machine. */
+uint64_t ear_fnv1a64_floats(uint64_t hash, const float *samples, size_t count);
+/* The 32-bit FNV-1a of a NUL-terminated string. */
+uint32_t ear_fnv1a32_str(const char *text);
 
 /* ---- Seeded random numbers ------------------------------------------------------ */
 

@@ -95,20 +95,8 @@ static json_t *level_json(const ear_level *level) {
         uint32_t ch;
         size_t count;
         ear_level_tile_kind(level, i, &ch, &count);
-        char key[8];
-        /* The character as UTF-8. */
-        if (ch < 0x80) {
-            key[0] = (char)ch, key[1] = 0;
-        } else if (ch < 0x800) {
-            key[0] = (char)(0xc0 | (ch >> 6)), key[1] = (char)(0x80 | (ch & 0x3f)), key[2] = 0;
-        } else if (ch < 0x10000) {
-            key[0] = (char)(0xe0 | (ch >> 12)), key[1] = (char)(0x80 | ((ch >> 6) & 0x3f));
-            key[2] = (char)(0x80 | (ch & 0x3f)), key[3] = 0;
-        } else {
-            key[0] = (char)(0xf0 | (ch >> 18)), key[1] = (char)(0x80 | ((ch >> 12) & 0x3f));
-            key[2] = (char)(0x80 | ((ch >> 6) & 0x3f)), key[3] = (char)(0x80 | (ch & 0x3f));
-            key[4] = 0;
-        }
+        char key[8] = {0}; /* the character as UTF-8 */
+        ear_utf8_encode(ch, key);
         json_object_set_new(tiles, key, json_integer((json_int_t)count));
     }
     return json_pack("{s:i, s:i, s:f, s:f, s:o, s:i, s:o}", "rows",

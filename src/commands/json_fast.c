@@ -117,22 +117,10 @@ static bool read_string(reader *r, size_t *out_len) {
             } else if (u >= 0xDC00 && u <= 0xDFFF) {
                 return false;
             }
-            bool ok;
-            if (cp < 0x80) {
-                ok = put(r, &len, (char)cp);
-            } else if (cp < 0x800) {
-                ok = put(r, &len, (char)(0xC0 | (cp >> 6))) &&
-                     put(r, &len, (char)(0x80 | (cp & 0x3F)));
-            } else if (cp < 0x10000) {
-                ok = put(r, &len, (char)(0xE0 | (cp >> 12))) &&
-                     put(r, &len, (char)(0x80 | ((cp >> 6) & 0x3F))) &&
-                     put(r, &len, (char)(0x80 | (cp & 0x3F)));
-            } else {
-                ok = put(r, &len, (char)(0xF0 | (cp >> 18))) &&
-                     put(r, &len, (char)(0x80 | ((cp >> 12) & 0x3F))) &&
-                     put(r, &len, (char)(0x80 | ((cp >> 6) & 0x3F))) &&
-                     put(r, &len, (char)(0x80 | (cp & 0x3F)));
-            }
+            char utf8[4];
+            size_t bytes = ear_utf8_encode((uint32_t)cp, utf8);
+            bool ok = bytes > 0;
+            for (size_t k = 0; ok && k < bytes; k++) ok = put(r, &len, utf8[k]);
             if (!ok) return false;
             continue;
         }

@@ -65,16 +65,6 @@ static void mem_free(const ear_lang *lang, void *ptr) {
 
 /* ---- Hash tables ---------------------------------------------------------------- */
 
-static uint32_t hash_key(const char *key) {
-    /* FNV-1a: short keys, no adversary, good enough spread. */
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
-        h ^= *p;
-        h *= 16777619u;
-    }
-    return h;
-}
-
 static entry *table_find(const table *t, const char *key, uint32_t hash) {
     if (t->capacity == 0) return NULL;
     size_t mask = t->capacity - 1;
@@ -86,7 +76,7 @@ static entry *table_find(const table *t, const char *key, uint32_t hash) {
 }
 
 static const char *table_get(const table *t, const char *key) {
-    const entry *e = table_find(t, key, hash_key(key));
+    const entry *e = table_find(t, key, ear_fnv1a32_str(key));
     return e ? e->text : NULL;
 }
 
@@ -119,7 +109,7 @@ static bool table_put(ear_lang *lang, table *t, const char *key, const char *tex
     memcpy(block + key_len + 1, text, text_len);
     block[key_len + 1 + text_len] = '\0';
 
-    uint32_t hash = hash_key(key);
+    uint32_t hash = ear_fnv1a32_str(key);
     entry *e = table_find(t, key, hash);
     if (e) {
         mem_free(lang, e->block);

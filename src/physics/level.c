@@ -89,13 +89,10 @@ static void set_error(ear_level_error *err, uint32_t row, uint32_t column, const
 /* Decodes one UTF-8 code point at text[*i] (advancing *i); 0 when the bytes are not
  * well-formed (the caller reports it). */
 static uint32_t next_code_point(const unsigned char *text, size_t size, size_t *i) {
-    size_t at = *i;
-    unsigned char b = text[at];
-    size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-    if (n == 0 || at + n > size || !ear_utf8_valid((const char *)text + at, n)) return 0;
-    uint32_t cp = n == 1 ? b : n == 2 ? (b & 0x1fu) : n == 3 ? (b & 0x0fu) : (b & 0x07u);
-    for (size_t k = 1; k < n; k++) cp = (cp << 6) | (text[at + k] & 0x3fu);
-    *i = at + n;
+    uint32_t cp = 0;
+    size_t n = ear_utf8_decode((const char *)text + *i, size - *i, &cp);
+    if (n == 0) return 0;
+    *i += n;
     return cp;
 }
 

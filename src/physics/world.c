@@ -648,18 +648,9 @@ double ear_physics_time_s(const ear_physics *w) {
     return w ? w->time_s : 0;
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 static uint64_t fnv_f(uint64_t h, float f) {
     if (f == 0) f = 0; /* -0 and +0 are the same state */
-    return fnv(h, &f, sizeof f);
+    return ear_fnv1a64(h, &f, sizeof f);
 }
 
 static uint64_t fnv_v(uint64_t h, ear_vec3 v) {
@@ -667,27 +658,27 @@ static uint64_t fnv_v(uint64_t h, ear_vec3 v) {
 }
 
 uint64_t ear_physics_hash(const ear_physics *w) {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = EAR_FNV1A64_OFFSET;
     if (!w) return h;
     for (uint32_t k = 0; k < w->count; k++) {
         const ear__body *b = &w->bodies[k];
-        h = fnv(h, &b->id, sizeof b->id);
+        h = ear_fnv1a64(h, &b->id, sizeof b->id);
         uint8_t flags[4] = {(uint8_t)b->kind, (uint8_t)b->shape, b->on_ground, b->sensor};
-        h = fnv(h, flags, sizeof flags);
+        h = ear_fnv1a64(h, flags, sizeof flags);
         h = fnv_v(h, b->pos);
         h = fnv_v(h, b->vel);
         h = fnv_v(h, b->force);
         h = fnv_f(fnv_f(h, b->facing), b->pitch);
-        h = fnv(h, &b->ground, sizeof b->ground);
-        h = fnv(h, &b->user_tag, sizeof b->user_tag);
+        h = ear_fnv1a64(h, &b->ground, sizeof b->ground);
+        h = ear_fnv1a64(h, &b->user_tag, sizeof b->user_tag);
         if (b->is_vehicle) {
             const ear__vehicle *v = b->vehicle;
             h = fnv_f(fnv_f(fnv_f(h, v->controls.gas), v->controls.brake), v->controls.steer);
-            h = fnv(h, &v->controls.handbrake, sizeof v->controls.handbrake);
+            h = ear_fnv1a64(h, &v->controls.handbrake, sizeof v->controls.handbrake);
             h = fnv_f(fnv_f(fnv_f(h, v->speed_mps), v->rpm), v->cfg.fuel_l);
-            h = fnv(h, &v->gear, sizeof v->gear);
-            h = fnv(h, &v->hold, sizeof v->hold);
-            h = fnv(h, &v->cfg.engine_on, sizeof v->cfg.engine_on);
+            h = ear_fnv1a64(h, &v->gear, sizeof v->gear);
+            h = ear_fnv1a64(h, &v->hold, sizeof v->hold);
+            h = ear_fnv1a64(h, &v->cfg.engine_on, sizeof v->cfg.engine_on);
         }
     }
     return h;

@@ -159,21 +159,12 @@ void ear_input_focus_lost(ear_input *input) {
     push_key(input, EAR_INPUT_FOCUS_LOST, EAR_KEY_UNKNOWN);
 }
 
-/* The length of s cut to at most max bytes without splitting a UTF-8 sequence. */
-static size_t utf8_cut(const char *s, size_t max) {
-    size_t n = strlen(s);
-    if (n <= max) return n;
-    n = max;
-    while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--;
-    return n;
-}
-
 void ear_input_text(ear_input *input, const char *utf8) {
     if (!utf8 || !utf8[0]) return;
     ear_input_event e;
     memset(&e, 0, sizeof e);
     e.type = EAR_INPUT_TEXT;
-    size_t n = utf8_cut(utf8, EAR_INPUT_TEXT_MAX - 1);
+    size_t n = ear_utf8_cut(utf8, strlen(utf8), EAR_INPUT_TEXT_MAX - 1);
     memcpy(e.text, utf8, n);
     ear_input_push(input, &e);
 }
@@ -215,7 +206,7 @@ void ear_input_begin_frame(ear_input *input, double now_s) {
             break;
         case EAR_INPUT_TEXT: {
             size_t room = EAR_INPUT_FRAME_TEXT - 1 - input->text_len;
-            size_t n = utf8_cut(e->text, room);
+            size_t n = ear_utf8_cut(e->text, strlen(e->text), room);
             memcpy(input->text + input->text_len, e->text, n);
             input->text_len += n;
             input->text[input->text_len] = '\0';

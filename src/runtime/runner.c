@@ -307,27 +307,14 @@ static void apply_changes(ear_runner *r) {
     }
 }
 
-/* FNV-1a over the bits of the samples: cheap, and any changed sample changes it. */
-static uint64_t hash_samples(uint64_t h, const float *s, size_t n) {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t u;
-        memcpy(&u, &s[i], sizeof u);
-        for (int b = 0; b < 4; b++) {
-            h ^= (u >> (8 * b)) & 0xffu;
-            h *= 0x100000001b3ull;
-        }
-    }
-    return h;
-}
-
 /* Renders `frames` frames of the stage into the scratch buffer (dropped) and returns
  * their hash. */
 static uint64_t render_offline(ear_runner *r, uint64_t frames) {
-    uint64_t h = 0xcbf29ce484222325ull;
+    uint64_t h = EAR_FNV1A64_OFFSET;
     while (frames > 0) {
         uint32_t n = frames < r->scratch_frames ? (uint32_t)frames : r->scratch_frames;
         ear_stage_render(r->stage, r->scratch, n);
-        h = hash_samples(h, r->scratch, (size_t)n * r->channels);
+        h = ear_fnv1a64_floats(h, r->scratch, (size_t)n * r->channels);
         frames -= n;
     }
     return h;

@@ -135,17 +135,10 @@ static held_key *find_held(const char *code) {
 
 /* One printable character (no control characters): the text it types. */
 static bool is_one_character(const char *s) {
-    const unsigned char *u = (const unsigned char *)s;
-    if (!u[0]) return false;
-    size_t n = u[0] < 0x80             ? 1
-               : (u[0] & 0xE0) == 0xC0 ? 2
-               : (u[0] & 0xF0) == 0xE0 ? 3
-               : (u[0] & 0xF8) == 0xF0 ? 4
-                                       : 0;
-    if (n == 0 || strlen(s) != n) return false;
-    for (size_t i = 1; i < n; i++)
-        if ((u[i] & 0xC0) != 0x80) return false;
-    return n > 1 || (u[0] >= 0x20 && u[0] != 0x7F);
+    size_t len = strlen(s);
+    uint32_t cp = 0;
+    if (len == 0 || ear_utf8_decode(s, len, &cp) != len) return false;
+    return cp >= 0x20 && cp != 0x7F;
 }
 
 static EM_BOOL on_key_down(int type, const EmscriptenKeyboardEvent *e, void *user) {

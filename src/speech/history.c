@@ -15,10 +15,7 @@
 char *ear__speech_copy(const char *s, size_t max) {
     if (!s) return NULL;
     size_t n = strlen(s);
-    if (n > max) {
-        n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80) n--; /* UTF-8 boundary */
-    }
+    n = ear_utf8_cut(s, n, max); /* never half a character */
     char *d = malloc(n + 1);
     if (!d) return NULL;
     memcpy(d, s, n);

@@ -13,33 +13,10 @@
 #include <string.h>
 
 size_t ear__speech_utf8_char(const char *s, uint32_t *cp) {
-    const unsigned char *u = (const unsigned char *)s;
-    size_t n;
-    uint32_t c;
-    if (u[0] == 0) return 0;
-    if (u[0] < 0x80) {
-        n = 1;
-        c = u[0];
-    } else if ((u[0] & 0xE0) == 0xC0) {
-        n = 2;
-        c = u[0] & 0x1Fu;
-    } else if ((u[0] & 0xF0) == 0xE0) {
-        n = 3;
-        c = u[0] & 0x0Fu;
-    } else if ((u[0] & 0xF8) == 0xF0) {
-        n = 4;
-        c = u[0] & 0x07u;
-    } else {
-        return 0;
-    }
-    for (size_t i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) return 0; /* also stops at a NUL: never reads past it */
-        c = (c << 6) | (u[i] & 0x3Fu);
-    }
-    static const uint32_t least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
-    if (cp) *cp = c;
-    return n;
+    /* The string's NUL ends a sequence early (it is no continuation byte), so reading
+     * "up to 4 bytes" never passes it. */
+    if (s[0] == 0) return 0;
+    return ear_utf8_decode(s, 4, cp);
 }
 
 bool ear__speech_char_valid(const char *text) {

@@ -175,19 +175,10 @@ static bool valid_value(const char *value) {
 
 /* ---- Items and index -------------------------------------------------------------- */
 
-static uint32_t hash_key(const char *key) {
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
-        h ^= *p;
-        h *= 16777619u;
-    }
-    return h;
-}
-
 /* The position of key in items, or SIZE_MAX. */
 static size_t find_item(const ear_storage *s, const char *key) {
     if (!s->index_capacity) return SIZE_MAX;
-    uint32_t hash = hash_key(key);
+    uint32_t hash = ear_fnv1a32_str(key);
     size_t mask = s->index_capacity - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         size_t slot = s->index[i];
@@ -252,7 +243,7 @@ static ear_result put(ear_storage *s, const char *key, size_t key_len, const cha
         size_t capacity = s->index_capacity ? s->index_capacity * 2 : 32;
         if (!index_rebuild(s, capacity)) goto out_of_memory;
     }
-    s->items[s->count] = (item){lookup, value_copy, hash_key(lookup)};
+    s->items[s->count] = (item){lookup, value_copy, ear_fnv1a32_str(lookup)};
     index_insert(s, s->count);
     s->count++;
     s->dirty = true;

@@ -106,7 +106,7 @@ size_t ear_ui_describe_item(ear_lang *lang, const ear_ui_item *item, size_t inde
         if (!item->text || !item->text[0]) {
             ear__ui_copy(state, sizeof state, ear_lang_get(lang, "input.empty"));
         } else if (item->password) {
-            size_t n = ear__utf8_count(item->text, strlen(item->text));
+            size_t n = ear_utf8_count(item->text, strlen(item->text));
             const char *star = ear_lang_get(lang, "ui.star");
             for (size_t i = 0; i < n; i++) {
                 if (i) ear__ui_append(state, sizeof state, " ");

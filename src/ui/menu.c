@@ -250,7 +250,7 @@ static void value_of(const menu_item *it, ear_ui_value *v, char *text, size_t si
     case EAR_UI_TEXT:
         v->kind = EAR_UI_VALUE_TEXT;
         ear__ui_copy(text, size, it->edit->buf);
-        *index = (int)ear__utf8_count(it->edit->buf, it->edit->len);
+        *index = (int)ear_utf8_count(it->edit->buf, it->edit->len);
         break;
     }
     ear__ui_copy(v->text, sizeof v->text, text);
@@ -449,7 +449,7 @@ static void search(ear_ui_context *uc, ear_ui_menu *m, const char *typed) {
     size_t tl = strlen(typed);
     bool any = false;
     for (size_t at = 0; at < tl;) {
-        size_t next = ear__utf8_next(typed, tl, at);
+        size_t next = ear_utf8_next(typed, tl, at);
         unsigned char c = (unsigned char)typed[at];
         if (c > 0x20 && c != 0x7f && ear_utf8_valid(typed + at, next - at)) {
             if (fresh) {
@@ -467,7 +467,7 @@ static void search(ear_ui_context *uc, ear_ui_menu *m, const char *typed) {
     m->prefix_at_s = now;
     /* All the same letter: cycle through the items with that first letter. */
     const char *p = m->prefix;
-    size_t pl = strlen(p), first_end = ear__utf8_next(p, pl, 0);
+    size_t pl = strlen(p), first_end = ear_utf8_next(p, pl, 0);
     uint32_t c0 = ear__utf8_lower_at(p, pl, 0, NULL);
     bool same = true;
     for (size_t at = first_end; at < pl;) {

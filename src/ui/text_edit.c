@@ -29,7 +29,7 @@ void ear__edit_init(ear__text_edit *e, const char *text, size_t max_chars, bool 
         /* A start text longer than the limit is cut to it. */
         size_t at = 0;
         for (size_t n = 0; n < max_chars && at < e->len; n++)
-            at = ear__utf8_next(e->buf, e->len, at);
+            at = ear_utf8_next(e->buf, e->len, at);
         e->len = at;
         e->buf[at] = '\0';
     }
@@ -47,7 +47,7 @@ void ear__edit_spoken(ear_ui_context *uc, const ear__text_edit *e, char *out, si
         return;
     }
     out[0] = '\0';
-    size_t n = ear__utf8_count(e->buf, e->len);
+    size_t n = ear_utf8_count(e->buf, e->len);
     for (size_t i = 0; i < n; i++) {
         if (i) ear__ui_append(out, size, " ");
         ear__ui_append(out, size, ear_ui_tr(uc, "ui.star"));
@@ -63,7 +63,7 @@ static void say_at_cursor(ear_ui_context *uc, const ear__text_edit *e) {
         ear_ui_say(uc, ear_ui_tr(uc, "input.empty"));
         return;
     }
-    size_t next = ear__utf8_next(e->buf, e->len, e->cursor);
+    size_t next = ear_utf8_next(e->buf, e->len, e->cursor);
     ear__ui_say_char(uc, e->buf + e->cursor, next - e->cursor, e->password);
 }
 
@@ -123,7 +123,7 @@ static void read_all(ear_ui_context *uc, const ear__text_edit *e) {
 /* Inserts one character (bytes ch[0..n)); false when it does not fit. */
 static bool insert(ear__text_edit *e, const char *ch, size_t n) {
     if (e->len + n + 1 > sizeof e->buf) return false;
-    if (e->max_chars && ear__utf8_count(e->buf, e->len) >= e->max_chars) return false;
+    if (e->max_chars && ear_utf8_count(e->buf, e->len) >= e->max_chars) return false;
     memmove(e->buf + e->cursor + n, e->buf + e->cursor, e->len - e->cursor + 1);
     memcpy(e->buf + e->cursor, ch, n);
     e->len += n;
@@ -145,7 +145,7 @@ static void remove_range(ear_ui_context *uc, ear__text_edit *e, size_t from, siz
 
 static void move_line(ear_ui_context *uc, ear__text_edit *e, bool down) {
     size_t start = line_start(e, e->cursor);
-    size_t column = ear__utf8_count(e->buf + start, e->cursor - start);
+    size_t column = ear_utf8_count(e->buf + start, e->cursor - start);
     size_t target;
     if (down) {
         size_t end = line_end(e, e->cursor);
@@ -164,7 +164,7 @@ static void move_line(ear_ui_context *uc, ear__text_edit *e, bool down) {
         target = line_start(e, start - 1);
     }
     size_t end = line_end(e, target), at = target;
-    for (size_t c = 0; c < column && at < end; c++) at = ear__utf8_next(e->buf, e->len, at);
+    for (size_t c = 0; c < column && at < end; c++) at = ear_utf8_next(e->buf, e->len, at);
     e->cursor = at;
     say_line(uc, e, target);
 }
@@ -174,7 +174,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
     const char *typed = ear_ui_text_typed(uc);
     size_t tlen = strlen(typed);
     for (size_t at = 0; at < tlen;) {
-        size_t next = ear__utf8_next(typed, tlen, at);
+        size_t next = ear_utf8_next(typed, tlen, at);
         unsigned char c0 = (unsigned char)typed[at];
         const char *ch = typed + at;
         size_t n = next - at;
@@ -209,7 +209,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
             e->cursor = at;
             say_word_at_cursor(uc, e);
         } else {
-            e->cursor = ear__utf8_prev(e->buf, e->cursor);
+            e->cursor = ear_utf8_prev(e->buf, e->cursor);
             say_at_cursor(uc, e);
         }
     }
@@ -224,7 +224,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
             e->cursor = at;
             say_word_at_cursor(uc, e);
         } else {
-            e->cursor = ear__utf8_next(e->buf, e->len, e->cursor);
+            e->cursor = ear_utf8_next(e->buf, e->len, e->cursor);
             say_at_cursor(uc, e);
         }
     }
@@ -240,7 +240,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
         if (e->cursor == 0) {
             ear_ui_play(uc, EAR_UI_SOUND_EDGE);
         } else {
-            remove_range(uc, e, ear__utf8_prev(e->buf, e->cursor), e->cursor);
+            remove_range(uc, e, ear_utf8_prev(e->buf, e->cursor), e->cursor);
             *changed = true;
         }
     }
@@ -248,7 +248,7 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
         if (e->cursor >= e->len) {
             ear_ui_play(uc, EAR_UI_SOUND_EDGE);
         } else {
-            remove_range(uc, e, e->cursor, ear__utf8_next(e->buf, e->len, e->cursor));
+            remove_range(uc, e, e->cursor, ear_utf8_next(e->buf, e->len, e->cursor));
             *changed = true;
         }
     }

@@ -57,55 +57,21 @@ size_t ear__ui_append(char *dst, size_t size, const char *src) {
     if (!src) return len;
     size_t n = strlen(src);
     if (len + n + 1 > size) {
-        n = size - 1 - len;
         /* Cut on a character boundary: never leave half a UTF-8 sequence. */
-        while (n > 0 && ((unsigned char)src[n] & 0xc0u) == 0x80u) n--;
+        n = ear_utf8_cut(src, n, size - 1 - len);
     }
     memcpy(dst + len, src, n);
     dst[len + n] = '\0';
     return len + n;
 }
 
-size_t ear__utf8_next(const char *s, size_t len, size_t at) {
-    if (at >= len) return len;
-    at++;
-    while (at < len && ((unsigned char)s[at] & 0xc0u) == 0x80u) at++;
-    return at;
-}
-
-size_t ear__utf8_prev(const char *s, size_t at) {
-    if (at == 0) return 0;
-    at--;
-    while (at > 0 && ((unsigned char)s[at] & 0xc0u) == 0x80u) at--;
-    return at;
-}
-
-size_t ear__utf8_count(const char *s, size_t len) {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        if (((unsigned char)s[i] & 0xc0u) != 0x80u) n++;
-    return n;
-}
-
 uint32_t ear__utf8_lower_at(const char *s, size_t len, size_t at, size_t *out_next) {
-    size_t next = ear__utf8_next(s, len, at);
+    size_t next = ear_utf8_next(s, len, at);
     if (out_next) *out_next = next;
     if (at >= len) return 0;
-    const unsigned char *u = (const unsigned char *)s + at;
-    size_t n = next - at;
-    uint32_t cp;
-    if (n == 1)
-        cp = u[0];
-    else if (n == 2)
-        cp = ((uint32_t)(u[0] & 0x1fu) << 6) | (u[1] & 0x3fu);
-    else if (n == 3)
-        cp =
-            ((uint32_t)(u[0] & 0x0fu) << 12) | ((uint32_t)(u[1] & 0x3fu) << 6) | (u[2] & 0x3fu);
-    else if (n == 4)
-        cp = ((uint32_t)(u[0] & 0x07u) << 18) | ((uint32_t)(u[1] & 0x3fu) << 12) |
-             ((uint32_t)(u[2] & 0x3fu) << 6) | (u[3] & 0x3fu);
-    else
-        cp = u[0];
+    /* A malformed sequence compares as its first byte. */
+    uint32_t cp = (unsigned char)s[at];
+    ear_utf8_decode(s + at, next - at, &cp);
     /* ASCII and Latin-1 capitals (Ä, Ö, Ü ...; not the multiplication sign). */
     if (cp >= 'A' && cp <= 'Z')
         cp += 32;
@@ -383,7 +349,7 @@ void ear_ui_play(ear_ui_context *uc, ear_ui_sound_slot slot) {
 static void duck_for(ear_ui_context *uc, const char *text) {
     /* Muted speech is not heard: nothing to duck under. */
     if (!uc->ui->duck[0] || !uc->stage || ear_speech_muted(uc->speech)) return;
-    double chars = (double)ear__utf8_count(text, strlen(text));
+    double chars = (double)ear_utf8_count(text, strlen(text));
     (void)ear_stage_trigger_duck(uc->stage, uc->ui->duck,
                                  (float)(chars * uc->ui->cfg.duck_s_per_char));
 }

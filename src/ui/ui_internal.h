@@ -65,11 +65,6 @@ struct ear_ui {
 size_t ear__ui_copy(char *dst, size_t size, const char *src);
 /* Appends src; returns the new length. */
 size_t ear__ui_append(char *dst, size_t size, const char *src);
-/* Byte offset of the next / previous character boundary. */
-size_t ear__utf8_next(const char *s, size_t len, size_t at);
-size_t ear__utf8_prev(const char *s, size_t at);
-/* Characters in s[0..len). */
-size_t ear__utf8_count(const char *s, size_t len);
 /* The code point at s[at..] (0 at the end), lower-cased for Latin letters. */
 uint32_t ear__utf8_lower_at(const char *s, size_t len, size_t at, size_t *out_next);
 

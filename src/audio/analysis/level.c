@@ -10,9 +10,6 @@
 #include <math.h>
 #include <string.h>
 
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME  UINT64_C(0x100000001b3)
-
 bool ear__analysis_args_ok(const float *buf, size_t frames, uint32_t channels,
                            uint32_t channel) {
     if (!buf || frames == 0 || channels == 0) return false;
@@ -65,18 +62,7 @@ double ear_rms(const float *buf, size_t frames, uint32_t channels, uint32_t chan
 }
 
 uint64_t ear_hash_samples(const float *buf, size_t samples) {
-    uint64_t hash = FNV_OFFSET;
-    if (!buf) return hash;
-    for (size_t i = 0; i < samples; i++) {
-        uint32_t bits;
-        memcpy(&bits, &buf[i], sizeof bits);
-        /* Bytes from least to most significant: the same hash on every machine. */
-        for (int b = 0; b < 4; b++) {
-            hash ^= (uint64_t)((bits >> (8 * b)) & 0xffu);
-            hash *= FNV_PRIME;
-        }
-    }
-    return hash;
+    return buf ? ear_fnv1a64_floats(EAR_FNV1A64_OFFSET, buf, samples) : EAR_FNV1A64_OFFSET;
 }
 
 float ear_max_delta(const float *buf, size_t frames, uint32_t channels, uint32_t channel) {
