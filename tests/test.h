@@ -15,11 +15,13 @@
  *              bits), ASSERT_NEAR within an absolute tolerance, ASSERT_REL within a
  *              relative one, ASSERT_DBL_LT / LE / GT / GE ordered;
  *   memory     ASSERT_MEM_EQ (the first differing byte), pointers ASSERT_PTR_EQ / NE,
- *              ASSERT_NULL, ASSERT_NOT_NULL; strings ASSERT_STR_EQ / NE;
+ *              ASSERT_NULL, ASSERT_NOT_NULL; strings ASSERT_STR_EQ / NE,
+ *              ASSERT_STR_CONTAINS / NOT_CONTAINS, ASSERT_STR_STARTS;
  *   results    ASSERT_OK (an ear_result, or any int, that must be 0);
  *   the rest   ASSERT_TRUE / ASSERT_FALSE, for a condition that is not a comparison.
  * An assert returns from the function it is in, so it belongs in a test or in a void
- * helper (a fixture); a test can check ear_test_failed_ after calling a helper.
+ * helper; a test can check ear_test_failed_ after calling a helper. Shared setup is made
+ * on first use by SETUP_ONCE (below), never by a test of its own that others rely on.
  *
  * The executable runs every test in its table; with names as arguments, only those (an
  * unknown name is an error, exit status 2); `--list` prints the names, one a line, so
@@ -118,23 +120,24 @@ static inline int ear_test_int_op_(uintmax_t a, int a_signed, uintmax_t b, int b
     return 0;
 }
 
-/* want and want2 are the results of ear_test_int_cmp_ that pass (twice the same for ==). */
-#define ASSERT_INT_OP_(name, a, op, b, want, want2)                                            \
+/* want and want2 are the results of ear_test_int_cmp_ that pass (twice the same for ==);
+ * ea and eb the operands as written (stringified here, a macro operand would be expanded). */
+#define ASSERT_INT_OP_(name, a, op, b, want, want2, ea, eb)                                    \
     do {                                                                                       \
         EAR_INT_ONLY_(name, a);                                                                \
         EAR_INT_ONLY_(name, b);                                                                \
         uintmax_t a_ = (uintmax_t)(a), b_ = (uintmax_t)(b);                                    \
         EAR_CHECK_(ear_test_int_op_(a_, EAR_INT_KIND_(a) == 1, b_, EAR_INT_KIND_(b) == 1,      \
-                                    want, want2, #op, #a, #b, __FILE__, __LINE__));            \
+                                    want, want2, #op, ea, eb, __FILE__, __LINE__));            \
     } while (0)
-#define ASSERT_EQ(a, b) ASSERT_INT_OP_("ASSERT_EQ", a, ==, b, 0, 0)
-#define ASSERT_NE(a, b) ASSERT_INT_OP_("ASSERT_NE", a, !=, b, -1, 1)
-#define ASSERT_LT(a, b) ASSERT_INT_OP_("ASSERT_LT", a, <, b, -1, -1)
-#define ASSERT_LE(a, b) ASSERT_INT_OP_("ASSERT_LE", a, <=, b, -1, 0)
-#define ASSERT_GT(a, b) ASSERT_INT_OP_("ASSERT_GT", a, >, b, 1, 1)
-#define ASSERT_GE(a, b) ASSERT_INT_OP_("ASSERT_GE", a, >=, b, 1, 0)
+#define ASSERT_EQ(a, b) ASSERT_INT_OP_("ASSERT_EQ", a, ==, b, 0, 0, #a, #b)
+#define ASSERT_NE(a, b) ASSERT_INT_OP_("ASSERT_NE", a, !=, b, -1, 1, #a, #b)
+#define ASSERT_LT(a, b) ASSERT_INT_OP_("ASSERT_LT", a, <, b, -1, -1, #a, #b)
+#define ASSERT_LE(a, b) ASSERT_INT_OP_("ASSERT_LE", a, <=, b, -1, 0, #a, #b)
+#define ASSERT_GT(a, b) ASSERT_INT_OP_("ASSERT_GT", a, >, b, 1, 1, #a, #b)
+#define ASSERT_GE(a, b) ASSERT_INT_OP_("ASSERT_GE", a, >=, b, 1, 0, #a, #b)
 /* The name the 64-bit hashes have always been compared with; ASSERT_EQ now does the same. */
-#define ASSERT_U64_EQ(a, b) ASSERT_INT_OP_("ASSERT_U64_EQ", a, ==, b, 0, 0)
+#define ASSERT_U64_EQ(a, b) ASSERT_INT_OP_("ASSERT_U64_EQ", a, ==, b, 0, 0, #a, #b)
 
 /* Floats, exact: the operands' common type must be float or double (an integer operand
  * is converted to it, as == would); the bits are compared. */
@@ -176,16 +179,16 @@ static inline int ear_test_double_eq_(double a, double b, const char *ea, const 
                             : ear_test_double_eq_)((a), (b), #a, #b, __FILE__, __LINE__));     \
     } while (0)
 
-#define ASSERT_DBL_OP_(a, op, b)                                                               \
+#define ASSERT_DBL_OP_(a, op, b, ea, eb)                                                       \
     do {                                                                                       \
         double a_ = (double)(a), b_ = (double)(b);                                             \
         if (!(a_ op b_))                                                                       \
-            EAR_FAIL_("ASSERT(%s %s %s) failed: %.9g vs %.9g", #a, #op, #b, a_, b_);           \
+            EAR_FAIL_("ASSERT(%s %s %s) failed: %.9g vs %.9g", ea, #op, eb, a_, b_);           \
     } while (0)
-#define ASSERT_DBL_LT(a, b) ASSERT_DBL_OP_(a, <, b)
-#define ASSERT_DBL_LE(a, b) ASSERT_DBL_OP_(a, <=, b)
-#define ASSERT_DBL_GT(a, b) ASSERT_DBL_OP_(a, >, b)
-#define ASSERT_DBL_GE(a, b) ASSERT_DBL_OP_(a, >=, b)
+#define ASSERT_DBL_LT(a, b) ASSERT_DBL_OP_(a, <, b, #a, #b)
+#define ASSERT_DBL_LE(a, b) ASSERT_DBL_OP_(a, <=, b, #a, #b)
+#define ASSERT_DBL_GT(a, b) ASSERT_DBL_OP_(a, >, b, #a, #b)
+#define ASSERT_DBL_GE(a, b) ASSERT_DBL_OP_(a, >=, b, #a, #b)
 /* |a - b| <= tol */
 #define ASSERT_NEAR(a, b, tol)                                                                 \
     do {                                                                                       \
@@ -268,6 +271,68 @@ static inline int ear_test_mem_eq_(const void *a, const void *b, size_t n, const
             EAR_FAIL_("ASSERT_STR_NE(%s, %s) failed: \"%s\" vs \"%s\"", #a, #b,                \
                       a_ ? a_ : "(null)", b_ ? b_ : "(null)");                                 \
     } while (0)
+
+/* needle within haystack, or not; a NULL fails either. */
+#define ASSERT_STR_CONTAINS(haystack, needle)                                                  \
+    do {                                                                                       \
+        const char *h_ = (haystack), *n_ = (needle);                                           \
+        if (!h_ || !n_ || !strstr(h_, n_))                                                     \
+            EAR_FAIL_("ASSERT_STR_CONTAINS(%s, %s) failed: \"%s\" does not contain \"%s\"",    \
+                      #haystack, #needle, h_ ? h_ : "(null)", n_ ? n_ : "(null)");             \
+    } while (0)
+#define ASSERT_STR_NOT_CONTAINS(haystack, needle)                                              \
+    do {                                                                                       \
+        const char *h_ = (haystack), *n_ = (needle);                                           \
+        if (!h_ || !n_ || strstr(h_, n_))                                                      \
+            EAR_FAIL_("ASSERT_STR_NOT_CONTAINS(%s, %s) failed: \"%s\" contains \"%s\"",        \
+                      #haystack, #needle, h_ ? h_ : "(null)", n_ ? n_ : "(null)");             \
+    } while (0)
+/* s begins with prefix. */
+#define ASSERT_STR_STARTS(s, prefix)                                                           \
+    do {                                                                                       \
+        const char *s_ = (s), *p_ = (prefix);                                                  \
+        if (!s_ || !p_ || strncmp(s_, p_, strlen(p_)) != 0)                                    \
+            EAR_FAIL_("ASSERT_STR_STARTS(%s, %s) failed: \"%s\" does not start with \"%s\"",   \
+                      #s, #prefix, s_ ? s_ : "(null)", p_ ? p_ : "(null)");                    \
+    } while (0)
+
+/* Fixtures. A file's tests that share something costly (files made by sox, a dataset
+ * loaded) make it in a void setup helper, whose asserts may fail, and name it at their
+ * start: SETUP_ONCE(make_files) runs the helper the first time any test of the process
+ * names it (so a test run alone makes what it needs) and ends the test if it failed; a
+ * later test that names a failed helper fails at once. The helper registers its teardown
+ * with atexit(), so what it made is removed however the run ends. */
+static inline int ear_test_setup_once_(void (*fn)(void), const char *name, const char *file,
+                                       int line) {
+    static struct {
+        void (*fn)(void);
+        int ok;
+    } done[16];
+    static size_t count = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (done[i].fn != fn) continue;
+        if (!done[i].ok)
+            fprintf(stderr, "%s:%d: SETUP_ONCE(%s) failed earlier in this run\n", file, line,
+                    name);
+        return done[i].ok;
+    }
+    if (count == sizeof done / sizeof done[0]) {
+        fprintf(stderr, "%s:%d: SETUP_ONCE(%s): more than %zu setup helpers\n", file, line,
+                name, count);
+        return 0;
+    }
+    size_t i = count++;
+    done[i].fn = fn;
+    done[i].ok = 0;
+    int failed_before = ear_test_failed_;
+    ear_test_failed_ = 0;
+    fn();
+    done[i].ok = !ear_test_failed_;
+    ear_test_failed_ |= failed_before;
+    if (!done[i].ok) fprintf(stderr, "%s:%d: SETUP_ONCE(%s) failed\n", file, line, name);
+    return done[i].ok;
+}
+#define SETUP_ONCE(fn) EAR_CHECK_(ear_test_setup_once_(fn, #fn, __FILE__, __LINE__))
 
 /* Runs the named tests (all without names) in a process; see the comment at the top. */
 static inline int ear_test_run_(const ear_test_case *cases, size_t n, int argc, char **argv) {
