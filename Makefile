@@ -10,7 +10,7 @@ FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
+.PHONY: all deps build run test check test-build test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
 .PHONY: web web-serve
 
 all: build
@@ -33,15 +33,23 @@ run: deps
 	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
 	@cd $(BUILD) && ./games/demo/earshot-demo
 
-# Every test through CTest, in the ASan+UBSan build.
-test: deps
+# The ASan+UBSan build with the tests.
+test-build: deps
 	@$(CMAKE) -S . -B $(TEST_BUILD) -DCMAKE_BUILD_TYPE=Debug -DEARSHOT_SANITIZE=ON \
 	  -DEARSHOT_TESTS=ON >/dev/null
 	@$(CMAKE) --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
+
+# Every test through CTest, in the ASan+UBSan build.
+test: test-build
 	@cd $(TEST_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 	@$(MAKE) --no-print-directory fuzz FUZZ_EACH=$(FUZZ_TEST_SECONDS)
+
+# What `make test` leaves out for its time: every test of every test executable alone, in
+# a process of its own (scripts/check-tests-alone).
+check: test-build
+	@scripts/check-tests-alone $(TEST_BUILD) -j $(JOBS)
 
 # The tests that cross threads, under ThreadSanitizer.
 test-tsan: deps

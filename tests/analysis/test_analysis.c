@@ -41,21 +41,21 @@ static uint64_t fnv_reference(const float *buf, size_t n) {
 TEST(levels_by_hand) {
     /* Stereo, three frames: left 0.5, -0.25, 1.0; right -1, 0.75, 0. */
     const float buf[6] = {0.5f, -1.0f, -0.25f, 0.75f, 1.0f, 0.0f};
-    ASSERT_TRUE(ear_peak(buf, 3, 2, 0) == 1.0f);
-    ASSERT_TRUE(ear_peak(buf, 3, 2, 1) == 1.0f);
-    ASSERT_TRUE(ear_peak(buf, 2, 2, 0) == 0.5f);
-    ASSERT_TRUE(ear_peak(buf, 3, 2, EAR_ALL_CHANNELS) == 1.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 3, 2, 0), 1.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 3, 2, 1), 1.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 2, 2, 0), 0.5f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 3, 2, EAR_ALL_CHANNELS), 1.0f);
     ASSERT_NEAR(ear_rms(buf, 3, 2, 0), sqrt((0.25 + 0.0625 + 1.0) / 3.0), 1e-15);
     ASSERT_NEAR(ear_rms(buf, 3, 2, 1), sqrt((1.0 + 0.5625) / 3.0), 1e-15);
     ASSERT_NEAR(ear_rms(buf, 3, 2, EAR_ALL_CHANNELS),
                 sqrt((0.25 + 1.0 + 0.0625 + 0.5625 + 1.0) / 6.0), 1e-15);
-    ASSERT_TRUE(ear_max_delta(buf, 3, 2, 0) == 1.25f); /* -0.25 -> 1.0 */
-    ASSERT_TRUE(ear_max_delta(buf, 3, 2, 1) == 1.75f); /* -1 -> 0.75 */
-    ASSERT_TRUE(ear_max_delta(buf, 3, 2, EAR_ALL_CHANNELS) == 1.75f);
-    ASSERT_TRUE(ear_max_delta(buf, 1, 2, 0) == 0.0f); /* one frame: no step */
+    ASSERT_FLOAT_EQ(ear_max_delta(buf, 3, 2, 0), 1.25f); /* -0.25 -> 1.0 */
+    ASSERT_FLOAT_EQ(ear_max_delta(buf, 3, 2, 1), 1.75f); /* -1 -> 0.75 */
+    ASSERT_FLOAT_EQ(ear_max_delta(buf, 3, 2, EAR_ALL_CHANNELS), 1.75f);
+    ASSERT_FLOAT_EQ(ear_max_delta(buf, 1, 2, 0), 0.0f); /* one frame: no step */
     const float mono[4] = {0.0f, 0.0f, -0.5f, 0.5f};
-    ASSERT_TRUE(ear_max_delta(mono, 4, 1, 0) == 1.0f);
-    ASSERT_TRUE(ear_peak(mono, 4, 1, 0) == 0.5f);
+    ASSERT_FLOAT_EQ(ear_max_delta(mono, 4, 1, 0), 1.0f);
+    ASSERT_FLOAT_EQ(ear_peak(mono, 4, 1, 0), 0.5f);
     ASSERT_NEAR(ear_rms(mono, 4, 1, 0), sqrt(0.125), 1e-15);
 }
 
@@ -72,19 +72,19 @@ TEST(hash) {
         bits ^= 1u << bit;
         float saved = buf[9];
         memcpy(&buf[9], &bits, 4);
-        ASSERT_TRUE(ear_hash_samples(buf, 16) != before); /* any one bit changes it */
+        ASSERT_NE(ear_hash_samples(buf, 16), before); /* any one bit changes it */
         buf[9] = saved;
     }
     ASSERT_U64_EQ(ear_hash_samples(buf, 16), before);
     /* +0 and -0 are different bit patterns, so different hashes. */
     float pz = 0.0f, nz = -0.0f;
-    ASSERT_TRUE(ear_hash_samples(&pz, 1) != ear_hash_samples(&nz, 1));
+    ASSERT_NE(ear_hash_samples(&pz, 1), ear_hash_samples(&nz, 1));
 }
 
 TEST(zero_crossing_frequency) {
     const size_t n = RATE;
     float *buf = zeros(n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     add_sine(buf, n, 1, 0, 1000.5, 0.7, 0.3);
     ASSERT_REL(ear_zero_crossing_hz(buf, n, 1, 0, RATE), 1000.5, 5e-5);
     memset(buf, 0, n * sizeof *buf);
@@ -103,7 +103,7 @@ TEST(zero_crossing_frequency) {
 TEST(dominant_frequency) {
     const size_t n = RATE; /* 1 s */
     float *buf = zeros(n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     static const double tones[] = {97.3, 440.0, 1234.56, 9876.5};
     for (size_t t = 0; t < sizeof tones / sizeof tones[0]; t++) {
         memset(buf, 0, n * sizeof *buf);
@@ -121,7 +121,7 @@ TEST(dominant_frequency) {
     free(buf);
     /* Stereo: one channel each, and the downmix hears the louder. */
     float *st = zeros(2 * n);
-    ASSERT_TRUE(st != NULL);
+    ASSERT_NOT_NULL(st);
     add_sine(st, n, 2, 0, 700.0, 0.5, 0.0);
     add_sine(st, n, 2, 1, 1300.0, 0.2, 0.0);
     ASSERT_REL(ear_dominant_hz(st, n, 2, 0, RATE), 700.0, 1e-4);
@@ -133,7 +133,7 @@ TEST(dominant_frequency) {
 TEST(tone_amplitude) {
     const size_t n = RATE / 2;
     float *buf = zeros(n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     add_sine(buf, n, 1, 0, 440.0, 0.3, 0.4);
     add_sine(buf, n, 1, 0, 1000.0, 0.55, 2.0);
     ASSERT_REL(ear_tone_amplitude(buf, n, 1, 0, RATE, 440.0), 0.3, 5e-3);
@@ -145,7 +145,7 @@ TEST(tone_amplitude) {
     ASSERT_REL(ear_tone_amplitude(buf, 480, 1, 0, RATE, 1050.0), 0.5, 5e-3);
     /* Stereo downmix is the mean of the channels. */
     float *st = zeros(2 * n);
-    ASSERT_TRUE(st != NULL);
+    ASSERT_NOT_NULL(st);
     add_sine(st, n, 2, 0, 600.0, 0.4, 0.0);
     add_sine(st, n, 2, 1, 600.0, 0.2, 0.0);
     ASSERT_REL(ear_tone_amplitude(st, n, 2, 0, RATE, 600.0), 0.4, 5e-3);
@@ -185,7 +185,7 @@ TEST(envelopes) {
      * counted. */
     const size_t n = 9600;
     float *tone = zeros(n);
-    ASSERT_TRUE(tone != NULL);
+    ASSERT_NOT_NULL(tone);
     for (size_t i = 0; i < n; i++)
         tone[i] = (float)((i < 4800 ? 0.2 : 0.6) * sin(TWO_PI * 1000.0 * (double)i / RATE) +
                           0.3 * sin(TWO_PI * 2000.0 * (double)i / RATE));
@@ -206,7 +206,7 @@ TEST(envelopes) {
 TEST(spectral_centroid) {
     const size_t n = RATE;
     float *buf = zeros(n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     add_sine(buf, n, 1, 0, 1000.0, 0.5, 0.0);
     ASSERT_REL(ear_spectral_centroid(buf, n, 1, 0, RATE), 1000.0, 0.01);
     /* Two tones of equal power: the mean of their frequencies. */
@@ -258,14 +258,14 @@ TEST(bad_arguments) {
     double out[4];
     size_t count = 77;
     /* NULL buffer, zero frames, zero channels, channel out of range: 0 and no crash. */
-    ASSERT_TRUE(ear_peak(NULL, 8, 1, 0) == 0.0f);
-    ASSERT_TRUE(ear_peak(buf, 0, 1, 0) == 0.0f);
-    ASSERT_TRUE(ear_peak(buf, 8, 0, 0) == 0.0f);
-    ASSERT_TRUE(ear_peak(buf, 4, 2, 2) == 0.0f);
+    ASSERT_FLOAT_EQ(ear_peak(NULL, 8, 1, 0), 0.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 0, 1, 0), 0.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 8, 0, 0), 0.0f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 4, 2, 2), 0.0f);
     ASSERT_NEAR(ear_rms(NULL, 8, 1, 0), 0.0, 0.0);
     ASSERT_NEAR(ear_rms(buf, 0, 1, 0), 0.0, 0.0);
-    ASSERT_TRUE(ear_max_delta(NULL, 8, 1, 0) == 0.0f);
-    ASSERT_TRUE(ear_max_delta(buf, 4, 2, 5) == 0.0f);
+    ASSERT_FLOAT_EQ(ear_max_delta(NULL, 8, 1, 0), 0.0f);
+    ASSERT_FLOAT_EQ(ear_max_delta(buf, 4, 2, 5), 0.0f);
     ASSERT_NEAR(ear_zero_crossing_hz(buf, 8, 1, 0, 0), 0.0, 0.0);
     ASSERT_NEAR(ear_zero_crossing_hz(NULL, 8, 1, 0, RATE), 0.0, 0.0);
     ASSERT_NEAR(ear_dominant_hz(NULL, 8, 1, 0, RATE), 0.0, 0.0);
@@ -306,7 +306,7 @@ TEST(bad_arguments) {
     ASSERT_NEAR(out[0], sqrt((0.01 + 0.04 + 0.09 + 0.16) / 4.0), 1e-7);
     ASSERT_TRUE(isnan(out[1]));
     /* Channel 0 of the stereo view does not see the NaN in channel 1 (index 5). */
-    ASSERT_TRUE(ear_peak(buf, 4, 2, 0) == 0.7f);
+    ASSERT_FLOAT_EQ(ear_peak(buf, 4, 2, 0), 0.7f);
     buf[5] = INFINITY;
     ASSERT_TRUE(isinf(ear_peak(buf, 8, 1, 0)));
     ASSERT_TRUE(isnan(ear_dominant_hz(buf, 8, 1, 0, RATE)));

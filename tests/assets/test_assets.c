@@ -35,8 +35,15 @@ static ear_assets *new_assets(void) {
     return a;
 }
 
-TEST(make_files) {
+static void remove_files(void) {
+    remove_tree(root);
+}
+
+/* The files the tests read, made by sox in a scratch folder by the first test that names
+ * them (SETUP_ONCE, so each test also runs alone) and removed when the process exits. */
+static void make_files(void) {
     ASSERT_TRUE(scratch_dir(root, sizeof root, "assets"));
+    atexit(remove_files);
     ASSERT_TRUE(run("mkdir -p '%s'", at("sounds")));
     ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 1 '%s' synth 0.2 sine 500 gain -6",
                     at("sounds/beep.wav")));
@@ -47,8 +54,9 @@ TEST(make_files) {
 }
 
 TEST(names_resolve_in_order) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
-    ASSERT_TRUE(a != NULL);
+    ASSERT_NOT_NULL(a);
     ASSERT_STR_EQ(ear_assets_root(a), root);
     char path[1024];
     ASSERT_OK(ear_assets_resolve(a, "beep", path, sizeof path));
@@ -71,7 +79,7 @@ TEST(names_resolve_in_order) {
     ASSERT_STR_EQ(path, "");
     ear_clip *got;
     ASSERT_OK(ear_assets_acquire(a, "beep", &got));
-    ASSERT_TRUE(got == mine);
+    ASSERT_PTR_EQ(got, mine);
     ASSERT_EQ(ear_assets_state(a, "beep").holders, 1);
     ASSERT_OK(ear_assets_release(a, got));
     ASSERT_EQ(ear_assets_trim(a), 0);
@@ -81,6 +89,7 @@ TEST(names_resolve_in_order) {
 }
 
 TEST(files_decode_at_their_own_rate) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_clip *c;
     ASSERT_OK(ear_assets_acquire(a, "door", &c));
@@ -94,11 +103,12 @@ TEST(files_decode_at_their_own_rate) {
 }
 
 TEST(cache_counts_holders_keeps_idle_and_trims) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_clip *c1, *c2, *c3;
     ASSERT_OK(ear_assets_acquire(a, "beep", &c1));
     ASSERT_OK(ear_assets_acquire(a, "beep.wav", &c2)); /* the same file: the same entry */
-    ASSERT_TRUE(c1 == c2);
+    ASSERT_PTR_EQ(c1, c2);
     ear_assets_stats s = ear_assets_get_stats(a);
     ASSERT_EQ(s.loads, 1);
     ASSERT_EQ(s.entries, 1);
@@ -118,7 +128,7 @@ TEST(cache_counts_holders_keeps_idle_and_trims) {
     ASSERT_EQ(s.entries, 2);
     ASSERT_EQ(s.idle, 1);
     ASSERT_OK(ear_assets_acquire(a, "beep", &c2));
-    ASSERT_TRUE(c2 == c1);
+    ASSERT_PTR_EQ(c2, c1);
     ASSERT_EQ(ear_assets_get_stats(a).loads, 2);
     ASSERT_OK(ear_assets_release(a, c2));
 
@@ -143,9 +153,10 @@ TEST(cache_counts_holders_keeps_idle_and_trims) {
 }
 
 TEST(a_failed_load_is_not_remembered) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     FILE *f = fopen(at("sounds/late.wav"), "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fputs("not yet a sound\n", f);
     fclose(f);
     log_catcher log;
@@ -154,12 +165,12 @@ TEST(a_failed_load_is_not_remembered) {
     ASSERT_EQ(ear_assets_acquire(a, "late", &c), EAR_E_FORMAT);
     ASSERT_EQ(ear_assets_acquire(a, "late", &c), EAR_E_FORMAT);
     stop_catching();
-    ASSERT_TRUE(c == NULL);
+    ASSERT_NULL(c);
     ear_assets_stats s = ear_assets_get_stats(a);
     ASSERT_EQ(s.entries, 0);
     ASSERT_EQ(s.failed_loads, 2); /* tried each time */
     ASSERT_EQ(log.warnings, 1);   /* said once */
-    ASSERT_TRUE(strstr(log.text, "late.wav: is a text file, not a sound file") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "late.wav: is a text file, not a sound file");
     /* The file is fixed: the next acquire loads it. */
     ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.1 sine 700", at("sounds/late.wav")));
     ASSERT_OK(ear_assets_acquire(a, "late", &c));
@@ -169,6 +180,7 @@ TEST(a_failed_load_is_not_remembered) {
 }
 
 TEST(a_missing_sound_warns_once_and_plays_nothing) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_stage *stage;
     ASSERT_OK(ear_stage_create(NULL, &stage));
@@ -185,7 +197,7 @@ TEST(a_missing_sound_warns_once_and_plays_nothing) {
     stop_catching();
     ASSERT_EQ(log.warnings, 2);
     ASSERT_EQ(ear_assets_get_stats(a).warnings, 2);
-    ASSERT_TRUE(strstr(log.text, "[assets] no sound named \"ghost\"") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "[assets] no sound named \"ghost\"");
     /* What gameplay sees: the sound is finished, nothing plays, the stage is silent. */
     ASSERT_FALSE(ear_stage_is_playing(stage, id));
     ASSERT_EQ(ear_stage_voice_count(stage), 0);
@@ -197,8 +209,9 @@ TEST(a_missing_sound_warns_once_and_plays_nothing) {
  * until a define or load changes something: a file that appears meanwhile is not seen
  * until then. */
 TEST(a_missing_sound_is_not_looked_up_again_until_a_define) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
-    ASSERT_TRUE(a != NULL);
+    ASSERT_NOT_NULL(a);
     ear_clip *c = NULL;
     remove(at("sounds/latecomer.wav"));
     log_catcher log;
@@ -224,6 +237,7 @@ TEST(a_missing_sound_is_not_looked_up_again_until_a_define) {
 }
 
 TEST(play_by_name_and_trim_while_playing) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_stage *stage;
     ASSERT_OK(ear_stage_create(NULL, &stage));
@@ -245,11 +259,12 @@ TEST(play_by_name_and_trim_while_playing) {
 }
 
 TEST(synth_names_are_built_once) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_clip *c1, *c2;
     ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:0.5", &c1));
     ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:0.5", &c2));
-    ASSERT_TRUE(c1 == c2);
+    ASSERT_PTR_EQ(c1, c2);
     ASSERT_EQ(ear_clip_frames(c1), 24000);
     ASSERT_EQ(ear_assets_get_stats(a).loads, 1);
     log_catcher log;
@@ -258,7 +273,7 @@ TEST(synth_names_are_built_once) {
     ASSERT_EQ(ear_assets_acquire(a, "synth:wobble:440", &c2), EAR_E_FORMAT);
     stop_catching();
     ASSERT_EQ(log.warnings, 1);
-    ASSERT_TRUE(strstr(log.text, "synth:wobble:440") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "synth:wobble:440");
     ear_assets_destroy(a);
 }
 
@@ -286,6 +301,7 @@ static void count_free(void *p, void *user) {
  * allocated, said once naming the sound, the field and the limit; in audio.json the
  * error names the file and the JSON path too. */
 TEST(synth_names_are_limited_in_length) {
+    SETUP_ONCE(make_files);
     counting count = {0};
     ear_allocator alloc = {count_alloc, count_realloc, count_free, &count};
     ear_assets_config c = ear_assets_config_default();
@@ -301,10 +317,10 @@ TEST(synth_names_are_limited_in_length) {
     ASSERT_EQ(ear_assets_acquire(a, "synth:sine:440:60.5", &clip), EAR_E_UNSUPPORTED);
     stop_catching();
     ASSERT_EQ(log.warnings, 2);
-    ASSERT_TRUE(strstr(log.text, "sound \"synth:sine:440:3600\": its seconds field asks for "
-                                 "3600 s, more than the 60 s a synth clip may last here "
-                                 "(ear_assets_config.synth_max_s)") != NULL);
-    ASSERT_TRUE(strstr(ear_assets_last_load_error(a), "60.5 s") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "sound \"synth:sine:440:3600\": its seconds field asks for "
+                                  "3600 s, more than the 60 s a synth clip may last here "
+                                  "(ear_assets_config.synth_max_s)");
+    ASSERT_STR_CONTAINS(ear_assets_last_load_error(a), "60.5 s");
     ASSERT_LT(count.largest, 1u << 20); /* nothing near the clip's size was asked for */
     /* Exactly the limit is allowed: 60 s at 48 kHz. */
     ASSERT_OK(ear_assets_acquire(a, "synth:sine:440:60", &clip));
@@ -326,18 +342,18 @@ TEST(synth_names_are_limited_in_length) {
     ASSERT_OK(ear_stage_create(NULL, &stage));
     ear_io_error err = {{0}};
     ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
-                                    "\"synth:sine:1:3600\": its seconds field asks for 3600 "
-                                    "s, more than the 60 s a synth clip in a setup file may "
-                                    "last") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "/long/audio.json: pools[0].clips[0]: sound "
+                                     "\"synth:sine:1:3600\": its seconds field asks for 3600 "
+                                     "s, more than the 60 s a synth clip in a setup file may "
+                                     "last");
     ear_blend_source blend;
     const char *layer = "{\"name\":\"car\",\"params\":[{\"name\":\"rpm\",\"min\":0,"
                         "\"max\":1,\"default\":0}],\"layers\":[{\"clip\":\"synth:engine:"
                         "60:61\"}]}";
     ASSERT_EQ(ear_blend_parse(layer, strlen(layer), "car.blend.json", &blend, &err),
               EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err.message, "car.blend.json: layers[0]: sound \"synth:engine:60:61\": "
-                                    "its seconds field asks for 61 s") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "car.blend.json: layers[0]: sound \"synth:engine:60:61\": "
+                                     "its seconds field asks for 61 s");
     ear_assets_destroy(a);
 
     /* Within the file's 60 s but past a game's tighter cache: the cache's reason, with the
@@ -349,9 +365,9 @@ TEST(synth_names_are_limited_in_length) {
     start_catching(&log);
     ASSERT_EQ(ear_assets_apply_setup(a, stage, &err), EAR_E_UNSUPPORTED);
     stop_catching();
-    ASSERT_TRUE(strstr(err.message, "/long/audio.json: pools[0].clips[0]: sound "
-                                    "\"synth:sine:1:45\" will not load: its seconds field "
-                                    "asks for 45 s, more than the 30 s") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "/long/audio.json: pools[0].clips[0]: sound "
+                                     "\"synth:sine:1:45\" will not load: its seconds field "
+                                     "asks for 45 s, more than the 30 s");
     ear_stage_destroy(stage);
     ear_assets_destroy(a);
 
@@ -368,11 +384,12 @@ TEST(synth_names_are_limited_in_length) {
         c.synth_max_s = bad[i];
         a = NULL;
         ASSERT_EQ(ear_assets_create(&c, &a), EAR_E_INVALID_ARG);
-        ASSERT_TRUE(a == NULL);
+        ASSERT_NULL(a);
     }
 }
 
 TEST(music_opens_as_a_stream) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("mkdir -p '%s'", at("music")));
     ASSERT_TRUE(run("sox -n -r 44100 -c 2 '%s' synth 1 sine 220 sine 330 gain -6",
                     at("music/menu.ogg")));
@@ -394,11 +411,12 @@ TEST(music_opens_as_a_stream) {
     ASSERT_EQ(ear_assets_open_music(a, "no-such-song", false, &s), EAR_E_NOT_FOUND);
     stop_catching();
     ASSERT_EQ(log.warnings, 1);
-    ASSERT_TRUE(strstr(log.text, "no music named \"no-such-song\"") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "no music named \"no-such-song\"");
     ear_assets_destroy(a);
 }
 
 TEST(bad_arguments) {
+    SETUP_ONCE(make_files);
     ear_assets *a = new_assets();
     ear_clip *c;
     ASSERT_EQ(ear_assets_acquire(a, "", &c), EAR_E_INVALID_ARG);
@@ -419,6 +437,7 @@ TEST(bad_arguments) {
  * but for the name. Without them the very same links load, so the test would catch a
  * route that bypasses the check. */
 TEST(confined_files_outside_read_as_missing) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("mkdir -p '%s' '%s' '%s'", at("out"), at("game/sounds"), at("game/music")));
     ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.1 sine 900", at("out/secret.wav")));
     ASSERT_TRUE(run("cp '%s' '%s'", at("out/secret.wav"), at("game/sounds/inside.wav")));
@@ -430,7 +449,7 @@ TEST(confined_files_outside_read_as_missing) {
     ASSERT_TRUE(run("ln -s ../../out/hum.blend.json '%s'", at("game/sounds/hum.blend.json")));
     char game[512], real_game[4096];
     snprintf(game, sizeof game, "%s", at("game"));
-    ASSERT_TRUE(realpath(game, real_game) != NULL);
+    ASSERT_NOT_NULL(realpath(game, real_game));
     const char *allowed[] = {game};
     for (int confined = 1; confined >= 0; confined--) {
         ear_assets_config c = ear_assets_config_default();
@@ -460,10 +479,10 @@ TEST(confined_files_outside_read_as_missing) {
             ASSERT_EQ(music, EAR_E_NOT_FOUND);
             ASSERT_EQ(blend, EAR_E_NOT_FOUND);
             /* The words of a missing sound, and no word of the file outside. */
-            ASSERT_TRUE(strstr(log.text, "no sound named \"leak\" (not registered") != NULL);
-            ASSERT_TRUE(strstr(log.text, "no music named \"tune\"") != NULL);
-            ASSERT_TRUE(strstr(log.text, "secret.wav") == NULL); /* nothing about it */
-            ASSERT_TRUE(strstr(err.message, "No such file or directory") != NULL);
+            ASSERT_STR_CONTAINS(log.text, "no sound named \"leak\" (not registered");
+            ASSERT_STR_CONTAINS(log.text, "no music named \"tune\"");
+            ASSERT_STR_NOT_CONTAINS(log.text, "secret.wav"); /* nothing about it */
+            ASSERT_STR_CONTAINS(err.message, "No such file or directory");
         } else {
             ASSERT_OK(leak);
             ASSERT_OK(dots);
@@ -486,17 +505,12 @@ TEST(confined_files_outside_read_as_missing) {
     ear_audio_setup *setup = NULL;
     ear_io_error err = {{0}};
     ASSERT_EQ(ear_assets_load_setup(a, &setup, &err), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err.message, "clips.c: no file") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "clips.c: no file");
     ear_assets_destroy(a);
     remove(at("game/audio.json"));
 }
 
-TEST(clean_up) {
-    remove_tree(root);
-}
-
-TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
-          TEST_ENTRY(files_decode_at_their_own_rate),
+TEST_MAIN(TEST_ENTRY(names_resolve_in_order), TEST_ENTRY(files_decode_at_their_own_rate),
           TEST_ENTRY(cache_counts_holders_keeps_idle_and_trims),
           TEST_ENTRY(a_failed_load_is_not_remembered),
           TEST_ENTRY(a_missing_sound_warns_once_and_plays_nothing),
@@ -504,4 +518,4 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(names_resolve_in_order),
           TEST_ENTRY(play_by_name_and_trim_while_playing),
           TEST_ENTRY(synth_names_are_built_once), TEST_ENTRY(synth_names_are_limited_in_length),
           TEST_ENTRY(music_opens_as_a_stream), TEST_ENTRY(bad_arguments),
-          TEST_ENTRY(confined_files_outside_read_as_missing), TEST_ENTRY(clean_up))
+          TEST_ENTRY(confined_files_outside_read_as_missing))

@@ -80,7 +80,7 @@ TEST(parses_every_part) {
     ASSERT_NEAR(b->params[1].initial, 0, 0); /* no default: min */
     ASSERT_EQ(b->layer_count, 2);
     ASSERT_STR_EQ(s->blends[0].clip_names[0], "synth:engine:55:2");
-    ASSERT_TRUE(b->layers[0].clip == NULL);
+    ASSERT_NULL(b->layers[0].clip);
     ASSERT_EQ(b->layers[0].gain_count, 1);
     ASSERT_EQ(b->layers[0].pitch_count, 1);
     ASSERT_EQ(b->layers[0].gain[0].shape, EAR_CURVE_EQUAL_POWER);
@@ -189,7 +189,7 @@ TEST(errors_name_the_file_and_the_key) {
                                              "assets/audio.json", &s, &err);
         printf("  %s\n", err.message);
         ASSERT_EQ(r, EAR_E_FORMAT);
-        ASSERT_TRUE(s == NULL);
+        ASSERT_NULL(s);
         if (strncmp(err.message, bad[i].expect, strlen(bad[i].expect)) != 0)
             ASSERT_STR_EQ(err.message, bad[i].expect);
     }
@@ -232,11 +232,11 @@ TEST(loading_resolves_clip_names_through_the_assets) {
     ASSERT_OK(ear_assets_resolve(a, "horn", path, sizeof path));
     ASSERT_STR_EQ(path, at("sounds/horn.wav"));
     ear_clip *horn = s->pools[0].def.clips[0];
-    ASSERT_TRUE(horn != NULL);
+    ASSERT_NOT_NULL(horn);
     ASSERT_EQ(ear_clip_frames(horn), 12000);
     ASSERT_EQ(ear_clip_refcount(horn), 2); /* the cache's and the setup's */
-    ASSERT_TRUE(s->blends[0].def.layers[0].clip != NULL);
-    ASSERT_TRUE(s->blends[0].def.layers[1].clip != NULL);
+    ASSERT_NOT_NULL(s->blends[0].def.layers[0].clip);
+    ASSERT_NOT_NULL(s->blends[0].def.layers[1].clip);
     ASSERT_EQ(ear_clip_frames(s->blends[0].def.layers[0].clip), 96000);
     ear_audio_setup_destroy(s);
     ASSERT_EQ(ear_clip_refcount(horn), 1);
@@ -259,7 +259,7 @@ TEST(loading_resolves_clip_names_through_the_assets) {
     ASSERT_TRUE(write_text(at("audio.json"), "{\"clips\": {\"bell\": \"bell.ogg\"}}"));
     ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_FORMAT);
     printf("  %s\n", err.message);
-    ASSERT_TRUE(strstr(err.message, "audio.json: clips.bell: no file") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "audio.json: clips.bell: no file");
     /* No audio.json at all: not found, and not an error to report. */
     remove(at("audio.json"));
     ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_NOT_FOUND);

@@ -34,8 +34,15 @@ static double rms_of(const float *s, size_t n) {
     return sqrt(sum / (double)n);
 }
 
-TEST(make_files) {
+static void remove_files(void) {
+    remove_tree(root);
+}
+
+/* The files the tests read, made by sox in a scratch folder by the first test that names
+ * them (SETUP_ONCE, so each test also runs alone) and removed when the process exits. */
+static void make_files(void) {
     ASSERT_TRUE(scratch_dir(root, sizeof root, "apply"));
+    atexit(remove_files);
     ASSERT_TRUE(run("mkdir -p '%s' '%s'", at("sounds"), at("music")));
     ASSERT_TRUE(run("sox -n -r 48000 -c 1 '%s' synth 0.3 sine 300", at("sounds/horn.wav")));
     ASSERT_TRUE(run("sox -n -r 48000 -c 2 '%s' synth 1 sine 440 sine 660 gain -6",
@@ -50,6 +57,7 @@ TEST(make_files) {
 }
 
 TEST(audio_json_is_applied_once) {
+    SETUP_ONCE(make_files);
     ear_assets *a;
     ASSERT_OK(ear_assets_create(&(ear_assets_config){.root = root}, &a));
     ear_stage *stage;
@@ -92,6 +100,7 @@ TEST(audio_json_is_applied_once) {
 }
 
 TEST(a_blend_file_is_read_on_first_use) {
+    SETUP_ONCE(make_files);
     ear_assets *a;
     ASSERT_OK(ear_assets_create(&(ear_assets_config){.root = root}, &a));
     ear_stage *stage;
@@ -108,12 +117,13 @@ TEST(a_blend_file_is_read_on_first_use) {
     stop_catching();
     ASSERT_EQ(id, EAR_VOICE_NONE);
     ASSERT_EQ(log.warnings, 1);
-    ASSERT_TRUE(strstr(log.text, "no blend named \"gale\"") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "no blend named \"gale\"");
     ear_stage_destroy(stage);
     ear_assets_destroy(a);
 }
 
 TEST(music_streams_through_the_stage) {
+    SETUP_ONCE(make_files);
     ear_assets *a;
     ASSERT_OK(ear_assets_create(&(ear_assets_config){.root = root}, &a));
     ear_stage *stage;
@@ -140,10 +150,5 @@ TEST(music_streams_through_the_stage) {
     ear_assets_destroy(a);
 }
 
-TEST(clean_up) {
-    remove_tree(root);
-}
-
-TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(audio_json_is_applied_once),
-          TEST_ENTRY(a_blend_file_is_read_on_first_use),
-          TEST_ENTRY(music_streams_through_the_stage), TEST_ENTRY(clean_up))
+TEST_MAIN(TEST_ENTRY(audio_json_is_applied_once), TEST_ENTRY(a_blend_file_is_read_on_first_use),
+          TEST_ENTRY(music_streams_through_the_stage))

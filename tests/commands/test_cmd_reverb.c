@@ -65,12 +65,12 @@ TEST(voice_set_changes_the_send) {
     json_t *err = NULL;
     json_t *r = run(c, "audio.play",
                     parse("{\"sound\": \"synth:sine:500:0.1:0.5\", \"looping\": true}"), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_int_t voice = json_integer_value(json_object_get(r, "voice"));
     json_decref(r);
     r = run(c, "audio.voice.set", json_pack("{s:I, s:f}", "voice", voice, "reverb_send", 0.8),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     json_decref(run(c, "audio.render_offline", parse("{\"seconds\": 0.5}"), &err));
     r = run(c, "audio.stop", json_pack("{s:I}", "voice", voice), &err);
@@ -87,7 +87,7 @@ TEST(rooms_sends_and_zones_and_their_status) {
     json_t *err = NULL;
     json_t *r =
         run(c, "audio.reverb.set", parse("{\"preset\": \"cave\", \"wet\": 0.25}"), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_REL(json_number_value(json_object_get(json_object_get(r, "room"), "rt60_low_s")),
                3.5, 1e-6);
     ASSERT_REL(json_number_value(json_object_get(json_object_get(r, "room"), "wet")), 0.25,
@@ -99,7 +99,7 @@ TEST(rooms_sends_and_zones_and_their_status) {
                3.5, 1e-6);
     json_decref(r);
     r = run(c, "audio.reverb.set", parse("{\"bus\": \"music\", \"send\": 0.5}"), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     /* Refusals name their field. */
     struct {
@@ -117,7 +117,7 @@ TEST(rooms_sends_and_zones_and_their_status) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err = NULL;
         r = run(c, "audio.reverb.set", parse(bad[i].params), &err);
-        ASSERT_TRUE(r == NULL);
+        ASSERT_NULL(r);
         ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), bad[i].code);
         ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), bad[i].where);
         json_decref(err);
@@ -129,11 +129,11 @@ TEST(rooms_sends_and_zones_and_their_status) {
                   "\"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], \"position\": [1, "
                   "1, 1], \"kind\": \"fixed\", \"listener\": {}}]}}"),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "audio.reverb.set", parse("{\"zone\": \"tunnel\", \"preset\": \"corridor\"}"),
             &err);
-    ASSERT_TRUE(r == NULL); /* a new zone needs its box */
+    ASSERT_NULL(r); /* a new zone needs its box */
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.min");
     json_decref(err);
     err = NULL;
@@ -141,11 +141,11 @@ TEST(rooms_sends_and_zones_and_their_status) {
             parse("{\"zone\": \"tunnel\", \"min\": [0, 0, 0], \"max\": [4, 3, 40], "
                   "\"preset\": \"corridor\", \"rt60_low_s\": 1.8}"),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "audio.reverb.set",
             parse("{\"zone\": \"tunnel\", \"min\": [5, 0, 0], \"max\": [4, 3, 40]}"), &err);
-    ASSERT_TRUE(r == NULL); /* min above max */
+    ASSERT_NULL(r); /* min above max */
     json_decref(err);
     err = NULL;
     json_decref(run(c, "world.step", parse("{\"steps\": 1}"), &err));
@@ -159,7 +159,7 @@ TEST(rooms_sends_and_zones_and_their_status) {
                1e-6);
     json_decref(st);
     r = run(c, "audio.reverb.set", parse("{\"zone\": \"tunnel\", \"remove\": true}"), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     json_decref(run(c, "world.step", parse("{\"steps\": 1}"), &err));
     st = run(c, "audio.status", json_object(), &err);

@@ -53,7 +53,7 @@ static void quiet(void *user, ear_log_level level, const char *module, const cha
 TEST(quick_start_gives_the_doppler_shifted_horn) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     const char *lines[] = {
         "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"horn\", \"synth\": "
         "{\"waveform\": \"sine\", \"frequency\": 440, \"seconds\": 1}}}",
@@ -84,7 +84,7 @@ TEST(quick_start_gives_the_doppler_shifted_horn) {
 TEST(every_command_through_serve) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     json_t *r;
 #define SEND(line)                                                                             \
     do {                                                                                       \
@@ -99,10 +99,10 @@ TEST(every_command_through_serve) {
     } while (0)
     r = NULL;
     SEND("{\"command\": \"audio.reset\", \"params\": {\"seed\": 7}}");
-    ASSERT_EQ(num(r, "seed"), 7);
+    ASSERT_FLOAT_EQ(num(r, "seed"), 7);
     SEND("{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"tone\", \"synth\": "
          "{\"frequency\": 300, \"seconds\": 0.5, \"amplitude\": 0.5}}}");
-    ASSERT_EQ(num(r, "frames"), 24000);
+    ASSERT_FLOAT_EQ(num(r, "frames"), 24000);
     SEND("{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"hi\", \"synth\": "
          "{\"frequency\": 1000, \"seconds\": 0.5}}}");
     SEND(
@@ -110,10 +110,10 @@ TEST(every_command_through_serve) {
         "\"params\": [{\"name\": \"rpm\", \"min\": 0, \"max\": 1}], \"layers\": [{\"clip\": "
         "\"tone\", \"gain\": [{\"param\": \"rpm\", \"points\": [[0, 1], [1, 0]]}]}, {\"clip\": "
         "\"hi\", \"gain\": [{\"param\": \"rpm\", \"points\": [[0, 0], [1, 1]]}]}]}}}");
-    ASSERT_EQ(num(r, "layers"), 2);
+    ASSERT_FLOAT_EQ(num(r, "layers"), 2);
     SEND("{\"command\": \"audio.pool.define\", \"params\": {\"pool\": {\"name\": \"hits\", "
          "\"clips\": [\"tone\", \"hi\"], \"no_repeat\": true}}}");
-    ASSERT_EQ(num(r, "clips"), 2);
+    ASSERT_FLOAT_EQ(num(r, "clips"), 2);
     SEND("{\"command\": \"audio.bus.set\", \"params\": {\"bus\": \"sfx\", \"volume\": 0.5}}");
     ASSERT_NEAR(num(r, "volume"), 0.5, 1e-6);
     SEND("{\"command\": \"audio.duck.set\", \"params\": {\"name\": \"d\", \"trigger\": "
@@ -187,7 +187,7 @@ TEST(every_command_through_serve) {
 TEST(bad_input_gives_the_right_error_and_serving_goes_on) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     static char deep[20000];
     size_t n = 0;
     n += (size_t)snprintf(deep, sizeof deep, "{\"command\": \"audio.status\", \"params\": ");
@@ -263,7 +263,7 @@ TEST(bad_input_gives_the_right_error_and_serving_goes_on) {
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *r = serve(c, cases[i].line);
-        ASSERT_TRUE(r != NULL);
+        ASSERT_NOT_NULL(r);
         if (strcmp(code(r), cases[i].code) != 0 ||
             (cases[i].where && strcmp(where(r), cases[i].where) != 0)) {
             char *t = json_dumps(r, JSON_COMPACT);
@@ -292,7 +292,7 @@ TEST(bad_input_gives_the_right_error_and_serving_goes_on) {
 TEST(too_many_voices_is_its_own_error) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     /* 512 voices exist at most; priority 255 voices cannot be stolen by priority 0. */
     json_t *r = NULL;
     for (int i = 0; i < 512; i++) {
@@ -313,7 +313,7 @@ TEST(too_many_voices_is_its_own_error) {
 TEST(a_full_duck_table_is_a_state_error) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     char line[256];
     for (int i = 0; i < 17; i++) {
         snprintf(line, sizeof line,
@@ -399,15 +399,17 @@ TEST(audio_play_takes_a_start_and_a_random_start) {
         ear_commands_destroy(c);
     }
     for (int i = 0; i < 4; i++) ASSERT_U64_EQ(first[i], again[i]);
-    ASSERT_TRUE(first[0] != first[1] && first[1] != first[2] && first[0] != first[2]);
-    for (int i = 0; i < 3; i++) ASSERT_TRUE(first[i] < 48000);
+    ASSERT_NE(first[0], first[1]);
+    ASSERT_NE(first[1], first[2]);
+    ASSERT_NE(first[0], first[2]);
+    for (int i = 0; i < 3; i++) ASSERT_LT(first[i], 48000);
     ASSERT_U64_EQ(first[3], 12000);
 }
 
 TEST(render_writes_a_wav_and_state_goes_on) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     json_t *r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
                          "\"synth:sine:1000:1\", \"looping\": true}}");
     ASSERT_TRUE(ok(r));
@@ -422,9 +424,9 @@ TEST(render_writes_a_wav_and_state_goes_on) {
     ASSERT_NEAR(num(r, "peak"), 0.5, 1e-3); /* a flat voice: unity on both sides */
     json_decref(r);
     FILE *f = fopen(EAR_BUILD_DIR "/commands_test.wav", "rb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fseek(f, 0, SEEK_END);
-    ASSERT_GT(ftell(f), 0.5 * 48000 * 2 * 4);
+    ASSERT_DBL_GT(ftell(f), 0.5 * 48000 * 2 * 4);
     fclose(f);
     remove(EAR_BUILD_DIR "/commands_test.wav");
     /* Two 0.5 s renders are the same samples as the second half of one 1 s render. */
@@ -451,20 +453,20 @@ TEST(render_writes_a_wav_and_state_goes_on) {
 TEST(docs_examples_validate_and_run) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     FILE *f = fopen(EAR_DOCS_COMMANDS, "r");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     char line[8192];
     int examples = 0;
     bool seen[64] = {0};
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, "{\"command\"", 10) != 0) continue;
         json_t *msg = json_loads(line, 0, NULL);
-        ASSERT_TRUE(msg != NULL);
+        ASSERT_NOT_NULL(msg);
         const char *name = json_string_value(json_object_get(msg, "command"));
         long i = ear_commands_find(name);
         if (i < 0) fprintf(stderr, "unknown command in docs: %s\n", name);
-        ASSERT_TRUE(i >= 0);
+        ASSERT_GE(i, 0);
         seen[i] = true;
         json_t *params = json_object_get(msg, "params");
         json_t *empty = json_object();
@@ -476,7 +478,7 @@ TEST(docs_examples_validate_and_run) {
             fprintf(stderr, "docs example %s: %s\n", name, t);
             free(t);
         }
-        ASSERT_TRUE(err == NULL);
+        ASSERT_NULL(err);
         json_t *r = serve(c, line);
         if (!ok(r)) {
             char *t = json_dumps(r, JSON_COMPACT);
@@ -501,9 +503,9 @@ TEST(docs_examples_validate_and_run) {
  * against its own schema and appears in docs/commands.md as a serve line. */
 TEST(schema_examples_validate_and_are_documented) {
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     FILE *f = fopen(EAR_DOCS_COMMANDS, "r");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     static char docs[1 << 17];
     size_t n = fread(docs, 1, sizeof docs - 1, f);
     docs[n] = '\0';
@@ -517,7 +519,7 @@ TEST(schema_examples_validate_and_are_documented) {
         json_t *e;
         json_array_foreach(examples, k, e) {
             json_t *err = ear_schema_check(schema, e, "params");
-            ASSERT_TRUE(err == NULL);
+            ASSERT_NULL(err);
             json_t *line =
                 json_pack("{s:s, s:O}", "command", ear_commands_name(i), "params", e);
             json_t *found = NULL;
@@ -535,7 +537,7 @@ TEST(schema_examples_validate_and_are_documented) {
             }
             if (!found)
                 fprintf(stderr, "%s: example %zu is not in docs\n", ear_commands_name(i), k);
-            ASSERT_TRUE(found != NULL);
+            ASSERT_NOT_NULL(found);
             json_decref(found);
             json_decref(line);
         }
@@ -554,8 +556,7 @@ TEST(serve_errors_name_the_request_line) {
     json_t *e = json_object_get(r, "error");
     ASSERT_STR_EQ(json_string_value(json_object_get(e, "code")), "E_BAD_JSON");
     ASSERT_EQ(json_integer_value(json_object_get(e, "line")), 17);
-    ASSERT_TRUE(
-        strncmp(json_string_value(json_object_get(e, "where")), "line 17, column ", 16) == 0);
+    ASSERT_STR_STARTS(json_string_value(json_object_get(e, "where")), "line 17, column ");
     json_decref(r);
     const char *ghost = "{\"command\": \"audio.play\", \"params\": {\"sound\": \"ghost\"}}";
     text = ear_commands_serve_line_at(c, ghost, strlen(ghost), 18);
@@ -595,8 +596,7 @@ TEST(mcp_messages) {
         json_string_value(json_object_get(json_object_get(r, "result"), "protocolVersion")),
         "2025-03-26");
     json_decref(r);
-    ASSERT_TRUE(mcp(c, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}") ==
-                NULL);
+    ASSERT_NULL(mcp(c, "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}"));
     r = mcp(c, "{\"jsonrpc\": \"2.0\", \"id\": \"p\", \"method\": \"ping\"}");
     ASSERT_TRUE(json_is_object(json_object_get(r, "result")));
     ASSERT_STR_EQ(json_string_value(json_object_get(r, "id")), "p");
@@ -731,7 +731,7 @@ static json_t *error_of(json_t *reply) {
 TEST(past_the_budget_is_too_big_and_nothing_is_lost) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make_with_budget(4u << 20);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     json_t *r = serve(c, "{\"command\": \"audio.clip.define\", \"params\": {\"name\": \"a\", "
                          "\"synth\": {\"waveform\": \"sine\", \"frequency\": 500, "
                          "\"seconds\": 1}}}");
@@ -798,7 +798,7 @@ TEST(past_the_budget_is_too_big_and_nothing_is_lost) {
 TEST(a_render_counts_its_envelopes) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make_with_budget(24u << 20);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     json_t *r =
         serve(c, "{\"command\": \"audio.render_offline\", \"params\": {\"seconds\": 10, "
                  "\"window\": 0.001, \"tones\": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, "
@@ -820,7 +820,7 @@ TEST(a_render_counts_its_envelopes) {
 TEST(ended_synth_names_are_trimmed_for_room) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make_with_budget(4u << 20);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     for (int i = 0; i < 60; i++) {
         char line[200];
         snprintf(line, sizeof line,
@@ -860,7 +860,7 @@ TEST(an_analysis_without_memory_is_an_error) {
     /* 0.5 s: a 192000-byte buffer; its transforms need ear_spectrum_scratch_bytes(24000). */
     size_t scratch = ear_spectrum_scratch_bytes(24000);
     ear_commands *c = make_with_budget(8u << 20);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     json_t *r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": "
                          "\"synth:sine:700:1\", \"looping\": true}}");
     ASSERT_TRUE(ok(r));
@@ -883,7 +883,7 @@ TEST(an_analysis_without_memory_is_an_error) {
     r = serve(c, "{\"command\": \"audio.analyze\", \"params\": {}}");
     ASSERT_FALSE(ok(r));
     ASSERT_STR_EQ(code(r), "E_TOO_BIG");
-    ASSERT_TRUE(json_object_get(r, "result") == NULL);
+    ASSERT_NULL(json_object_get(r, "result"));
     json_decref(r);
     /* With the clip gone (reset keeps nothing), the same analysis measures. */
     r = serve(c, "{\"command\": \"audio.reset\"}");
@@ -914,7 +914,7 @@ static bool flac_claiming(const char *from, const char *to, uint64_t total) {
 TEST(overclaiming_files_by_every_route) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     char dir[] = "/tmp/earshot-claims-XXXXXX";
-    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    ASSERT_NOT_NULL(mkdtemp(dir));
     char cmd[1024], wav[128], good[128], bad[128];
     snprintf(wav, sizeof wav, "%s/c.wav", dir);
     snprintf(cmd, sizeof cmd,
@@ -927,13 +927,13 @@ TEST(overclaiming_files_by_every_route) {
     ASSERT_TRUE(flac_claiming(good, bad, 10000000));
     snprintf(cmd, sizeof cmd, "%s/audio.json", dir);
     FILE *f = fopen(cmd, "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fprintf(f, "{\"clips\": {\"mid\": \"mid.flac\"}, \"pools\": [{\"name\": \"p\", \"clips\": "
                "[\"mid\"]}]}\n");
     fclose(f);
 
     ear_commands *c = make_with_budget(8u << 20);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     char line[1400];
     /* audio.clip.define of the file */
     snprintf(line, sizeof line,
@@ -942,8 +942,8 @@ TEST(overclaiming_files_by_every_route) {
              bad);
     json_t *r = serve(c, line);
     ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
-    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
-                       "truncated: the header promises 10000000 frames") != NULL);
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(error_of(r), "message")),
+                        "truncated: the header promises 10000000 frames");
     json_decref(r);
     /* audio.load: the pool's clip is decoded while loading */
     snprintf(line, sizeof line,
@@ -952,8 +952,8 @@ TEST(overclaiming_files_by_every_route) {
     ASSERT_FALSE(ok(r));
     printf("  audio.load: %s\n", json_string_value(json_object_get(error_of(r), "message")));
     ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
-    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
-                       "truncated") != NULL);
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(error_of(r), "message")),
+                        "truncated");
     json_decref(r);
     /* audio.play of a file name under <assets>/sounds (the asset cache) */
     ear_commands_destroy(c);
@@ -965,8 +965,8 @@ TEST(overclaiming_files_by_every_route) {
     ASSERT_FALSE(ok(r));
     ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
     printf("  audio.play: %s\n", json_string_value(json_object_get(error_of(r), "message")));
-    ASSERT_TRUE(strstr(json_string_value(json_object_get(error_of(r), "message")),
-                       "truncated: the header promises 10000000 frames") != NULL);
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(error_of(r), "message")),
+                        "truncated: the header promises 10000000 frames");
     json_decref(r);
     r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"mid.flac\"}}");
     ASSERT_FALSE(ok(r));
@@ -975,7 +975,7 @@ TEST(overclaiming_files_by_every_route) {
     ear_commands_memory m = ear_commands_get_memory(c);
     long bytes = 0;
     f = fopen(bad, "rb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fseek(f, 0, SEEK_END);
     bytes = ftell(f);
     fclose(f);
@@ -996,7 +996,7 @@ TEST(overclaiming_files_by_every_route) {
 TEST(the_limiter_through_serve) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = make();
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     const char *loud = "{\"command\": \"audio.play\", \"params\": {\"sound\": "
                        "\"synth:sine:440:1\", \"volume\": 6}}";
     const char *render = "{\"command\": \"audio.render_offline\", \"params\": "
@@ -1023,7 +1023,7 @@ TEST(the_limiter_through_serve) {
     double limited = num(r, "peak");
     json_decref(r);
     printf("  peak %.4f unlimited, %.6f limited to -6 dBFS\n", unlimited, limited);
-    ASSERT_TRUE(limited <= (double)(float)pow(10.0, -6.0 / 20.0));
+    ASSERT_DBL_LE(limited, (double)(float)pow(10.0, -6.0 / 20.0));
     ASSERT_DBL_GT(limited, 0.49);
     r = serve(c, "{\"command\": \"audio.status\"}");
     json_t *lim = json_object_get(json_object_get(r, "result"), "limiter");

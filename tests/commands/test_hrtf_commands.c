@@ -57,7 +57,7 @@ TEST(load_errors_change_nothing) {
     ASSERT_STR_EQ(code(r), "E_BAD_PARAM");
     const char *msg =
         json_string_value(json_object_get(json_object_get(r, "error"), "message"));
-    ASSERT_TRUE(msg && strstr(msg, "not a SOFA") != NULL);
+    ASSERT_STR_CONTAINS(msg, "not a SOFA");
     json_decref(r);
     r = serve(c, "{\"command\": \"audio.hrtf.load\", \"params\": {\"path\": \"x\", \"taps\": "
                  "4}}");

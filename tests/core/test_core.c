@@ -8,8 +8,8 @@
 
 TEST(every_result_has_a_message_and_a_name) {
     for (int r = 0; r >= EAR_E_CRYPTO; r--) {
-        ASSERT_TRUE(strcmp(ear_result_string((ear_result)r), "unknown result") != 0);
-        ASSERT_TRUE(strcmp(ear_result_name((ear_result)r), "EAR_E_UNKNOWN") != 0);
+        ASSERT_STR_NE(ear_result_string((ear_result)r), "unknown result");
+        ASSERT_STR_NE(ear_result_name((ear_result)r), "EAR_E_UNKNOWN");
     }
     ASSERT_STR_EQ(ear_result_string((ear_result)-999), "unknown result");
     ASSERT_STR_EQ(ear_result_name(EAR_E_STALE_ID), "EAR_E_STALE_ID");
@@ -36,19 +36,21 @@ TEST(rng_is_seeded_and_in_range) {
     ear_rng_seed(&b, 42);
     for (int i = 0; i < 1000; i++) ASSERT_U64_EQ(ear_rng_next(&a), ear_rng_next(&b));
     ear_rng_seed(&b, 43);
-    ASSERT_TRUE(ear_rng_next(&a) != ear_rng_next(&b));
+    ASSERT_NE(ear_rng_next(&a), ear_rng_next(&b));
     /* Seed 0 is a valid state, and a known first value pins the algorithm. */
     ear_rng z;
     ear_rng_seed(&z, 0);
-    ASSERT_TRUE(ear_rng_next(&z) != 0);
+    ASSERT_NE(ear_rng_next(&z), 0);
     double sum = 0;
     int counts[7] = {0};
     for (int i = 0; i < 70000; i++) {
         double u = ear_rng_uniform(&a);
-        ASSERT_TRUE(u >= 0.0 && u < 1.0);
+        ASSERT_DBL_GE(u, 0.0);
+        ASSERT_DBL_LT(u, 1.0);
         sum += u;
         float f = ear_rng_range(&a, -2.0f, 3.0f);
-        ASSERT_TRUE(f >= -2.0f && f <= 3.0f);
+        ASSERT_DBL_GE(f, -2.0f);
+        ASSERT_DBL_LE(f, 3.0f);
         counts[ear_rng_below(&a, 7)]++;
     }
     ASSERT_NEAR(sum / 70000.0, 0.5, 0.01);
@@ -81,9 +83,9 @@ TEST(log_callback_routes_and_filters) {
 TEST(default_allocator) {
     const ear_allocator *a = ear_allocator_default();
     void *p = a->alloc_fn(100, a->user);
-    ASSERT_TRUE(p != NULL);
+    ASSERT_NOT_NULL(p);
     p = a->realloc_fn(p, 1000, a->user);
-    ASSERT_TRUE(p != NULL);
+    ASSERT_NOT_NULL(p);
     a->free_fn(p, a->user);
 }
 

@@ -58,8 +58,15 @@ static void check_file(const char *name, ear_audio_format format, uint64_t frame
     ear_clip_release(clip);
 }
 
-TEST(make_files) {
+static void remove_files(void) {
+    remove_tree(dir);
+}
+
+/* The files the tests read, made by sox in a scratch folder by the first test that names
+ * them (SETUP_ONCE, so each test also runs alone) and removed when the process exits. */
+static void make_files(void) {
     ASSERT_TRUE(scratch_dir(dir, sizeof dir, "decode"));
+    atexit(remove_files);
     /* Stereo, 44.1 kHz, a different tone per channel; 2 s = 88200 frames. */
     ASSERT_TRUE(run("sox -n -b 16 -r 44100 -c 2 '%s' synth 2 sine 440 sine 660 gain -6",
                     at("two.wav")));
@@ -78,24 +85,30 @@ TEST(make_files) {
 }
 
 TEST(wav_16_bit_stereo) {
+    SETUP_ONCE(make_files);
     check_file("two.wav", EAR_AUDIO_WAV, 88200, 44100, 2, 0, "two.wav", 1e-5);
 }
 TEST(wav_32_bit_float) {
+    SETUP_ONCE(make_files);
     check_file("float.wav", EAR_AUDIO_WAV, 11025, 22050, 1, 0, "float.wav", 1e-5);
 }
 TEST(flac_stereo_and_mono_24_bit) {
+    SETUP_ONCE(make_files);
     check_file("two.flac", EAR_AUDIO_FLAC, 88200, 44100, 2, 0, "two.flac", 1e-5);
     check_file("mono.flac", EAR_AUDIO_FLAC, 72000, 48000, 1, 0, "mono.flac", 1e-5);
 }
 TEST(ogg_vorbis) {
+    SETUP_ONCE(make_files);
     check_file("two.ogg", EAR_AUDIO_VORBIS, 88200, 44100, 2, 0, "two.ogg", 1e-4);
 }
 TEST(mp3) {
+    SETUP_ONCE(make_files);
     /* libsndfile keeps the encoder's delay and padding (under two MP3 frames); sox reads
      * the same file with libmad, which trims differently, so RMS agrees to 1%. */
     check_file("two.mp3", EAR_AUDIO_MP3, 88200, 44100, 2, 2 * 1152, "two.mp3", 0.01);
 }
 TEST(opus) {
+    SETUP_ONCE(make_files);
     /* sox cannot read Opus: compare with sox's stat of the WAV it was encoded from. */
     check_file("two.opus", EAR_AUDIO_OPUS, 96000, 48000, 2, 0, "two48.wav", 0.01);
 }
@@ -107,29 +120,31 @@ static void expect_error(const char *path, ear_result expected, const char *reas
     ear_result r = ear_decode_file(path, NULL, &clip, &err);
     printf("  %s\n", err.message);
     ASSERT_EQ(r, expected);
-    ASSERT_TRUE(clip == NULL);
-    ASSERT_TRUE(strstr(err.message, path) != NULL);
-    ASSERT_TRUE(strstr(err.message, reason) != NULL);
+    ASSERT_NULL(clip);
+    ASSERT_STR_CONTAINS(err.message, path);
+    ASSERT_STR_CONTAINS(err.message, reason);
 }
 
 TEST(missing_file_names_it) {
+    SETUP_ONCE(make_files);
     expect_error(at("nothing-here.wav"), EAR_E_NOT_FOUND, "no such file");
     expect_error(dir, EAR_E_IO, "folder");
 }
 
 TEST(not_audio_names_the_reason) {
+    SETUP_ONCE(make_files);
     FILE *f = fopen(at("text.wav"), "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fputs("this is a text file, not a sound\n", f);
     fclose(f);
     expect_error(at("text.wav"), EAR_E_FORMAT, "is a text file, not a sound file");
     f = fopen(at("empty.flac"), "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fclose(f);
     expect_error(at("empty.flac"), EAR_E_FORMAT, "empty");
     /* Random bytes behind an Ogg name. */
     f = fopen(at("noise.ogg"), "wb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     ear_rng rng;
     ear_rng_seed(&rng, 7);
     for (int i = 0; i < 20000; i++) fputc((int)(ear_rng_next(&rng) & 0xff), f);
@@ -138,11 +153,13 @@ TEST(not_audio_names_the_reason) {
 }
 
 TEST(more_than_two_channels_is_unsupported) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("sox -n -r 48000 -c 6 '%s' synth 0.1 sine 440", at("surround.wav")));
     expect_error(at("surround.wav"), EAR_E_UNSUPPORTED, "has 6 channels");
 }
 
 TEST(truncated_files_name_the_reason) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(copy_prefix(at("two.wav"), at("cut.wav"), file_size(at("two.wav")) / 2));
     expect_error(at("cut.wav"), EAR_E_FORMAT, "truncated");
     ASSERT_TRUE(copy_prefix(at("two.flac"), at("cut.flac"), file_size(at("two.flac")) / 2));
@@ -158,12 +175,13 @@ TEST(truncated_files_name_the_reason) {
 
 /* Flips bytes through the body of a file: an error or a clip, never a crash. */
 TEST(corrupt_bodies_never_crash) {
+    SETUP_ONCE(make_files);
     const char *names[] = {"two.flac", "two.ogg", "two.mp3", "two.opus", "two.wav"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
         long size = file_size(at(names[k]));
         ASSERT_GT(size, 0);
         FILE *in = fopen(at(names[k]), "rb");
-        ASSERT_TRUE(in != NULL);
+        ASSERT_NOT_NULL(in);
         unsigned char *bytes = malloc((size_t)size);
         ASSERT_EQ(fread(bytes, 1, (size_t)size, in), (size_t)size);
         fclose(in);
@@ -185,7 +203,7 @@ TEST(corrupt_bodies_never_crash) {
             printf("  %s: decoded (%zu samples)\n", name, n);
         } else {
             printf("  %s\n", err.message);
-            ASSERT_TRUE(strstr(err.message, at(name)) != NULL);
+            ASSERT_STR_CONTAINS(err.message, at(name));
         }
     }
 }
@@ -322,6 +340,7 @@ static ear_result decode_counted(const char *path, ear_clip **clip, ear_io_error
  * allows but its body does not keep is found while decoding, at the memory of what the
  * body holds. Four seconds of mono 48 kHz (192000 frames) in each format. */
 TEST(overclaiming_headers_cost_what_the_file_holds) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("sox -n -b 16 -r 48000 -c 1 '%s' synth 4 sine 440 gain -3", at("c.wav")));
     ASSERT_TRUE(run("sox '%s' '%s'", at("c.wav"), at("c.flac")));
     ASSERT_TRUE(run("sox '%s' -C 0 '%s'", at("c.wav"), at("c.ogg")));
@@ -342,9 +361,9 @@ TEST(overclaiming_headers_cost_what_the_file_holds) {
         counting c;
         ASSERT_EQ(decode_counted(at(huge[k]), &clip, &err, &c), EAR_E_FORMAT);
         printf("  %s\n", err.message);
-        ASSERT_TRUE(strstr(err.message, at(huge[k])) != NULL);
-        ASSERT_TRUE(strstr(err.message, "corrupt: the header claims") != NULL);
-        ASSERT_TRUE(clip == NULL);
+        ASSERT_STR_CONTAINS(err.message, at(huge[k]));
+        ASSERT_STR_CONTAINS(err.message, "corrupt: the header claims");
+        ASSERT_NULL(clip);
         ASSERT_EQ(c.peak, 0); /* refused before a byte was allocated */
     }
     const char *mid[] = {"mid.flac", "mid.ogg", "mid.opus"};
@@ -354,8 +373,8 @@ TEST(overclaiming_headers_cost_what_the_file_holds) {
         counting c;
         ASSERT_EQ(decode_counted(at(mid[k]), &clip, &err, &c), EAR_E_FORMAT);
         printf("  %s (peak %zu bytes)\n", err.message, c.peak);
-        ASSERT_TRUE(strstr(err.message, "truncated: the header promises") != NULL);
-        ASSERT_TRUE(clip == NULL);
+        ASSERT_STR_CONTAINS(err.message, "truncated: the header promises");
+        ASSERT_NULL(clip);
         ASSERT_EQ(c.live, 0);
         /* The documented bound: the first guess (8 frames a byte of the file plus 65536)
          * or twice the frames really there (192000, and a packet more for Ogg), whichever
@@ -372,15 +391,20 @@ TEST(overclaiming_headers_cost_what_the_file_holds) {
     {
         long size;
         unsigned char *b = read_all(at("c.mp3"), &size);
-        ASSERT_TRUE(b != NULL && size > 4 && b[0] == 0xff && (b[1] & 0xe0) == 0xe0);
+        ASSERT_NOT_NULL(b);
+        ASSERT_GT(size, 4);
+        ASSERT_EQ(b[0], 0xff);
+        ASSERT_EQ(b[1] & 0xe0, 0xe0);
         /* sox's first frame: MPEG-1 layer III, 64 kbit/s, 48 kHz, mono (ff fb 54 c4): 192
          * bytes, the Xing tag after 4 + 17 bytes of header and side information. */
-        ASSERT_TRUE(b[1] == 0xfb && b[2] == 0x54 && (b[3] & 0xc0) == 0xc0);
+        ASSERT_EQ(b[1], 0xfb);
+        ASSERT_EQ(b[2], 0x54);
+        ASSERT_EQ(b[3] & 0xc0, 0xc0);
         unsigned char xing[192] = {0};
         memcpy(xing, b, 4);
         memcpy(xing + 21, "Xing\0\0\0\x01\x7f\xff\xff\xff", 12);
         FILE *f = fopen(at("xing.mp3"), "wb");
-        ASSERT_TRUE(f != NULL);
+        ASSERT_NOT_NULL(f);
         ASSERT_EQ(fwrite(xing, 1, sizeof xing, f), sizeof xing);
         ASSERT_EQ(fwrite(b, 1, (size_t)size, f), (size_t)size);
         ASSERT_EQ(fclose(f), 0);
@@ -419,6 +443,7 @@ TEST(overclaiming_headers_cost_what_the_file_holds) {
 /* A file whose real frames exceed the first guess (silence compresses to almost nothing)
  * grows its buffer: every frame arrives, and what is kept is exactly the clip. */
 TEST(a_very_compressible_file_decodes_whole) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("sox -D -n -b 16 -r 48000 -c 1 '%s' trim 0 60", at("quiet.flac")));
     long bytes = file_size(at("quiet.flac"));
     ASSERT_LT((size_t)bytes * 8 + 65536, 2880000); /* the first guess is too small */
@@ -435,6 +460,7 @@ TEST(a_very_compressible_file_decodes_whole) {
 }
 
 TEST(errors_are_logged_without_an_error_buffer) {
+    SETUP_ONCE(make_files);
     log_catcher c;
     start_catching(&c);
     ear_clip *clip = NULL;
@@ -442,16 +468,12 @@ TEST(errors_are_logged_without_an_error_buffer) {
     stop_catching();
     ASSERT_EQ(r, EAR_E_NOT_FOUND);
     ASSERT_EQ(c.lines, 1);
-    ASSERT_TRUE(strstr(c.text, "[io]") != NULL);
-    ASSERT_TRUE(strstr(c.text, "nothing-here.ogg: no such file") != NULL);
+    ASSERT_STR_CONTAINS(c.text, "[io]");
+    ASSERT_STR_CONTAINS(c.text, "nothing-here.ogg: no such file");
     ASSERT_EQ(ear_decode_file(NULL, NULL, &clip, NULL), EAR_E_INVALID_ARG);
 }
 
-TEST(clean_up) {
-    remove_tree(dir);
-}
-
-TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_32_bit_float),
+TEST_MAIN(TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_32_bit_float),
           TEST_ENTRY(flac_stereo_and_mono_24_bit), TEST_ENTRY(ogg_vorbis), TEST_ENTRY(mp3),
           TEST_ENTRY(opus), TEST_ENTRY(missing_file_names_it),
           TEST_ENTRY(not_audio_names_the_reason),
@@ -459,4 +481,4 @@ TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_
           TEST_ENTRY(truncated_files_name_the_reason), TEST_ENTRY(corrupt_bodies_never_crash),
           TEST_ENTRY(overclaiming_headers_cost_what_the_file_holds),
           TEST_ENTRY(a_very_compressible_file_decodes_whole),
-          TEST_ENTRY(errors_are_logged_without_an_error_buffer), TEST_ENTRY(clean_up))
+          TEST_ENTRY(errors_are_logged_without_an_error_buffer))

@@ -79,8 +79,15 @@ static void read_on_a_thread(reader *rd) {
     pthread_join(t, NULL);
 }
 
-TEST(make_files) {
+static void remove_files(void) {
+    remove_tree(dir);
+}
+
+/* The files the tests read, made by sox in a scratch folder by the first test that names
+ * them (SETUP_ONCE, so each test also runs alone) and removed when the process exits. */
+static void make_files(void) {
     ASSERT_TRUE(scratch_dir(dir, sizeof dir, "stream"));
+    atexit(remove_files);
     ASSERT_TRUE(run("sox -n -b 16 -r 44100 -c 2 '%s' synth 3 sine 440 sine 660 gain -6",
                     at("music.wav")));
     ASSERT_TRUE(run("sox '%s' '%s'", at("music.wav"), at("music.ogg")));
@@ -120,9 +127,11 @@ static void check_same_as_decode(const char *name) {
 }
 
 TEST(stream_equals_whole_decode_ogg) {
+    SETUP_ONCE(make_files);
     check_same_as_decode("music.ogg");
 }
 TEST(stream_equals_whole_decode_flac) {
+    SETUP_ONCE(make_files);
     check_same_as_decode("music.flac");
 }
 
@@ -156,6 +165,7 @@ static bool write_float_wav(const char *path, const float *samples, uint32_t fra
 }
 
 TEST(non_finite_samples_stream_as_zero_like_decoding) {
+    SETUP_ONCE(make_files);
     enum { FRAMES = 3000 };
     static float samples[FRAMES];
     for (int i = 0; i < FRAMES; i++) samples[i] = 0.25f;
@@ -167,9 +177,9 @@ TEST(non_finite_samples_stream_as_zero_like_decoding) {
     ear_clip *clip = NULL;
     ASSERT_OK(ear_decode_file(at("nan.wav"), NULL, &clip, NULL));
     ASSERT_EQ(ear_clip_frames(clip), FRAMES);
-    ASSERT_EQ(ear_clip_data(clip)[10], 0.0f);
-    ASSERT_EQ(ear_clip_data(clip)[1500], 0.0f);
-    ASSERT_EQ(ear_clip_data(clip)[11], 0.25f);
+    ASSERT_FLOAT_EQ(ear_clip_data(clip)[10], 0.0f);
+    ASSERT_FLOAT_EQ(ear_clip_data(clip)[1500], 0.0f);
+    ASSERT_FLOAT_EQ(ear_clip_data(clip)[11], 0.25f);
     ear_clip_release(clip);
     check_same_as_decode("nan.wav");
 }
@@ -179,6 +189,7 @@ TEST(non_finite_samples_stream_as_zero_like_decoding) {
  * which plays them at their value (a flat voice at pan 0 and volume 0.25: 0.5 and -0.75 in
  * both channels, to the float's last bit); nothing is clamped and nothing is warned. */
 TEST(float_samples_beyond_one_come_as_stored) {
+    SETUP_ONCE(make_files);
     enum { FRAMES = 4800 };
     static float samples[FRAMES];
     for (int i = 0; i < FRAMES; i++) samples[i] = 0.25f;
@@ -192,7 +203,7 @@ TEST(float_samples_beyond_one_come_as_stored) {
     stop_catching();
     ASSERT_EQ(c.lines, 0);
     ASSERT_EQ(ear_clip_frames(clip), FRAMES);
-    ASSERT_TRUE(memcmp(ear_clip_data(clip), samples, sizeof samples) == 0);
+    ASSERT_MEM_EQ(ear_clip_data(clip), samples, sizeof samples);
     check_same_as_decode("hot.wav");
 
     ear_stage *stage;
@@ -202,15 +213,16 @@ TEST(float_samples_beyond_one_come_as_stored) {
     static float out[2 * FRAMES];
     ASSERT_OK(ear_stage_render(stage, out, FRAMES));
     for (int ch = 0; ch < 2; ch++) {
-        ASSERT_EQ(out[2 * 1050 + ch], 0.5f);
-        ASSERT_EQ(out[2 * 2050 + ch], -0.75f);
-        ASSERT_EQ(out[2 * 3000 + ch], 0.0625f);
+        ASSERT_FLOAT_EQ(out[2 * 1050 + ch], 0.5f);
+        ASSERT_FLOAT_EQ(out[2 * 2050 + ch], -0.75f);
+        ASSERT_FLOAT_EQ(out[2 * 3000 + ch], 0.0625f);
     }
     ear_stage_destroy(stage);
     ear_clip_release(clip);
 }
 
 TEST(looping_seeks_to_the_start) {
+    SETUP_ONCE(make_files);
     ear_clip *clip = NULL;
     ASSERT_OK(ear_decode_file(at("music.flac"), NULL, &clip, NULL));
     uint64_t frames = ear_clip_frames(clip);
@@ -240,6 +252,7 @@ TEST(looping_seeks_to_the_start) {
 }
 
 TEST(the_reader_never_waits) {
+    SETUP_ONCE(make_files);
     /* Read far faster than real time: the ring runs dry and reads come back short (an
      * underrun) instead of waiting for the decoder. */
     ear_stream s;
@@ -268,10 +281,11 @@ TEST(the_reader_never_waits) {
 }
 
 TEST(errors_and_a_truncated_stream) {
+    SETUP_ONCE(make_files);
     ear_stream s;
     ear_io_error err = {{0}};
     ASSERT_EQ(ear_file_stream_open(at("none.ogg"), NULL, &s, &err), EAR_E_NOT_FOUND);
-    ASSERT_TRUE(strstr(err.message, "none.ogg: no such file") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "none.ogg: no such file");
     /* A FLAC cut in half opens (its header is whole); decoding stops where the file
      * does, the decoder thread logs it, and the stream ends. */
     ASSERT_TRUE(copy_prefix(at("music.flac"), at("cut.flac"), file_size(at("music.flac")) / 2));
@@ -285,20 +299,16 @@ TEST(errors_and_a_truncated_stream) {
     stop_catching();
     ASSERT_TRUE(rd.ended);
     ASSERT_LT(rd.got, rd.want);
-    ASSERT_TRUE(strstr(c.text, "cut.flac: decoding stopped") != NULL);
+    ASSERT_STR_CONTAINS(c.text, "cut.flac: decoding stopped");
     free(rd.out);
     ear_stream other = {0};
     ear_file_stream_stats st;
     ASSERT_EQ(ear_file_stream_get_stats(&other, &st), EAR_E_INVALID_ARG);
 }
 
-TEST(clean_up) {
-    remove_tree(dir);
-}
-
-TEST_MAIN(TEST_ENTRY(make_files), TEST_ENTRY(stream_equals_whole_decode_ogg),
+TEST_MAIN(TEST_ENTRY(stream_equals_whole_decode_ogg),
           TEST_ENTRY(stream_equals_whole_decode_flac),
           TEST_ENTRY(non_finite_samples_stream_as_zero_like_decoding),
           TEST_ENTRY(float_samples_beyond_one_come_as_stored),
           TEST_ENTRY(looping_seeks_to_the_start), TEST_ENTRY(the_reader_never_waits),
-          TEST_ENTRY(errors_and_a_truncated_stream), TEST_ENTRY(clean_up))
+          TEST_ENTRY(errors_and_a_truncated_stream))

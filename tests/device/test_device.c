@@ -233,7 +233,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     ASSERT_EQ(leading % 512, 0);
     ASSERT_EQ(off.failures, 0);
     FILE *f = fopen(out_path, "rb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fseek(f, leading * (long)(2 * sizeof(float)), SEEK_SET);
     float *got = calloc((size_t)TARGET_FRAMES * 2, sizeof(float));
     size_t read = fread(got, sizeof(float) * 2, TARGET_FRAMES, f);
@@ -259,7 +259,7 @@ TEST(device_plays_what_the_offline_render_gives) {
     for (size_t i = 0; i < (size_t)TARGET_FRAMES * 2; i++)
         peak = fabsf(want[i]) > peak ? fabsf(want[i]) : peak;
     printf("  peak %.6f, the ceiling %.6f\n", (double)peak, (double)ceiling);
-    ASSERT_TRUE(peak <= ceiling);
+    ASSERT_DBL_LE(peak, ceiling);
     ASSERT_DBL_GT(peak, 0.99 * ceiling);
     ASSERT_EQ(memcmp(got, want, (size_t)TARGET_FRAMES * 2 * sizeof(float)), 0);
     free(got);
@@ -348,7 +348,7 @@ TEST(without_a_device_every_sound_reads_as_finished) {
     stop_catching();
     printf("  %s", log.text);
     ASSERT_EQ(log.warnings, 1); /* said once */
-    ASSERT_TRUE(strstr(log.text, "[device] no audio device") != NULL);
+    ASSERT_STR_CONTAINS(log.text, "[device] no audio device");
     ASSERT_EQ(ear_clip_refcount(tone), 1); /* the ended voices' references are gone */
     ear_clip_release(tone);
     ear_device_close(dev);

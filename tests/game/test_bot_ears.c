@@ -183,10 +183,10 @@ TEST(on_headphones_the_bell_is_heard_through_the_hrtf) {
         }
         /* the partial's level difference is the set's, not the pan's (which is the same at
          * every frequency) */
-        ASSERT_TRUE(fabs(ild[1] - pan_ild[i][1]) > 3.0);
+        ASSERT_DBL_GT(fabs(ild[1] - pan_ild[i][1]), 3.0);
         printf("bell at %+.0f degrees on headphones: the bot hears it at %+.1f\n",
                (double)angles[i], (double)heard);
-        ASSERT_TRUE(heard * angles[i] > 0); /* on the correct side */
+        ASSERT_DBL_GT(heard * angles[i], 0); /* on the correct side */
     }
     ear_hrtf_free(set);
     ear_assets_destroy(as);
@@ -262,8 +262,8 @@ static void turns_to_the_bell(ear_stage *st, ear_assets *as, const char *output)
                                                                                  : "nothing";
         printf("%s: the bell at %+.0f degrees: the turn tells %s; at %+.1f when it walks\n",
                output, (double)starts[i], told, (double)end);
-        ASSERT_TRUE(strcmp(told, want) == 0);
-        ASSERT_TRUE(fabsf(end) < 15.0f);
+        ASSERT_STR_EQ(told, want);
+        ASSERT_DBL_LT(fabsf(end), 15.0f);
     }
 }
 

@@ -94,11 +94,11 @@ TEST(each_level_is_heard_in_its_room_and_the_cellar_rings) {
     ASSERT_TRUE(knock_in_level(1, garden, sizeof garden, &g));
     ASSERT_TRUE(knock_in_level(2, cellar, sizeof cellar, &c));
     ASSERT_TRUE(knock_in_level(3, road, sizeof road, &r));
-    ASSERT_TRUE(strstr(garden, "zone=garden room=outdoors ") != NULL);
-    ASSERT_TRUE(strstr(cellar, "zone=cellar room=cave ") != NULL);
-    ASSERT_TRUE(strstr(road, "zone=road room=outdoors ") != NULL);
+    ASSERT_STR_CONTAINS(garden, "zone=garden room=outdoors ");
+    ASSERT_STR_CONTAINS(cellar, "zone=cellar room=cave ");
+    ASSERT_STR_CONTAINS(road, "zone=road room=outdoors ");
     printf("the cellar's tail over the garden's: %+.2f dB (at least +15 required)\n", c - g);
-    ASSERT_TRUE(c - g >= 15.0);
+    ASSERT_DBL_GE(c - g, 15.0);
     /* the same room gives the same tail (the road is outdoors too), within 0.5 dB */
     ASSERT_NEAR(r, g, 0.5);
 }

@@ -78,7 +78,7 @@ TEST(registered_clips_are_what_the_cache_hands_out) {
     for (size_t i = 0; i < m.count; i++) {
         ear_clip *got = NULL;
         ASSERT_EQ(ear_assets_acquire(as, m.names[i], &got), EAR_OK);
-        ASSERT_TRUE(got == m.clips[i]);
+        ASSERT_PTR_EQ(got, m.clips[i]);
         ASSERT_EQ(ear_assets_release(as, got), EAR_OK);
     }
     ear_assets_trim(as); /* registered clips stay */

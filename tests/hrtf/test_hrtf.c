@@ -19,19 +19,37 @@
 static struct MYSOFA_HRTF *raw;
 static ear_hrtf_set *set48, *set44;
 
-static void load_all(void) {
-    if (raw) return;
-    int e = 0;
-    raw = mysofa_load(SOFA, &e);
-    ear_hrtf_config c = ear_hrtf_config_default();
-    ear_hrtf_load(SOFA, &c, &set48, NULL);
-    c.sample_rate = 44100;
-    ear_hrtf_load(SOFA, &c, &set44, NULL);
-}
-
 static double *fft_in;
 static fftw_complex *fft_out;
 static fftw_plan fft_plan;
+
+static void release_all(void) {
+    ear_hrtf_free(set48);
+    ear_hrtf_free(set44);
+    if (raw) mysofa_free(raw);
+    if (fft_plan) {
+        fftw_destroy_plan(fft_plan);
+        fftw_free(fft_in);
+        fftw_free(fft_out);
+        fftw_cleanup();
+    }
+    set48 = set44 = NULL;
+    raw = NULL;
+    fft_plan = NULL;
+}
+
+/* The dataset as libmysofa reads it and as Earshot loads it at 48 and 44.1 kHz: read once
+ * by the first test that names it (SETUP_ONCE), freed when the process exits. */
+static void load_all(void) {
+    atexit(release_all);
+    int e = 0;
+    raw = mysofa_load(SOFA, &e);
+    ASSERT_NOT_NULL(raw);
+    ear_hrtf_config c = ear_hrtf_config_default();
+    ASSERT_OK(ear_hrtf_load(SOFA, &c, &set48, NULL));
+    c.sample_rate = 44100;
+    ASSERT_OK(ear_hrtf_load(SOFA, &c, &set44, NULL));
+}
 
 /* Band powers in dB of an impulse response h (n taps at rate) in third octaves
  * 500 Hz * 2^(b/3) +- 1/6 octave. */
@@ -71,9 +89,9 @@ static const float *raw_ear(uint32_t d, int ear) {
 }
 
 TEST(loads_the_kemar_set) {
-    load_all();
-    ASSERT_TRUE(raw != NULL);
-    ASSERT_TRUE(set48 != NULL);
+    SETUP_ONCE(load_all);
+    ASSERT_NOT_NULL(raw);
+    ASSERT_NOT_NULL(set48);
     ASSERT_EQ(set48->count, raw->M);
     ASSERT_EQ(set48->count, 710);
     ASSERT_EQ(set48->taps, 112);
@@ -127,7 +145,7 @@ static void check_bands(const ear_hrtf_set *s, double *worst, uint32_t *over_1db
 }
 
 TEST(magnitudes_match_the_dataset_by_third_octaves) {
-    load_all();
+    SETUP_ONCE(load_all);
     double worst48, worst44;
     uint32_t over48, over44;
     check_bands(set48, &worst48, &over48);
@@ -166,7 +184,7 @@ static double plain_lag(const float *a, const float *b, int n, int max_lag) {
 }
 
 TEST(itd_matches_the_cross_correlation_within_one_sample) {
-    load_all();
+    SETUP_ONCE(load_all);
     uint32_t n = raw->N;
     float *buf = malloc(sizeof(float) * n * 2);
     double worst = 0, widest = 0;
@@ -196,15 +214,16 @@ TEST(itd_matches_the_cross_correlation_within_one_sample) {
     ASSERT_DBL_GT(widest, 25.0); /* ~0.6 ms at the side: a real head's ITD */
     /* The left side (azimuth 90) reaches the left ear first. */
     uint32_t left_side = find_dir(90.0f, 0.0f);
-    ASSERT_TRUE(left_side != UINT32_MAX);
+    ASSERT_NE(left_side, UINT32_MAX);
     ASSERT_DBL_GT(set48->delay_right[left_side], 25.0);
     ASSERT_DBL_LT(set48->delay_left[left_side], 1e-6);
 }
 
 TEST(front_and_back_differ_as_the_dataset_does) {
-    load_all();
+    SETUP_ONCE(load_all);
     uint32_t f = find_dir(0.0f, 0.0f), b = find_dir(180.0f, 0.0f);
-    ASSERT_TRUE(f != UINT32_MAX && b != UINT32_MAX);
+    ASSERT_NE(f, UINT32_MAX);
+    ASSERT_NE(b, UINT32_MAX);
     double rf[NBANDS], rb[NBANDS], lf[NBANDS], lb[NBANDS];
     double worst = 0, largest = 0;
     for (int ear = 0; ear < 2; ear++) {
@@ -251,19 +270,21 @@ static void check_between(float az, float el, uint32_t d0, uint32_t d1, double *
 }
 
 TEST(an_interpolated_direction_lies_between_its_neighbours) {
-    load_all();
+    SETUP_ONCE(load_all);
     double worst = 0;
     /* Azimuth neighbours on the horizontal ring (5 degree steps). */
     for (float az = 2.5f; az < 360.0f; az += 15.0f) {
         uint32_t d0 = find_dir(az - 2.5f, 0.0f),
                  d1 = find_dir(az + 2.5f >= 360.0f ? 0.0f : az + 2.5f, 0.0f);
-        ASSERT_TRUE(d0 != UINT32_MAX && d1 != UINT32_MAX);
+        ASSERT_NE(d0, UINT32_MAX);
+        ASSERT_NE(d1, UINT32_MAX);
         check_between(az, 0.0f, d0, d1, &worst);
     }
     /* Elevation neighbours: azimuth 0 is measured on every ring. */
     for (float el = -35.0f; el < 50.0f; el += 10.0f) {
         uint32_t d0 = find_dir(0.0f, el - 5.0f), d1 = find_dir(0.0f, el + 5.0f);
-        ASSERT_TRUE(d0 != UINT32_MAX && d1 != UINT32_MAX);
+        ASSERT_NE(d0, UINT32_MAX);
+        ASSERT_NE(d1, UINT32_MAX);
         check_between(0.0f, el, d0, d1, &worst);
     }
     fprintf(stderr, "interpolated: worst band outside its neighbours' range %.3f dB\n", worst);
@@ -271,7 +292,7 @@ TEST(an_interpolated_direction_lies_between_its_neighbours) {
 }
 
 TEST(weights_pick_measured_directions_and_sum_to_one) {
-    load_all();
+    SETUP_ONCE(load_all);
     uint32_t idx[4];
     float w[4];
     for (uint32_t d = 0; d < set48->count; d++) {
@@ -285,10 +306,11 @@ TEST(weights_pick_measured_directions_and_sum_to_one) {
     for (float az = -720.0f; az <= 720.0f; az += 7.3f) {
         for (float el = -90.0f; el <= 90.0f; el += 11.0f) {
             uint32_t n = ear_hrtf_weights(set48, az, el, idx, w);
-            ASSERT_TRUE(n >= 1 && n <= 4);
+            ASSERT_GE(n, 1);
+            ASSERT_LE(n, 4);
             double s = 0;
             for (uint32_t k = 0; k < n; k++) {
-                ASSERT_TRUE(w[k] >= 0.0f);
+                ASSERT_DBL_GE(w[k], 0.0f);
                 s += w[k];
             }
             ASSERT_NEAR(s, 1.0, 1e-5);
@@ -309,48 +331,34 @@ TEST(bad_files_are_errors_that_name_the_file) {
     ear_hrtf_set *s = NULL;
     ear_hrtf_error err;
     ASSERT_EQ(ear_hrtf_load("/nonexistent/kemar.sofa", NULL, &s, &err), EAR_E_NOT_FOUND);
-    ASSERT_TRUE(s == NULL);
-    ASSERT_TRUE(strstr(err.message, "/nonexistent/kemar.sofa") != NULL);
-    ASSERT_TRUE(strstr(err.message, "No such file") != NULL);
+    ASSERT_NULL(s);
+    ASSERT_STR_CONTAINS(err.message, "/nonexistent/kemar.sofa");
+    ASSERT_STR_CONTAINS(err.message, "No such file");
 
     const char *path = "ear_hrtf_not_sofa.sofa"; /* in the test's working folder */
     FILE *f = fopen(path, "wb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fputs("this is not an HDF5 SOFA file at all, just text\n", f);
     fclose(f);
     ASSERT_EQ(ear_hrtf_load(path, NULL, &s, &err), EAR_E_FORMAT);
-    ASSERT_TRUE(s == NULL);
-    ASSERT_TRUE(strstr(err.message, path) != NULL);
-    ASSERT_TRUE(strstr(err.message, "SOFA") != NULL);
+    ASSERT_NULL(s);
+    ASSERT_STR_CONTAINS(err.message, path);
+    ASSERT_STR_CONTAINS(err.message, "SOFA");
     remove(path);
 
     ASSERT_EQ(ear_hrtf_load("/tmp", NULL, &s, &err), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err.message, "'/tmp'") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "'/tmp'");
 
     ear_hrtf_config c = ear_hrtf_config_default();
     c.taps = 4;
     ASSERT_EQ(ear_hrtf_load(SOFA, &c, &s, &err), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(strstr(err.message, "taps") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "taps");
     c = ear_hrtf_config_default();
     c.sample_rate = 0;
     ASSERT_EQ(ear_hrtf_load(SOFA, &c, &s, &err), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_hrtf_load(NULL, NULL, &s, &err), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(s == NULL);
+    ASSERT_NULL(s);
     ear_hrtf_free(NULL);
-}
-
-TEST(release) {
-    ear_hrtf_free(set48);
-    ear_hrtf_free(set44);
-    if (raw) mysofa_free(raw);
-    if (fft_plan) {
-        fftw_destroy_plan(fft_plan);
-        fftw_free(fft_in);
-        fftw_free(fft_out);
-        fftw_cleanup();
-    }
-    set48 = set44 = NULL;
-    raw = NULL;
 }
 
 TEST_MAIN(TEST_ENTRY(loads_the_kemar_set),
@@ -359,4 +367,4 @@ TEST_MAIN(TEST_ENTRY(loads_the_kemar_set),
           TEST_ENTRY(front_and_back_differ_as_the_dataset_does),
           TEST_ENTRY(an_interpolated_direction_lies_between_its_neighbours),
           TEST_ENTRY(weights_pick_measured_directions_and_sum_to_one),
-          TEST_ENTRY(bad_files_are_errors_that_name_the_file), TEST_ENTRY(release))
+          TEST_ENTRY(bad_files_are_errors_that_name_the_file))

@@ -34,14 +34,21 @@ static double *fin;
 static fftw_complex *fout;
 static fftw_plan plan;
 
+static void release_all(void);
+
+/* The dataset as libmysofa reads it and as Earshot loads it, and the FFT plan that
+ * measures the renders: made once by the first test that names it (SETUP_ONCE), freed
+ * with the kept renders when the process exits. */
 static void load_all(void) {
-    if (raw) return;
+    atexit(release_all);
     int e = 0;
     raw = mysofa_load(SOFA, &e);
-    ear_hrtf_load(SOFA, NULL, &set, NULL);
+    ASSERT_NOT_NULL(raw);
+    ASSERT_OK(ear_hrtf_load(SOFA, NULL, &set, NULL));
     fin = fftw_alloc_real(NFFT);
     fout = fftw_alloc_complex(NFFT / 2 + 1);
     plan = fftw_plan_dft_r2c_1d(NFFT, fin, fout, FFTW_ESTIMATE);
+    ASSERT_NOT_NULL(plan);
 }
 
 static ear_kernel test_kernel(void) {
@@ -224,12 +231,12 @@ static const float dirs[][2] = {{0, 0},   {30, 0},    {90, 0},   {135, 20},
                                 {180, 0}, {270, -30}, {315, 40}, {0, -40}};
 
 TEST(noise_at_measured_directions_matches_the_dataset_by_third_octaves) {
-    load_all();
-    ASSERT_TRUE(set != NULL);
+    SETUP_ONCE(load_all);
+    ASSERT_NOT_NULL(set);
     double worst = 0;
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         uint32_t d = find_dir(dirs[i][0], dirs[i][1]);
-        ASSERT_TRUE(d != UINT32_MAX);
+        ASSERT_NE(d, UINT32_MAX);
         float *x = NULL;
         float *out = render_noise(dirs[i][0], dirs[i][1], &x);
         for (int ear = 0; ear < 2; ear++) {
@@ -247,7 +254,7 @@ TEST(noise_at_measured_directions_matches_the_dataset_by_third_octaves) {
 }
 
 TEST(itd_from_the_cross_correlation_matches_the_dataset_within_one_sample) {
-    load_all();
+    SETUP_ONCE(load_all);
     double worst = 0;
     float *buf = malloc(sizeof(float) * 2 * raw->N);
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
@@ -271,7 +278,7 @@ TEST(itd_from_the_cross_correlation_matches_the_dataset_within_one_sample) {
 }
 
 TEST(front_and_back_differ_as_the_dataset_does) {
-    load_all();
+    SETUP_ONCE(load_all);
     uint32_t f = find_dir(0, 0), b = find_dir(180, 0);
     float *xf = NULL, *xb = NULL;
     float *of = render_noise(0, 0, &xf), *ob = render_noise(180, 0, &xb);
@@ -297,9 +304,10 @@ TEST(front_and_back_differ_as_the_dataset_does) {
 }
 
 TEST(an_interpolated_direction_lies_between_its_neighbours) {
-    load_all();
+    SETUP_ONCE(load_all);
     /* Azimuth 32.5 lies halfway between the measured 30 and 35 on the horizontal ring. */
-    ASSERT_TRUE(find_dir(30, 0) != UINT32_MAX && find_dir(35, 0) != UINT32_MAX);
+    ASSERT_NE(find_dir(30, 0), UINT32_MAX);
+    ASSERT_NE(find_dir(35, 0), UINT32_MAX);
     float *x0 = NULL, *x1 = NULL, *xm = NULL;
     float *o0 = render_noise(30, 0, &x0), *o1 = render_noise(35, 0, &x1);
     float *om = render_noise(32.5, 0, &xm);
@@ -359,7 +367,7 @@ static double sweep_step_ratio(ear_kernel kernel, double hz, double el) {
 }
 
 TEST(a_sine_swept_around_the_head_steps_no_more_than_a_clean_sine) {
-    load_all();
+    SETUP_ONCE(load_all);
     double r1 = sweep_step_ratio(test_kernel(), 1000.0, 0.0);
     double r2 = sweep_step_ratio(test_kernel(), 3000.0, 0.0);
     double r3 = sweep_step_ratio(test_kernel(), 1000.0, 30.0);
@@ -410,21 +418,21 @@ static float *moving_scene(ear_kernel kernel, uint32_t chunk, uint32_t frames) {
 }
 
 TEST(deterministic_and_chunk_independent) {
-    load_all();
+    SETUP_ONCE(load_all);
     const uint32_t frames = 24000;
     float *a = moving_scene(test_kernel(), 480, frames);
     float *b = moving_scene(test_kernel(), 480, frames);
     float *c = moving_scene(test_kernel(), 1, frames);
     float *d = moving_scene(test_kernel(), 512, frames);
-    ASSERT_TRUE(memcmp(a, b, sizeof(float) * 2 * frames) == 0);
-    ASSERT_TRUE(memcmp(a, c, sizeof(float) * 2 * frames) == 0);
-    ASSERT_TRUE(memcmp(a, d, sizeof(float) * 2 * frames) == 0);
+    ASSERT_MEM_EQ(a, b, sizeof(float) * 2 * frames);
+    ASSERT_MEM_EQ(a, c, sizeof(float) * 2 * frames);
+    ASSERT_MEM_EQ(a, d, sizeof(float) * 2 * frames);
     ASSERT_DBL_GT(ear_rms(a, frames, 2, 0), 0.01);
     free(a), free(b), free(c), free(d);
 }
 
 TEST(the_kernels_agree) {
-    load_all();
+    SETUP_ONCE(load_all);
     ear_stage_config probe = ear_stage_config_default();
     probe.kernel = EAR_KERNEL_AVX2;
     ear_stage *st = NULL;
@@ -485,12 +493,12 @@ static float *still_noise(uint32_t block, uint32_t frames, uint32_t *fft_parts) 
  * voice by voice) rather than in its bus's sums: with the room's wet level at 0, the
  * output is that dry part, and it must be the bus path's. */
 TEST(a_sending_voice_sounds_as_a_dry_one) {
-    load_all();
+    SETUP_ONCE(load_all);
     const uint32_t frames = 9600;
     float *out[2];
     for (int send = 0; send < 2; send++) {
         ear_stage *s = hrtf_stage(test_kernel(), true);
-        ASSERT_TRUE(s != NULL);
+        ASSERT_NOT_NULL(s);
         ear_reverb_params room;
         ear_reverb_preset_params(EAR_REVERB_HALL, &room);
         room.wet = 0.0f;
@@ -517,18 +525,18 @@ TEST(a_sending_voice_sounds_as_a_dry_one) {
 }
 
 TEST(the_control_block_length_changes_nothing_for_a_still_source) {
-    load_all();
+    SETUP_ONCE(load_all);
     const uint32_t frames = 12000;
     uint32_t n0, n;
     float *ref = still_noise(160, frames, &n0);
-    ASSERT_TRUE(ref != NULL);
+    ASSERT_NOT_NULL(ref);
     double peak = 0;
     for (uint32_t i = 0; i < 2 * frames; i++) peak = fmax(peak, fabs((double)ref[i]));
     ASSERT_DBL_GT(peak, 0.05);
     const uint32_t blocks[] = {16, 101, 250, 1000, 4096};
     for (size_t k = 0; k < sizeof blocks / sizeof blocks[0]; k++) {
         float *o = still_noise(blocks[k], frames, &n);
-        ASSERT_TRUE(o != NULL);
+        ASSERT_NOT_NULL(o);
         double worst = 0;
         for (uint32_t i = 0; i < 2 * frames; i++)
             worst = fmax(worst, fabs((double)o[i] - ref[i]));
@@ -544,12 +552,12 @@ TEST(the_control_block_length_changes_nothing_for_a_still_source) {
 }
 
 TEST(a_bad_or_missing_file_is_an_error_and_the_stage_keeps_panning) {
-    load_all();
+    SETUP_ONCE(load_all);
     ear_hrtf_error err;
     ear_hrtf_set *bad = NULL;
     ASSERT_EQ(ear_hrtf_load("/nonexistent/kemar.sofa", NULL, &bad, &err), EAR_E_NOT_FOUND);
-    ASSERT_TRUE(strstr(err.message, "/nonexistent/kemar.sofa") != NULL);
-    ASSERT_TRUE(bad == NULL);
+    ASSERT_STR_CONTAINS(err.message, "/nonexistent/kemar.sofa");
+    ASSERT_NULL(bad);
     /* A stage that never got a set renders an HRTF voice exactly as a pan voice. */
     ear_stage *s1 = hrtf_stage(test_kernel(), false), *s2 = hrtf_stage(test_kernel(), false);
     ear_stage_set_spatializer(s1, EAR_SPATIALIZER_HRTF);
@@ -579,7 +587,7 @@ TEST(a_bad_or_missing_file_is_an_error_and_the_stage_keeps_panning) {
     float *a = malloc(sizeof(float) * 2 * 9600), *b = malloc(sizeof(float) * 2 * 9600);
     ear_stage_render(s1, a, 9600);
     ear_stage_render(s2, b, 9600);
-    ASSERT_TRUE(memcmp(a, b, sizeof(float) * 2 * 9600) == 0);
+    ASSERT_MEM_EQ(a, b, sizeof(float) * 2 * 9600);
     ASSERT_DBL_GT(ear_rms(a, 9600, 2, 0), 0.05);
     free(a), free(b);
     ear_stage_destroy(s1);
@@ -600,7 +608,7 @@ static ear_voice_id play_sine_at_70(ear_stage *s, double hz) {
  * while it plays: every change crossfades, so no step is larger than a clean sine's at
  * the output's peak level. */
 TEST(switching_and_swapping_sets_while_playing_never_clicks) {
-    load_all();
+    SETUP_ONCE(load_all);
     /* Another set: the KEMAR filters cut to 64 taps. */
     float *l64 = malloc(sizeof(float) * set->count * 64),
           *r64 = malloc(sizeof(float) * set->count * 64);
@@ -673,11 +681,11 @@ TEST(switching_and_swapping_sets_while_playing_never_clicks) {
  * and what follows is silence, exactly. A short fade (5 ms, under two blocks) and a long
  * one. */
 TEST(a_voice_stopped_on_hrtf_ends_without_a_click) {
-    load_all();
+    SETUP_ONCE(load_all);
     const float fades[] = {0.005f, 0.1f};
     for (size_t f = 0; f < 2; f++) {
         ear_stage *s = hrtf_stage(test_kernel(), true);
-        ASSERT_TRUE(s != NULL);
+        ASSERT_NOT_NULL(s);
         const double hz = 800.0;
         ear_voice_id id = play_sine_at_70(s, hz);
         const uint32_t before = 9600, after = 9600;
@@ -703,7 +711,7 @@ TEST(a_voice_stopped_on_hrtf_ends_without_a_click) {
     }
 }
 
-TEST(release) {
+static void release_all(void) {
     for (size_t i = 0; i < 16; i++) {
         free(cache[i].out);
         free(cache[i].in);
@@ -719,6 +727,7 @@ TEST(release) {
     }
     set = NULL;
     raw = NULL;
+    plan = NULL;
 }
 
 TEST_MAIN(TEST_ENTRY(noise_at_measured_directions_matches_the_dataset_by_third_octaves),
@@ -731,4 +740,4 @@ TEST_MAIN(TEST_ENTRY(noise_at_measured_directions_matches_the_dataset_by_third_o
           TEST_ENTRY(a_sending_voice_sounds_as_a_dry_one),
           TEST_ENTRY(a_bad_or_missing_file_is_an_error_and_the_stage_keeps_panning),
           TEST_ENTRY(switching_and_swapping_sets_while_playing_never_clicks),
-          TEST_ENTRY(a_voice_stopped_on_hrtf_ends_without_a_click), TEST_ENTRY(release))
+          TEST_ENTRY(a_voice_stopped_on_hrtf_ends_without_a_click))

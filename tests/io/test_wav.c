@@ -35,7 +35,7 @@ TEST(round_trip_bit_exact) {
     const uint64_t frames = 100003; /* more than one write chunk */
     const uint32_t channels = 2, rate = 44100;
     float *samples = malloc(frames * channels * sizeof *samples);
-    ASSERT_TRUE(samples != NULL);
+    ASSERT_NOT_NULL(samples);
     ear_rng rng;
     ear_rng_seed(&rng, 5);
     for (uint64_t i = 0; i < frames * channels; i++)
@@ -49,13 +49,13 @@ TEST(round_trip_bit_exact) {
     SF_INFO info;
     memset(&info, 0, sizeof info);
     SNDFILE *f = sf_open(path, SFM_READ, &info);
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     ASSERT_EQ(info.channels, 2);
     ASSERT_EQ(info.samplerate, 44100);
     ASSERT_EQ(info.frames, (long long)frames);
     ASSERT_EQ(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     float *back = malloc(frames * channels * sizeof *back);
-    ASSERT_TRUE(back != NULL);
+    ASSERT_NOT_NULL(back);
     ASSERT_EQ(sf_readf_float(f, back, (sf_count_t)frames), (long long)frames);
     sf_close(f);
     ASSERT_EQ(memcmp(samples, back, frames * channels * sizeof *back), 0);
@@ -76,14 +76,15 @@ TEST(mono_overwrites) {
     SF_INFO info;
     memset(&info, 0, sizeof info);
     SNDFILE *f = sf_open(path, SFM_READ, &info);
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     ASSERT_EQ(info.channels, 1);
     ASSERT_EQ(info.samplerate, 8000);
     ASSERT_EQ(info.frames, 2);
     float back[2];
     ASSERT_EQ(sf_readf_float(f, back, 2), 2);
     sf_close(f);
-    ASSERT_TRUE(back[0] == 0.125f && back[1] == -0.125f);
+    ASSERT_FLOAT_EQ(back[0], 0.125f);
+    ASSERT_FLOAT_EQ(back[1], -0.125f);
     remove(path);
 }
 
@@ -95,7 +96,7 @@ TEST(unwritable_path) {
     ASSERT_EQ(ear_wav_write(path, s, 2, 1, 48000), EAR_E_IO);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
     ASSERT_EQ(log.errors, 1);
-    ASSERT_TRUE(strstr(log.last, path) != NULL); /* the message names the file */
+    ASSERT_STR_CONTAINS(log.last, path); /* the message names the file */
 }
 
 TEST(bad_arguments) {
@@ -112,13 +113,13 @@ TEST(bad_arguments) {
     ASSERT_EQ(ear_wav_write(path, s, 4, 1, 48000), EAR_E_INVALID_ARG);
     s[2] = -INFINITY;
     ASSERT_EQ(ear_wav_write(path, s, 4, 1, 48000), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(access(path, F_OK) != 0); /* nothing was written */
+    ASSERT_NE(access(path, F_OK), 0); /* nothing was written */
 }
 
 /* Writes text to path (a file that is not a WAV Earshot wrote). */
 static void put_text(const char *path, const char *text) {
     FILE *f = fopen(path, "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fputs(text, f);
     fclose(f);
 }
@@ -160,8 +161,8 @@ TEST(planted_symlink_is_not_followed) {
     float s[2] = {0.1f, 0.2f};
     ear_io_error err = {{0}};
     ASSERT_EQ(ear_wav_write_with(link_path, s, 2, 1, 48000, NULL, &err), EAR_E_STATE);
-    ASSERT_TRUE(strstr(err.message, "symbolic link") != NULL);
-    ASSERT_TRUE(strcmp(get_text(target, text, sizeof text), "keep me\n") == 0);
+    ASSERT_STR_CONTAINS(err.message, "symbolic link");
+    ASSERT_STR_EQ(get_text(target, text, sizeof text), "keep me\n");
     /* Asked to overwrite, the link itself is replaced; its target is still untouched. */
     ear_wav_write_config c = ear_wav_write_config_default();
     c.overwrite = true;
@@ -169,7 +170,7 @@ TEST(planted_symlink_is_not_followed) {
     struct stat st;
     ASSERT_EQ(lstat(link_path, &st), 0);
     ASSERT_TRUE(S_ISREG(st.st_mode));
-    ASSERT_TRUE(strcmp(get_text(target, text, sizeof text), "keep me\n") == 0);
+    ASSERT_STR_EQ(get_text(target, text, sizeof text), "keep me\n");
     ASSERT_EQ(count_prefixed(dir, "out.wav.tmp-"), 0);
     remove(link_path);
     remove(target);
@@ -183,13 +184,13 @@ TEST(a_foreign_file_is_kept_unless_asked) {
     float s[2] = {0.1f, 0.2f};
     ear_io_error err = {{0}};
     ASSERT_EQ(ear_wav_write_with(path, s, 2, 1, 48000, NULL, &err), EAR_E_STATE);
-    ASSERT_TRUE(strstr(err.message, "not a WAV that Earshot wrote") != NULL);
-    ASSERT_TRUE(strcmp(get_text(path, text, sizeof text), "not a wav\n") == 0);
+    ASSERT_STR_CONTAINS(err.message, "not a WAV that Earshot wrote");
+    ASSERT_STR_EQ(get_text(path, text, sizeof text), "not a wav\n");
     /* A WAV another program wrote (no Earshot software string) is kept too. */
     SF_INFO info = {
         .samplerate = 8000, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
     SNDFILE *f = sf_open(path, SFM_WRITE, &info);
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     short pcm[4] = {1, 2, 3, 4};
     ASSERT_EQ(sf_writef_short(f, pcm, 4), 4);
     sf_close(f);
@@ -201,11 +202,11 @@ TEST(a_foreign_file_is_kept_unless_asked) {
     ASSERT_OK(ear_wav_write_with(path, s, 1, 2, 44100, NULL, &err));
     memset(&info, 0, sizeof info);
     f = sf_open(path, SFM_READ, &info);
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     ASSERT_EQ(info.samplerate, 44100);
     ASSERT_EQ(info.channels, 2);
     const char *software = sf_get_string(f, SF_STR_SOFTWARE);
-    ASSERT_TRUE(software && strncmp(software, EAR_WAV_SOFTWARE, strlen(EAR_WAV_SOFTWARE)) == 0);
+    ASSERT_STR_STARTS(software, EAR_WAV_SOFTWARE);
     sf_close(f);
     remove(path);
 }
@@ -219,15 +220,15 @@ TEST(fifo_and_folder_are_refused_without_waiting) {
     ear_wav_write_config c = {.overwrite = true};
     /* Opening a FIFO with no reader would block: the call returns at once instead. */
     ASSERT_EQ(ear_wav_write_with(path, s, 2, 1, 48000, &c, &err), EAR_E_STATE);
-    ASSERT_TRUE(strstr(err.message, "is a FIFO") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "is a FIFO");
     struct stat st;
     ASSERT_EQ(lstat(path, &st), 0);
     ASSERT_TRUE(S_ISFIFO(st.st_mode));
     remove(path);
     ASSERT_EQ(ear_wav_write_with("/tmp", s, 2, 1, 48000, &c, &err), EAR_E_STATE);
-    ASSERT_TRUE(strstr(err.message, "is a folder") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "is a folder");
     ASSERT_EQ(ear_wav_write_with("/dev/null", s, 2, 1, 48000, &c, &err), EAR_E_STATE);
-    ASSERT_TRUE(strstr(err.message, "is a device") != NULL);
+    ASSERT_STR_CONTAINS(err.message, "is a device");
 }
 
 TEST_MAIN(TEST_ENTRY(round_trip_bit_exact), TEST_ENTRY(mono_overwrites),

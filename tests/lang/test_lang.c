@@ -121,7 +121,7 @@ TEST(create_and_arguments) {
     ear_lang_config c = ear_lang_config_default();
     c.fallback = "not a code";
     ASSERT_EQ(ear_lang_create(&c, &lang), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(lang == NULL);
+    ASSERT_NULL(lang);
     ASSERT_EQ(ear_lang_create(NULL, NULL), EAR_E_INVALID_ARG);
     ASSERT_OK(ear_lang_create(NULL, &lang));
     ASSERT_STR_EQ(ear_lang_language(lang), "en");
@@ -131,7 +131,7 @@ TEST(create_and_arguments) {
     ASSERT_OK(ear_lang_set_language(lang, "de_CH.UTF-8"));
     ASSERT_STR_EQ(ear_lang_language(lang), "de-ch");
     ASSERT_EQ(ear_lang_set_text(lang, "en", "", "x"), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(ear_lang_get(lang, NULL) == NULL);
+    ASSERT_NULL(ear_lang_get(lang, NULL));
     ear_lang_destroy(lang);
     ear_lang_destroy(NULL);
 }
@@ -140,7 +140,7 @@ TEST(create_and_arguments) {
  * the key itself, each step shown by a key that only that step has. */
 TEST(fallback_chain) {
     ear_lang *lang = new_lang("en");
-    ASSERT_TRUE(lang != NULL);
+    ASSERT_NOT_NULL(lang);
     ASSERT_OK(ear_lang_set_text(lang, "de-AT", "only.current", "de-at text"));
     ASSERT_OK(ear_lang_set_text(lang, "de-AT", "everywhere", "from de-at"));
     ASSERT_OK(ear_lang_set_text(lang, "de", "everywhere", "from de"));
@@ -196,7 +196,7 @@ TEST(has_language_and_listing) {
     ASSERT_STR_EQ(ear_lang_language_at(lang, 0), "ar");
     ASSERT_STR_EQ(ear_lang_language_at(lang, 1), "de");
     ASSERT_STR_EQ(ear_lang_language_at(lang, 2), "fr-ca");
-    ASSERT_TRUE(ear_lang_language_at(lang, 3) == NULL);
+    ASSERT_NULL(ear_lang_language_at(lang, 3));
     ear_lang_destroy(lang);
 }
 
@@ -215,14 +215,14 @@ TEST(missing_key_warns_once) {
     ASSERT_EQ(total, 2);
     ASSERT_EQ(logs.levels[0], EAR_LOG_WARN);
     ASSERT_STR_EQ(logs.modules[0], "lang");
-    ASSERT_TRUE(strstr(logs.messages[0], "menu.missing") != NULL);
-    ASSERT_TRUE(strstr(logs.messages[1], "other.missing") != NULL);
+    ASSERT_STR_CONTAINS(logs.messages[0], "menu.missing");
+    ASSERT_STR_CONTAINS(logs.messages[1], "other.missing");
     ear_lang_destroy(lang);
 }
 
 TEST(load_dir_reports_malformed_lines) {
     char *dir = make_dir();
-    ASSERT_TRUE(dir != NULL);
+    ASSERT_NOT_NULL(dir);
     write_text(dir, "de.lang",
                "\xEF\xBB\xBF# Deutsch\n"              /* 1: BOM and comment */
                "\n"                                   /* 2: blank */
@@ -249,7 +249,7 @@ TEST(load_dir_reports_malformed_lines) {
     ASSERT_EQ(info.files, 2);
     ASSERT_EQ(info.malformed_lines, 4);
     ASSERT_EQ(info.entries, 6);
-    ASSERT_TRUE(strstr(info.first_error, "de.lang:4:") != NULL);
+    ASSERT_STR_CONTAINS(info.first_error, "de.lang:4:");
 
     /* Each malformed line was logged as an error naming file and line. */
     const char *expect[] = {"de.lang:4:", "de.lang:6:", "de.lang:7:", "de.lang:10:"};

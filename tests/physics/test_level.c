@@ -27,7 +27,7 @@ static const char *const ROOM = "\n"
 
 TEST(wall_runs_become_one_box_each) {
     ear_level *level = build(ROOM, 2.0f, 3.0f);
-    ASSERT_TRUE(level != NULL);
+    ASSERT_NOT_NULL(level);
     ASSERT_EQ(ear_level_rows(level), 4);
     ASSERT_EQ(ear_level_columns(level), 6);
     /* Row 0: one run; row 1: two; row 2: three; row 3: one. */
@@ -62,7 +62,7 @@ TEST(wall_runs_become_one_box_each) {
 
 TEST(tiles_by_character) {
     ear_level *level = build(ROOM, 2.0f, 3.0f);
-    ASSERT_TRUE(level != NULL);
+    ASSERT_NOT_NULL(level);
     ASSERT_EQ(ear_level_tile_kinds(level), 2);
     uint32_t ch;
     size_t count;
@@ -98,7 +98,7 @@ TEST(tiles_by_character) {
 
 TEST(ragged_rows_blank_rows_and_utf8) {
     ear_level *level = build("###\n#\n\n#ä###  \n", 1.0f, 2.0f);
-    ASSERT_TRUE(level != NULL);
+    ASSERT_NOT_NULL(level);
     ASSERT_EQ(ear_level_rows(level), 4);
     ASSERT_EQ(ear_level_columns(level), 5);
     ASSERT_EQ(ear_level_char_at(level, 1, 0), '#');
@@ -112,7 +112,7 @@ TEST(ragged_rows_blank_rows_and_utf8) {
 
     /* Spaces inside a row are cells (tiles of ' '). */
     level = build("# #\n###", 1.0f, 2.0f);
-    ASSERT_TRUE(level != NULL);
+    ASSERT_NOT_NULL(level);
     ASSERT_EQ(ear_level_tile_count(level, ' '), 1);
     ASSERT_EQ(ear_level_wall_count(level), 3);
     ear_level_destroy(level);
@@ -138,7 +138,7 @@ TEST(errors_name_row_and_column) {
     ASSERT_EQ(ear_level_build("#", -1, 3, &level, &err), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_level_build("#", NAN, 3, &level, &err), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_level_build("#", 1, 0, &level, &err), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(level == NULL);
+    ASSERT_NULL(level);
 }
 
 TEST(walls_join_a_world_as_fixed_boxes) {
@@ -294,7 +294,7 @@ TEST(no_path) {
         ear_level_find_path(level, at_cell(level, 1, 1), at_cell(level, 1, 3), NULL, &path),
         EAR_E_NOT_FOUND);
     ASSERT_EQ(path.count, 0);
-    ASSERT_TRUE(path.points == NULL);
+    ASSERT_NULL(path.points);
     /* Into a wall, out of the map. */
     ASSERT_EQ(
         ear_level_find_path(level, at_cell(level, 1, 1), at_cell(level, 1, 2), NULL, &path),
@@ -361,7 +361,7 @@ TEST(paths_are_the_cheapest_on_random_maps) {
         }
         text[at] = '\0';
         ear_level *level = build(text, 1.0f, 2.0f);
-        ASSERT_TRUE(level != NULL);
+        ASSERT_NOT_NULL(level);
         uint32_t sr = ear_rng_below(&rng, 30), sc = ear_rng_below(&rng, 30);
         uint32_t gr = ear_rng_below(&rng, 30), gc = ear_rng_below(&rng, 30);
         bool diagonal = map % 2 == 1;

@@ -83,7 +83,7 @@ static ear_vec3 vel_of(ear_physics *w, ear_body_id id) {
 
 TEST(ids_order_and_stale_ids) {
     ear_physics *w = world_new();
-    ASSERT_TRUE(w != NULL);
+    ASSERT_NOT_NULL(w);
     ear_body_id ids[5];
     for (int i = 0; i < 5; i++) {
         ids[i] = add_box(w, EAR_BODY_FIXED, ear_vec3_make((float)i * 3, 0, 0),
@@ -98,7 +98,7 @@ TEST(ids_order_and_stale_ids) {
     ASSERT_EQ(ear_body_get(w, ids[1], &info), EAR_E_STALE_ID);
     ASSERT_EQ(ear_body_set_position(w, ids[1], ear_vec3_make(0, 0, 0)), EAR_E_STALE_ID);
     ASSERT_EQ(ear_body_get(w, EAR_BODY_NONE, &info), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(ear_body_name(w, ids[1]) == NULL);
+    ASSERT_NULL(ear_body_name(w, ids[1]));
     /* The new body takes the freed slot but a new generation, and comes last. */
     ear_body_id n = add_box(w, EAR_BODY_FIXED, ear_vec3_make(20, 0, 0), ear_vec3_make(1, 1, 1));
     ASSERT_NE(n, ids[1]);
@@ -946,7 +946,7 @@ TEST(same_world_same_hash) {
     ASSERT_EQ(ear_physics_event_count(a), ear_physics_event_count(b));
     ear_physics *c = busy_world(NULL, 8);
     for (int i = 0; i < 300; i++) ear_physics_step(c, DT);
-    ASSERT_TRUE(ear_physics_hash(a) != ear_physics_hash(c));
+    ASSERT_NE(ear_physics_hash(a), ear_physics_hash(c));
     ear_physics_destroy(a);
     ear_physics_destroy(b);
     ear_physics_destroy(c);
@@ -971,7 +971,7 @@ static void count_free(void *p, void *u) {
 TEST(no_allocation_in_step_after_warm_up) {
     ear_allocator al = {count_alloc, count_realloc, count_free, NULL};
     ear_physics *w = busy_world(&al, 3);
-    ASSERT_TRUE(w != NULL);
+    ASSERT_NOT_NULL(w);
     for (int i = 0; i < 120; i++) ear_physics_step(w, DT);
     ear_physics_clear_events(w);
     g_allocs = 0;
@@ -1009,7 +1009,7 @@ TEST(broad_phase_matches_brute_force) {
             ear_vec3 nn;
             float d;
             if (!info.desc.sensor && ear_collider_penetration(&c, &o, &nn, &d)) {
-                ASSERT_TRUE(m < n);
+                ASSERT_LT(m, n);
                 ASSERT_U64_EQ(ids[m], info.id);
                 m++;
             }

@@ -99,7 +99,7 @@ TEST(same_state_hash_at_30_60_and_144_hz) {
     }
     /* Something happened: the bodies fell and landed (each at least once). */
     ASSERT_GE(r60.landed, 80);
-    ASSERT_TRUE(r60.hashes[0] != r60.hashes[STEPS - 1]);
+    ASSERT_NE(r60.hashes[0], r60.hashes[STEPS - 1]);
 }
 
 TEST(update_sees_the_events_of_every_step) {

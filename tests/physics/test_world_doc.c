@@ -34,7 +34,7 @@ TEST(defaults_and_order) {
     ear_body_desc d = ear_body_desc_default();
     ASSERT_NEAR(info.desc.mass_kg, d.mass_kg, 0);
     ASSERT_NEAR(info.desc.friction, d.friction, 0);
-    ASSERT_TRUE(ear_level_tile_count(doc.level, '.') == 1);
+    ASSERT_EQ(ear_level_tile_count(doc.level, '.'), 1);
     ear_world_doc_unload(&doc);
     ear_world_doc_unload(&doc); /* emptied: harmless */
 }
@@ -133,7 +133,7 @@ TEST(errors_name_the_field) {
         ear_world_doc doc = {0};
         ear_world_doc_error err;
         ASSERT_EQ(load(cases[i].text, NULL, &doc, &err), EAR_E_FORMAT);
-        ASSERT_TRUE(doc.world == NULL);
+        ASSERT_NULL(doc.world);
         ASSERT_STR_EQ(err.where, cases[i].where);
         if (cases[i].message) ASSERT_STR_EQ(err.message, cases[i].message);
     }

@@ -106,7 +106,7 @@ TEST(a_dropped_sphere_lands_at_the_fall_time) {
     };
     ASSERT_TRUE(session(lines, 4));
     ASSERT_TRUE(ok(0) && ok(1) && ok(2) && ok(3));
-    ASSERT_EQ(num(result(0), "bodies"), 2);
+    ASSERT_FLOAT_EQ(num(result(0), "bodies"), 2);
     const json_t *events = json_object_get(result(1), "events");
     int landed = 0;
     double t = -1;
@@ -128,7 +128,7 @@ TEST(a_dropped_sphere_lands_at_the_fall_time) {
     ASSERT_STR_EQ(str(result(2), "ground"), "floor");
     ASSERT_NEAR(at(result(2), "position", 1), 0.5, 0.01);
     ASSERT_NEAR(num(result(3), "time_s"), 3.0, 1e-5);
-    ASSERT_EQ(num(result(3), "steps"), 180);
+    ASSERT_FLOAT_EQ(num(result(3), "steps"), 180);
     forget();
 }
 
@@ -143,13 +143,13 @@ TEST(a_level_makes_one_box_per_run_and_counts_tiles) {
     };
     ASSERT_TRUE(session(lines, 4));
     ASSERT_TRUE(ok(0) && ok(1) && ok(2) && ok(3));
-    ASSERT_EQ(num(result(0), "walls"), 7);
-    ASSERT_EQ(num(result(1), "bodies"), 7);
+    ASSERT_FLOAT_EQ(num(result(0), "walls"), 7);
+    ASSERT_FLOAT_EQ(num(result(1), "bodies"), 7);
     const json_t *level = json_object_get(result(1), "level");
-    ASSERT_EQ(num(level, "rows"), 4);
-    ASSERT_EQ(num(level, "columns"), 6);
-    ASSERT_EQ(num(json_object_get(level, "tiles"), "."), 5);
-    ASSERT_EQ(num(json_object_get(level, "tiles"), "D"), 1);
+    ASSERT_FLOAT_EQ(num(level, "rows"), 4);
+    ASSERT_FLOAT_EQ(num(level, "columns"), 6);
+    ASSERT_FLOAT_EQ(num(json_object_get(level, "tiles"), "."), 5);
+    ASSERT_FLOAT_EQ(num(json_object_get(level, "tiles"), "D"), 1);
     /* The middle run of row 2: columns 2-3 of 2 m cells; row 0 is north (smaller Z). */
     ASSERT_NEAR(at(result(2), "position", 0), 6.0, 1e-6);
     ASSERT_NEAR(at(result(2), "position", 2), 5.0, 1e-6);
@@ -218,8 +218,8 @@ TEST(bad_documents_are_refused_and_change_nothing) {
     ASSERT_STR_EQ(error_code(11), "E_NOT_FOUND");
     ASSERT_STR_EQ(error_code(12), "E_NOT_FOUND");
     /* The first world is still there, untouched. */
-    ASSERT_EQ(num(result(13), "bodies"), 2);
-    ASSERT_EQ(num(result(13), "steps"), 0);
+    ASSERT_FLOAT_EQ(num(result(13), "bodies"), 2);
+    ASSERT_FLOAT_EQ(num(result(13), "steps"), 0);
     forget();
 }
 
@@ -227,7 +227,7 @@ TEST(load_from_a_file) {
     char path[512];
     snprintf(path, sizeof path, "%s/world_doc_test.json", EAR_BUILD_DIR);
     FILE *f = fopen(path, "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fprintf(f, "{\"gravity\": [0, 0, 0], \"step_hz\": 50,\n \"bodies\": [{\"name\": \"puck\", "
                "\"shape\": \"sphere\", \"radius\": 0.2, \"position\": [0, 0, 0], \"kind\": "
                "\"dynamic\", \"velocity\": [2, 0, 0]}]}\n");
@@ -238,7 +238,7 @@ TEST(load_from_a_file) {
     char bad_path[512];
     snprintf(bad_path, sizeof bad_path, "%s/world_doc_bad.json", EAR_BUILD_DIR);
     f = fopen(bad_path, "w");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     fprintf(f, "{\"bodies\": [\n  {\"name\": \"x\",, }]}\n");
     fclose(f);
     char bad[700];
@@ -264,7 +264,7 @@ TEST(load_from_a_file) {
     ASSERT_STR_EQ(error_code(3), "E_BAD_PARAM");
     const char *msg =
         json_string_value(json_object_get(json_object_get(answers[3], "error"), "message"));
-    ASSERT_TRUE(strstr(msg, "line 2, column") != NULL);
+    ASSERT_STR_CONTAINS(msg, "line 2, column");
     /* Teleported to (1, 1, 1), then 3 m/s north for 0.5 s. */
     ASSERT_NEAR(at(result(6), "position", 0), 1.0, 1e-5);
     ASSERT_NEAR(at(result(6), "position", 2), 1.0 - 1.5, 1e-4);
@@ -318,7 +318,7 @@ TEST(move_ray_describe_and_path) {
     /* ...then the crate's west face at x = 4.25 and the orb's at 7.0; the sensor gate is
      * not seen. */
     const json_t *bodies = json_object_get(result(1), "bodies");
-    ASSERT_EQ(num(result(1), "count"), 4);
+    ASSERT_FLOAT_EQ(num(result(1), "count"), 4);
     ASSERT_STR_EQ(json_string_value(json_array_get(bodies, 1)), "crate");
     ASSERT_STR_EQ(json_string_value(json_array_get(bodies, 2)), "orb");
     ASSERT_STR_EQ(json_string_value(json_array_get(bodies, 3)), "wall:1:11");
@@ -333,7 +333,7 @@ TEST(move_ray_describe_and_path) {
     ASSERT_STR_EQ(str(result(4), "compass"), "Osten");
     /* 4-connected: 9 east + 2 south; 8-connected: 2 diagonals + 7 east. */
     ASSERT_NEAR(num(result(5), "length"), 11, 1e-4);
-    ASSERT_EQ(num(result(5), "cells"), 12);
+    ASSERT_FLOAT_EQ(num(result(5), "cells"), 12);
     ASSERT_NEAR(num(result(6), "length"), 7 + 2 * sqrt(2.0), 1e-4);
     /* Water at 4: straight along row 3 costs 5 * 4 + 3 = 23; round it, the wall at (2, 5)
      * sends the way up to row 1: 2 + 4 up and east, 4 + 2 east and down, 12 steps. */
@@ -345,7 +345,7 @@ TEST(move_ray_describe_and_path) {
     ASSERT_STR_EQ(error_code(9), "E_BAD_PARAM");
     ASSERT_STR_EQ(error_where(9), "params.to");
     ASSERT_TRUE(ok(10));
-    ASSERT_EQ(num(result(10), "count"), 5);
+    ASSERT_FLOAT_EQ(num(result(10), "count"), 5);
     forget();
 }
 
@@ -374,7 +374,7 @@ TEST(ray_distances_are_exact) {
     hit = json_object_get(result(3), "hit");
     ASSERT_NEAR(num(hit, "distance"), 20 - sqrt(3.0), 1e-4);
     ASSERT_TRUE(json_is_null(json_object_get(result(4), "hit")));
-    ASSERT_EQ(num(result(4), "count"), 0);
+    ASSERT_FLOAT_EQ(num(result(4), "count"), 0);
     forget();
 }
 
@@ -420,8 +420,8 @@ TEST(vehicles_and_sensors) {
         const char *type = str(e, "type");
         if (strcmp(type, "gear_changed") == 0) {
             ASSERT_STR_EQ(str(e, "body"), "car");
-            ASSERT_EQ(num(e, "previous_gear"), last_gear);
-            ASSERT_EQ(num(e, "gear"), last_gear + 1);
+            ASSERT_FLOAT_EQ(num(e, "previous_gear"), last_gear);
+            ASSERT_FLOAT_EQ(num(e, "gear"), last_gear + 1);
             last_gear = (int)num(e, "gear");
             gears++;
         }
@@ -460,7 +460,7 @@ TEST(mcp_paths_are_confined) {
     json_t *params = json_pack("{s:s}", "path", "/etc/hostname");
     json_t *err = NULL;
     json_t *r = ear_commands_run(c, "world.load", params, &err);
-    ASSERT_TRUE(r == NULL);
+    ASSERT_NULL(r);
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_NOT_FOUND");
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "where")), "params.path");
     json_decref(err);
@@ -473,7 +473,7 @@ TEST(mcp_paths_are_confined) {
     ASSERT_EQ(mkfifo(fifo, 0600), 0);
     params = json_pack("{s:s}", "path", fifo);
     r = ear_commands_run(c, "world.load", params, &err);
-    ASSERT_TRUE(r == NULL);
+    ASSERT_NULL(r);
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
     json_decref(err);
     json_decref(params);
@@ -481,7 +481,7 @@ TEST(mcp_paths_are_confined) {
     /* Both or neither of world and path: the schema's oneOf. */
     params = json_pack("{s:{}, s:s}", "world", "path", "w.json");
     r = ear_commands_run(c, "world.load", params, &err);
-    ASSERT_TRUE(r == NULL);
+    ASSERT_NULL(r);
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
     json_decref(err);
     json_decref(params);
@@ -498,7 +498,7 @@ TEST(worlds_count_in_the_memory_budget) {
     json_t *small = json_loads("{\"world\": {\"level\": {\"map\": [\"#.#\"]}}}", 0, NULL);
     json_t *err = NULL;
     json_t *r = ear_commands_run(c, "world.load", small, &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     json_decref(small);
     size_t side = 1000;
@@ -510,12 +510,12 @@ TEST(worlds_count_in_the_memory_budget) {
     free(row);
     json_t *big = json_pack("{s:{s:{s:o}}}", "world", "level", "map", map);
     r = ear_commands_run(c, "world.load", big, &err);
-    ASSERT_TRUE(r == NULL);
+    ASSERT_NULL(r);
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_TOO_BIG");
     json_decref(err);
     json_decref(big);
     r = ear_commands_run(c, "world.status", NULL, &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_EQ(json_integer_value(json_object_get(r, "bodies")), 2);
     json_decref(r);
     ear_commands_destroy(c);

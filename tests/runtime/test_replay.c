@@ -121,7 +121,7 @@ TEST(replay_reproduces_10000_steps_of_state_and_sound) {
     temp_path(path);
     size_t n;
     ear_script_event *ev = random_script(&n);
-    ASSERT_TRUE(ev != NULL);
+    ASSERT_NOT_NULL(ev);
     ear_script script = {ev, n};
 
     ear_engine_config cfg = ear_engine_config_default("replay");
@@ -253,17 +253,17 @@ TEST(old_and_unknown_formats_are_refused_by_name_and_version) {
              "only: record it again",
              path);
     ASSERT_STR_EQ(err, want);
-    ASSERT_TRUE(rp == NULL);
+    ASSERT_NULL(rp);
 
     file[16] = 7; /* from a newer engine */
     write_file(path, file, sizeof file);
     ASSERT_EQ(ear_replay_load(path, &rp, err, sizeof err), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err, "version 7, an unknown format") != NULL);
-    ASSERT_TRUE(strstr(err, path) != NULL);
+    ASSERT_STR_CONTAINS(err, "version 7, an unknown format");
+    ASSERT_STR_CONTAINS(err, path);
 
     write_file(path, "key = value\n", 12);
     ASSERT_EQ(ear_replay_load(path, &rp, err, sizeof err), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(err, "not an Earshot replay") != NULL);
+    ASSERT_STR_CONTAINS(err, "not an Earshot replay");
 
     /* A version-1 header that promises rows the file does not hold. */
     file[16] = 1;

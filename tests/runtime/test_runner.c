@@ -497,7 +497,7 @@ static void save_update(ear_ctx *ctx, void *user) {
 TEST(quit_ends_scenes_and_writes_the_dirty_save) {
     char path[] = "/tmp/earshot-runner-save-XXXXXX";
     int fd = mkstemp(path);
-    ASSERT_TRUE(fd >= 0);
+    ASSERT_GE(fd, 0);
     close(fd);
     unlink(path);
     ear_engine_config cfg = test_config();
@@ -510,9 +510,9 @@ TEST(quit_ends_scenes_and_writes_the_dirty_save) {
     ASSERT_FALSE(ear_runner_running(r));
     /* Written at the end of the quitting frame, before destroy. */
     FILE *f = fopen(path, "r");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     char line[64] = {0};
-    ASSERT_TRUE(fgets(line, sizeof line, f) != NULL);
+    ASSERT_NOT_NULL(fgets(line, sizeof line, f));
     fclose(f);
     ASSERT_STR_EQ(line, "best = 42\n");
     ear_runner_frame(r, 2 / 60.0); /* a stopped runner ignores frames */

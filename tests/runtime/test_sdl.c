@@ -215,7 +215,7 @@ static void tone_game(ear_ctx *ctx, void *user) {
 TEST(default_hooks_play_the_stage_on_the_sound_card) {
     char path[] = "/tmp/earshot-disk-XXXXXX";
     int fd = mkstemp(path);
-    ASSERT_TRUE(fd >= 0);
+    ASSERT_GE(fd, 0);
     close(fd);
     setenv("SDL_VIDEODRIVER", "dummy", 1);
     setenv("SDL_AUDIODRIVER", "disk", 1);
@@ -230,7 +230,7 @@ TEST(default_hooks_play_the_stage_on_the_sound_card) {
     unsetenv("SDL_DISKAUDIOFILE");
 
     FILE *f = fopen(path, "rb");
-    ASSERT_TRUE(f != NULL);
+    ASSERT_NOT_NULL(f);
     static float buf[2 * 48000 * 4];
     size_t n = fread(buf, sizeof(float) * 2, 48000 * 4, f);
     fclose(f);

@@ -29,7 +29,7 @@ static void settings_menu(ear_ctx *ctx, void *user) {
 
 TEST(settings_are_saved_and_read_back_at_the_next_start) {
     char dir[] = "/tmp/earshot-speech-settings-XXXXXX";
-    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    ASSERT_NOT_NULL(mkdtemp(dir));
     char save[96];
     snprintf(save, sizeof save, "%s/save.txt", dir);
 
@@ -65,7 +65,7 @@ TEST(settings_are_saved_and_read_back_at_the_next_start) {
     ASSERT_TRUE(speech.use_volume);
     ASSERT_EQ(speech.volume, -5);
     ASSERT_EQ(speech.punctuation, EAR_SPEECH_PUNCT_MOST);
-    ASSERT_TRUE(speech.voice == NULL); /* the player's voice */
+    ASSERT_NULL(speech.voice); /* the player's voice */
     ear_storage_destroy(st);
     unlink(save);
     rmdir(dir);

@@ -123,7 +123,7 @@ TEST(history_keeps_the_last_100_and_repeat_does_not_add) {
     ASSERT_EQ(ear_speech_history_count(sp), EAR_SPEECH_HISTORY);
     ASSERT_STR_EQ(ear_speech_history_at(sp, 0), "message 5");
     ASSERT_STR_EQ(ear_speech_history_at(sp, 99), "message 104");
-    ASSERT_TRUE(ear_speech_history_at(sp, 100) == NULL);
+    ASSERT_NULL(ear_speech_history_at(sp, 100));
     ASSERT_EQ(ear_speech_total(sp), 105);
     ASSERT_EQ(ear_speech_delivered(sp), 105);
     ASSERT_OK(ear_speech_repeat_last(sp));

@@ -98,12 +98,19 @@ static bool start_brltty(char *vr_socket, size_t size) {
     return true;
 }
 
-/* Connects as the Virtual driver's display (at most 10 s) and announces 40 cells. */
+/* Connects as the Virtual driver's display (at most 10 s) and announces 40 cells. A path
+ * that does not fit a socket address is refused (cut, it would name another socket). */
 static int connect_display(const char *vr_socket) {
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    size_t len = strlen(vr_socket);
+    if (len >= sizeof addr.sun_path) {
+        fprintf(stderr, "%s: longer than a socket address (%zu bytes)\n", vr_socket,
+                sizeof addr.sun_path - 1);
+        return -1;
+    }
+    memcpy(addr.sun_path, vr_socket, len + 1);
     for (int i = 0; i < 1000; i++) {
         int s = socket(AF_UNIX, SOCK_STREAM, 0);
-        struct sockaddr_un addr = {.sun_family = AF_UNIX};
-        snprintf(addr.sun_path, sizeof addr.sun_path, "%s", vr_socket);
         if (s >= 0 && connect(s, (struct sockaddr *)&addr, sizeof addr) == 0) {
             if (write(s, "cells 40\n", 9) == 9) return s;
         }

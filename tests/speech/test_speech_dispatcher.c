@@ -19,8 +19,20 @@ static speechd_fixture daemon_ = {{0}, {0}, {0}, {0}, 0};
 #define PLAYER_RATE   37
 #define PLAYER_VOLUME 55
 
+static void cleanup(void) {
+    speechd_stop(&daemon_);
+    speechd_remove(&daemon_);
+}
+
+/* The daemon, started by the first test that needs it (or again after one stopped it);
+ * stopped and its folder removed when the process exits. */
 static bool daemon_up(void) {
     if (daemon_.pid > 0) return true;
+    static bool registered = false;
+    if (!registered) {
+        atexit(cleanup);
+        registered = true;
+    }
     return speechd_configure(&daemon_, PLAYER_RATE, PLAYER_VOLUME) && speechd_start(&daemon_);
 }
 
@@ -125,7 +137,7 @@ TEST(saved_settings_reach_the_module_at_the_next_start) {
 TEST(an_interrupting_message_cancels_and_a_queued_one_waits) {
     ASSERT_TRUE(daemon_up());
     ear_speech *sp = connect_speech("interrupts");
-    ASSERT_TRUE(sp != NULL);
+    ASSERT_NOT_NULL(sp);
     ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
     ASSERT_OK(ear_speech_speak_queued(sp, "hold one"));
     ASSERT_GE(speechd_wait(&daemon_, "say|hold one|", true), 0);
@@ -157,7 +169,7 @@ TEST(an_interrupting_message_cancels_and_a_queued_one_waits) {
 TEST(notifications_and_progress_never_pile_up) {
     ASSERT_TRUE(daemon_up());
     ear_speech *sp = connect_speech("priorities");
-    ASSERT_TRUE(sp != NULL);
+    ASSERT_NOT_NULL(sp);
     ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
     ASSERT_OK(ear_speech_speak_queued(sp, "hold three"));
     ASSERT_GE(speechd_wait(&daemon_, "say|hold three|", true), 0);
@@ -207,7 +219,7 @@ TEST(notifications_and_progress_never_pile_up) {
 TEST(characters_and_keys_go_through_ssip) {
     ASSERT_TRUE(daemon_up());
     ear_speech *sp = connect_speech("typing");
-    ASSERT_TRUE(sp != NULL);
+    ASSERT_NOT_NULL(sp);
     ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
     /* SSIP CHAR: the daemon names the character with the player's symbol tables (the
      * player's synthesiser adds "capital" for capitals, per CAP_LET_RECOGN). */
@@ -301,20 +313,10 @@ TEST(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used) {
     ear_stage_destroy(stage);
 }
 
-static void cleanup(void) {
-    speechd_stop(&daemon_);
-    speechd_remove(&daemon_);
-}
-
-TEST(stop_the_daemon) {
-    cleanup();
-}
-
 TEST_MAIN(TEST_ENTRY(messages_arrive_in_order_with_the_players_settings),
           TEST_ENTRY(the_games_own_settings_reach_the_module),
           TEST_ENTRY(saved_settings_reach_the_module_at_the_next_start),
           TEST_ENTRY(an_interrupting_message_cancels_and_a_queued_one_waits),
           TEST_ENTRY(notifications_and_progress_never_pile_up),
           TEST_ENTRY(characters_and_keys_go_through_ssip),
-          TEST_ENTRY(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used),
-          TEST_ENTRY(stop_the_daemon))
+          TEST_ENTRY(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used))

@@ -195,7 +195,8 @@ TEST(pool_never_repeats_and_keeps_its_ranges) {
         last = pick;
         if (i % 50 == 0) { /* volume in range: a flat voice's peak is its volume x 0.5 */
             double peak = ear_peak(out, 1920, 2, 0);
-            ASSERT_TRUE(peak >= 0.5 * 0.5 * 0.98 && peak <= 0.8 * 0.5 * 1.01);
+            ASSERT_DBL_GE(peak, 0.5 * 0.5 * 0.98);
+            ASSERT_DBL_LE(peak, 0.8 * 0.5 * 1.01);
         }
         free(out);
         ear_stage_stop(s, v, 0.005f);
@@ -229,7 +230,7 @@ TEST(pool_repeats_exactly_under_one_seed) {
     ear_clip *clips[3] = {sine_clip(300, 0.1, RATE, 0.5f), sine_clip(500, 0.1, RATE, 0.5f),
                           sine_clip(700, 0.1, RATE, 0.5f)};
     ASSERT_U64_EQ(pool_run(5, clips), pool_run(5, clips));
-    ASSERT_TRUE(pool_run(5, clips) != pool_run(6, clips));
+    ASSERT_NE(pool_run(5, clips), pool_run(6, clips));
     for (int k = 0; k < 3; k++) ear_clip_release(clips[k]);
 }
 

@@ -172,7 +172,7 @@ TEST(loop_crossfade_removes_the_seam) {
 TEST(ten_minute_clip_keeps_pitch_and_position) {
     const double seconds = 600.0;
     ear_clip *c = sine_clip(1000.0, seconds, RATE, 0.5f);
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     ear_stage *s = new_stage();
     ear_voice_id v;
     ear_stage_play(s, c, &(ear_play){0}, &v);

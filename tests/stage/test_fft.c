@@ -60,10 +60,10 @@ static void check_length(uint32_t n) {
             back);
     if (ear__fft_avx2) {
         ear__fft_avx2->forward(&f, x, re2, im2, w);
-        ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
-        ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+        ASSERT_MEM_EQ(re, re2, k * sizeof(float));
+        ASSERT_MEM_EQ(im, im2, k * sizeof(float));
         ear__fft_avx2->inverse(&f, re, im, y2, w);
-        ASSERT_TRUE(memcmp(y, y2, n * sizeof(float)) == 0);
+        ASSERT_MEM_EQ(y, y2, n * sizeof(float));
     }
     /* In pieces, read in place (even lengths): one of them not a multiple of 16; a 16-float
      * window across three pieces; pieces of 2 floats; more windows across pieces than the
@@ -83,15 +83,15 @@ static void check_length(uint32_t n) {
             seg[g] = x + at;
             at += parts[c][g];
         }
-        ASSERT_TRUE(at == n);
+        ASSERT_EQ(at, n);
         for (int kern = 0; kern < 2; kern++) {
             const ear__fft_kernel *K = kern ? ear__fft_avx2 : &ear__fft_scalar;
             if (!K) continue;
             memset(re2, 0, kp * sizeof(float));
             memset(im2, 0, kp * sizeof(float));
             K->forward_segs(&f, seg, parts[c], counts[c], re2, im2, w);
-            ASSERT_TRUE(memcmp(re, re2, k * sizeof(float)) == 0);
-            ASSERT_TRUE(memcmp(im, im2, k * sizeof(float)) == 0);
+            ASSERT_MEM_EQ(re, re2, k * sizeof(float));
+            ASSERT_MEM_EQ(im, im2, k * sizeof(float));
         }
     }
     /* The inverse in place (re, im and y one buffer, as the HRTF path calls it). */
@@ -100,7 +100,7 @@ static void check_length(uint32_t n) {
         memcpy(io, re, k * sizeof(float));
         memcpy(io + kp, im, k * sizeof(float));
         ear__fft_avx2->inverse(&f, io, io + kp, io, w);
-        ASSERT_TRUE(memcmp(y, io, n * sizeof(float)) == 0);
+        ASSERT_MEM_EQ(y, io, n * sizeof(float));
         free(io);
     }
     free(tab), free(x), free(re), free(im), free(re2), free(im2), free(y), free(y2), free(w);
@@ -113,7 +113,7 @@ TEST(every_length_against_a_direct_dft) {
         check_length(n);
         count++;
     }
-    ASSERT_TRUE(count == 19); /* 64 .. 8192, 192 .. 6144 and 320 .. 5120 */
+    ASSERT_EQ(count, 19); /* 64 .. 8192, 192 .. 6144 and 320 .. 5120 */
     ASSERT_TRUE(!ear__fft_length_ok(96) && !ear__fft_length_ok(160) &&
                 !ear__fft_length_ok(480) && ear__fft_length_ok(320) && ear__fft_length_ok(384));
 }

@@ -113,13 +113,13 @@ static bool have_avx2(void) {
 
 TEST(every_kernel_matches_scalar) {
     float *ref = render_scene(EAR_KERNEL_SCALAR, 480);
-    ASSERT_TRUE(ref != NULL);
+    ASSERT_NOT_NULL(ref);
     ASSERT_DBL_GT(ear_rms(ref, TOTAL, 2, 0), 0.05);
     ear_kernel kernels[] = {EAR_KERNEL_AUTO, EAR_KERNEL_AVX2};
     for (size_t k = 0; k < 2; k++) {
         if (kernels[k] == EAR_KERNEL_AVX2 && !have_avx2()) continue;
         float *out = render_scene(kernels[k], 480);
-        ASSERT_TRUE(out != NULL);
+        ASSERT_NOT_NULL(out);
         double worst = 0.0;
         for (size_t i = 0; i < (size_t)TOTAL * 2; i++) {
             double d = fabs((double)out[i] - (double)ref[i]);
@@ -152,7 +152,7 @@ TEST(auto_reports_the_kernel_it_chose) {
     ear_stage *s = NULL;
     ASSERT_OK(ear_stage_create(NULL, &s));
     ear_kernel k = ear_stage_get_config(s).kernel;
-    ASSERT_TRUE(k == (have_avx2() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR));
+    ASSERT_EQ(k, (have_avx2() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR));
     ear_stage_destroy(s);
 }
 
@@ -161,7 +161,7 @@ TEST(an_unknown_kernel_is_refused) {
     c.kernel = (ear_kernel)99;
     ear_stage *s = NULL;
     ASSERT_EQ(ear_stage_create(&c, &s), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(s == NULL);
+    ASSERT_NULL(s);
 #if !defined(__x86_64__)
     c.kernel = EAR_KERNEL_AVX2;
     ASSERT_EQ(ear_stage_create(&c, &s), EAR_E_UNSUPPORTED);

@@ -89,7 +89,7 @@ TEST(a_loud_mix_never_exceeds_the_ceiling) {
         printf("  ceiling %g dB (%.9f): peak %.9f, lowest gain in the last block %.2f dB\n",
                (double)ear_stage_get_limiter(s).ceiling_db, (double)c, (double)peak,
                (double)ear_stage_limiter_gain_db(s));
-        ASSERT_TRUE(peak <= c);
+        ASSERT_DBL_LE(peak, c);
         ASSERT_DBL_GT(peak, 0.99 * c); /* it limits, it does not mute */
         ASSERT_DBL_LT(ear_stage_limiter_gain_db(s), -15.0);
         free(out);
@@ -126,8 +126,8 @@ TEST(a_mix_under_the_threshold_passes_bit_for_bit_after_the_lookahead) {
     printf("  peak %.4f under the ceiling %.4f; latency %u frames\n", (double)peak,
            (double)ceiling_of(-1.0f), L);
     ASSERT_DBL_GT(peak, 0.5);
-    ASSERT_TRUE(peak <= ceiling_of(-1.0f));
-    for (uint32_t i = 0; i < 2 * L; i++) ASSERT_TRUE(got[i] == 0.0f);
+    ASSERT_DBL_LE(peak, ceiling_of(-1.0f));
+    for (uint32_t i = 0; i < 2 * L; i++) ASSERT_FLOAT_EQ(got[i], 0.0f);
     ASSERT_EQ(memcmp(got + 2 * L, want, (size_t)(frames - L) * 2 * sizeof(float)), 0);
     ASSERT_DBL_GE(ear_stage_limiter_gain_db(on), 0.0);
     free(want);
@@ -161,10 +161,10 @@ TEST(the_gain_returns_with_the_release_time_constant_then_passes_bit_for_bit) {
             ear_stage_destroy(s);
         }
         /* Unlimited: 3.25 during the burst, 0.25 around it. */
-        ASSERT_TRUE(out[0][2 * (start + 100)] == 3.25f);
-        ASSERT_TRUE(out[0][2 * (start + 2500)] == 0.25f);
+        ASSERT_FLOAT_EQ(out[0][2 * (start + 100)], 3.25f);
+        ASSERT_FLOAT_EQ(out[0][2 * (start + 2500)], 0.25f);
         float c = ceiling_of(-1.0f);
-        ASSERT_TRUE(max_abs(out[1], 2 * (size_t)frames) <= c);
+        ASSERT_DBL_LE(max_abs(out[1], 2 * (size_t)frames), c);
         /* During the burst: the gain c / 3.25, so the output sits at the ceiling. */
         double g_burst = out[1][2 * (start + 1200 + L)] / 3.25;
         ASSERT_NEAR(g_burst, c / 3.25, 1e-6);
@@ -229,7 +229,7 @@ TEST(engaging_does_not_click) {
     double clip_step = max_step(out[1], frames);
     printf("  largest step %.5f (a sine at the ceiling: %.5f; hard clipped: %.3f)\n", step,
            sine_step, clip_step);
-    ASSERT_TRUE(max_abs(out[0], 2 * (size_t)frames) <= c);
+    ASSERT_DBL_LE(max_abs(out[0], 2 * (size_t)frames), c);
     ASSERT_DBL_LT(step, 1.5 * sine_step);
     ASSERT_DBL_GT(clip_step, (double)c);
     free(out[0]);
@@ -277,7 +277,7 @@ TEST(chunking_changes_no_bit) {
     ASSERT_EQ(memcmp(one, odd, (size_t)frames * 2 * sizeof(float)), 0);
     /* The lowered ceiling holds from the command on (the clamp covers the lookahead's
      * frames already in flight). */
-    ASSERT_TRUE(max_abs(one + frames, frames) <= ceiling_of(-3.0f));
+    ASSERT_DBL_LE(max_abs(one + frames, frames), ceiling_of(-3.0f));
     free(one);
     free(big);
     free(odd);
@@ -309,7 +309,7 @@ TEST(non_finite_input_is_silence_and_leaves_no_trace) {
     }
     printf("  %zu non-finite samples without the limiter, none with it\n", nonfinite_off);
     ASSERT_GT(nonfinite_off, 0u);
-    ASSERT_TRUE(max_abs(out[1], 2 * (size_t)frames) <= ceiling_of(-1.0f));
+    ASSERT_DBL_LE(max_abs(out[1], 2 * (size_t)frames), ceiling_of(-1.0f));
     /* The tone alone again well after: bit for bit, 96 frames late. */
     size_t from = RATE / 2;
     ASSERT_EQ(memcmp(out[1] + 2 * from, out[0] + 2 * (from - 96),
@@ -357,7 +357,7 @@ TEST(any_rate_and_block) {
             ear_stage_destroy(st);
         }
         ASSERT_EQ(L, (uint32_t)lround(3e-3 * rate));
-        ASSERT_TRUE(max_abs(out[0], 2 * (size_t)frames) <= ceiling_of(-1.0f));
+        ASSERT_DBL_LE(max_abs(out[0], 2 * (size_t)frames), ceiling_of(-1.0f));
         ASSERT_EQ(
             memcmp(out[1] + 2 * (size_t)L, out[0], (size_t)(frames - L) * 2 * sizeof(float)),
             0);
@@ -377,7 +377,7 @@ TEST(any_rate_and_block) {
         float peak = max_abs(loud, 2 * (size_t)frames);
         printf("  %u Hz, blocks of %u: latency %u frames, loud peak %.9f\n", rate, blocks[k], L,
                (double)peak);
-        ASSERT_TRUE(peak <= ceiling_of(-1.0f));
+        ASSERT_DBL_LE(peak, ceiling_of(-1.0f));
         ASSERT_DBL_GT(peak, 0.99 * ceiling_of(-1.0f));
         free(loud);
         ear_stage_destroy(st);

@@ -105,7 +105,7 @@ TEST(rt60_by_schroeder_within_10_percent_in_each_band) {
     ear_reverb_params room = test_room();
     uint32_t frames = 4 * RATE;
     float *ir = impulse_response(&room, frames);
-    ASSERT_TRUE(ir != NULL);
+    ASSERT_NOT_NULL(ir);
     for (uint32_t ch = 0; ch < 2; ch++) {
         double lo = band_rt60(ir, frames, ch, 125.0), hi = band_rt60(ir, frames, ch, 8000.0);
         printf("  channel %u: RT60 %.3f s at 125 Hz (set %.2f), %.3f s at 8 kHz (set %.2f)\n",
@@ -498,7 +498,7 @@ TEST(parameters_presets_and_errors) {
     }
     ear_reverb_preset none;
     ASSERT_EQ(ear_reverb_preset_from_name("bathroom", &none), EAR_E_NOT_FOUND);
-    ASSERT_TRUE(ear_reverb_preset_name(EAR_REVERB_PRESET_COUNT) == NULL);
+    ASSERT_NULL(ear_reverb_preset_name(EAR_REVERB_PRESET_COUNT));
     ASSERT_OK(ear_reverb_preset_params(EAR_REVERB_CAVE, &p));
     ASSERT_OK(ear_stage_set_reverb(s, &p, 1.0f));
     ASSERT_REL(ear_stage_get_reverb(s).rt60_low_s, p.rt60_low_s, 0);

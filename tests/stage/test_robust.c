@@ -256,17 +256,17 @@ TEST(adopted_clips_play_in_place_and_free_their_buffer) {
     ear_allocator a = {adopt_alloc, NULL, adopt_free, NULL};
     size_t frames = 4800;
     float *samples = adopt_alloc(frames * sizeof *samples, NULL);
-    ASSERT_TRUE(samples != NULL);
+    ASSERT_NOT_NULL(samples);
     for (size_t i = 0; i < frames; i++) samples[i] = 0.5f;
     samples[7] = NAN;
     ear_clip *c = NULL;
     ASSERT_EQ(ear_clip_adopt(NULL, frames, 1, RATE, &a, &c), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_clip_adopt(samples, 0, 1, RATE, &a, &c), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_clip_adopt(samples, frames, 3, RATE, &a, &c), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(c == NULL);
+    ASSERT_NULL(c);
     ASSERT_OK(ear_clip_adopt(samples, frames, 1, RATE, &a, &c));
-    ASSERT_TRUE(ear_clip_data(c) == samples); /* not copied */
-    ASSERT_TRUE(samples[7] == 0.0f);
+    ASSERT_PTR_EQ(ear_clip_data(c), samples); /* not copied */
+    ASSERT_FLOAT_EQ(samples[7], 0.0f);
     ear_stage *s = new_stage();
     ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, NULL));
     ear_clip_release(c);
@@ -287,17 +287,18 @@ TEST(bad_config_and_arguments) {
     cfg = ear_stage_config_default();
     cfg.channels = 6;
     ASSERT_EQ(ear_stage_create(&cfg, &s), EAR_E_UNSUPPORTED);
-    ASSERT_TRUE(s == NULL);
+    ASSERT_NULL(s);
     ear_clip *c = NULL;
     ASSERT_EQ(ear_clip_create(NULL, 0, 1, RATE, NULL, &c), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_clip_create(NULL, 10, 3, RATE, NULL, &c), EAR_E_INVALID_ARG);
     float nan_samples[4] = {NAN, 1.0f, INFINITY, -2.0f};
     ASSERT_OK(ear_clip_create(nan_samples, 4, 1, RATE, NULL, &c));
-    ASSERT_TRUE(ear_clip_data(c)[0] == 0.0f && ear_clip_data(c)[2] == 0.0f);
+    ASSERT_FLOAT_EQ(ear_clip_data(c)[0], 0.0f);
+    ASSERT_FLOAT_EQ(ear_clip_data(c)[2], 0.0f);
     s = new_stage();
     ASSERT_EQ(ear_stage_play(s, NULL, NULL, NULL), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_stage_render(s, NULL, 10), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(strcmp(ear_result_string(EAR_E_STALE_ID), "unknown result") != 0);
+    ASSERT_STR_NE(ear_result_string(EAR_E_STALE_ID), "unknown result");
     ear_stage_destroy(s);
     ear_clip_release(c);
 }
@@ -346,7 +347,7 @@ TEST(create_fails_cleanly_at_every_allocation) {
                 break;
             }
             ASSERT_EQ(r, EAR_E_OUT_OF_MEMORY);
-            ASSERT_TRUE(s == (ear_stage *)&a);
+            ASSERT_PTR_EQ(s, (ear_stage *)&a);
             ASSERT_EQ(live, 0);
         }
         ASSERT_EQ(made, 1);
@@ -376,7 +377,7 @@ TEST(refused_calls_change_nothing) {
     l.up = ear_vec3_make(0, 0, 0);
     ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_INVALID_ARG);
     ear_listener after = ear_stage_get_listener(s);
-    ASSERT_TRUE(memcmp(&before, &after, sizeof before) == 0);
+    ASSERT_MEM_EQ(&before, &after, sizeof before);
     /* Fill the ring (16 commands), then let the overflow queue's growth fail. */
     ear_voice_id v;
     ASSERT_OK(ear_stage_play(s, c, &(ear_play){.looping = true}, &v));
@@ -390,7 +391,7 @@ TEST(refused_calls_change_nothing) {
     l.position = ear_vec3_make(50, 0, 0);
     ASSERT_EQ(ear_stage_set_listener(s, &l), EAR_E_OUT_OF_MEMORY);
     after = ear_stage_get_listener(s);
-    ASSERT_TRUE(memcmp(&before, &after, sizeof before) == 0);
+    ASSERT_MEM_EQ(&before, &after, sizeof before);
     fail_at = 0;
     /* Nothing of the refused calls reached the mix: the voice plays at 0.5 where it was. */
     float *out = render(s, 4800);

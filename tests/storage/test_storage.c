@@ -131,14 +131,14 @@ TEST(create_arguments) {
     c.secret = NULL;
     c.secret_size = 4;
     ASSERT_EQ(ear_storage_create(&c, &s), EAR_E_INVALID_ARG); /* size without secret */
-    ASSERT_TRUE(s == NULL);
+    ASSERT_NULL(s);
     ear_storage_destroy(NULL);
 }
 
 TEST(in_memory_store) {
     ear_storage *s = NULL;
     ASSERT_OK(ear_storage_create(NULL, &s));
-    ASSERT_TRUE(ear_storage_path(s) == NULL);
+    ASSERT_NULL(ear_storage_path(s));
     ASSERT_OK(ear_storage_set_int(s, "score", 12));
     ASSERT_TRUE(ear_storage_is_dirty(s));
     ASSERT_OK(ear_storage_save(s));
@@ -153,7 +153,7 @@ TEST(missing_file_is_empty) {
     sandbox sb;
     ASSERT_TRUE(sandbox_open(&sb));
     ear_storage *s = open_store(sb.path, SECRET);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
     ASSERT_EQ(ear_storage_count(s), 0);
     ASSERT_FALSE(ear_storage_is_dirty(s));
@@ -169,7 +169,7 @@ static void round_trip_types_with(const char *secret) {
     sandbox sb;
     ASSERT_TRUE(sandbox_open(&sb));
     ear_storage *s = open_store(sb.path, secret);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_OK(ear_storage_set_string(s, "name", "Ada Lovelace – Überprüfung ✓"));
     ASSERT_OK(ear_storage_set_int(s, "max", INT64_MAX));
     ASSERT_OK(ear_storage_set_int(s, "min", INT64_MIN));
@@ -185,7 +185,7 @@ static void round_trip_types_with(const char *secret) {
     ear_storage_destroy(s);
 
     s = open_store(sb.path, secret);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
     ASSERT_FALSE(ear_storage_is_dirty(s));
     ASSERT_EQ(ear_storage_count(s), 11);
@@ -193,11 +193,11 @@ static void round_trip_types_with(const char *secret) {
     ASSERT_U64_EQ(ear_storage_get_int(s, "max", 0), INT64_MAX);
     ASSERT_U64_EQ(ear_storage_get_int(s, "min", 0), INT64_MIN);
     ASSERT_EQ(ear_storage_get_int(s, "zero", 7), 0);
-    ASSERT_TRUE(ear_storage_get_double(s, "tenth", 0) == 0.1);
+    ASSERT_FLOAT_EQ(ear_storage_get_double(s, "tenth", 0), 0.1);
     ASSERT_STR_EQ(ear_storage_get_string(s, "tenth", NULL), "0.1"); /* shortest form */
-    ASSERT_TRUE(ear_storage_get_double(s, "third", 0) == 1.0 / 3.0);
-    ASSERT_TRUE(ear_storage_get_double(s, "tiny", 0) == -4.9406564584124654e-324);
-    ASSERT_TRUE(ear_storage_get_double(s, "huge", 0) == 1.7976931348623157e308);
+    ASSERT_FLOAT_EQ(ear_storage_get_double(s, "third", 0), 1.0 / 3.0);
+    ASSERT_FLOAT_EQ(ear_storage_get_double(s, "tiny", 0), -4.9406564584124654e-324);
+    ASSERT_FLOAT_EQ(ear_storage_get_double(s, "huge", 0), 1.7976931348623157e308);
     ASSERT_TRUE(isinf(ear_storage_get_double(s, "inf", 0)));
     ASSERT_TRUE(ear_storage_get_bool(s, "yes", false));
     ASSERT_FALSE(ear_storage_get_bool(s, "no", true));
@@ -239,7 +239,7 @@ TEST(defaults_for_missing_and_unparsable) {
     ASSERT_TRUE(ear_storage_get_bool(s, "word", true));
     ASSERT_FALSE(ear_storage_get_bool(s, "word", false));
     ASSERT_STR_EQ(ear_storage_get_string(s, "missing", "dflt"), "dflt");
-    ASSERT_TRUE(ear_storage_get_string(s, "missing", NULL) == NULL);
+    ASSERT_NULL(ear_storage_get_string(s, "missing", NULL));
     ear_storage_destroy(s);
 }
 
@@ -420,7 +420,7 @@ TEST(order_is_kept) {
         ASSERT_STR_EQ(ear_storage_key_at(s, (size_t)at), key);
         ASSERT_EQ(ear_storage_get_int(s, key, -1), i);
     }
-    ASSERT_TRUE(ear_storage_key_at(s, 103) == NULL);
+    ASSERT_NULL(ear_storage_key_at(s, 103));
     ASSERT_FALSE(ear_storage_has(s, "n000"));
     ASSERT_TRUE(ear_storage_has(s, "n001"));
     ear_storage_destroy(s);
@@ -489,7 +489,7 @@ TEST(crash_between_write_and_rename_keeps_previous_save) {
 
     fflush(NULL);
     pid_t child = fork();
-    ASSERT_TRUE(child >= 0);
+    ASSERT_GE(child, 0);
     if (child == 0) {
         ear_storage *c = open_store(sb.path, SECRET);
         ear_storage_set_string(c, "progress", "chapter 2");
@@ -508,7 +508,7 @@ TEST(crash_between_write_and_rename_keeps_previous_save) {
     /* ...and the save itself is the previous one, byte for byte, and loads. */
     long after_len = read_bytes(sb.path, after, sizeof after);
     ASSERT_EQ(after_len, before_len);
-    ASSERT_TRUE(memcmp(before, after, (size_t)before_len) == 0);
+    ASSERT_MEM_EQ(before, after, (size_t)before_len);
     /* Opening it again removes the stray temporary file, saying so once. */
     warn_logs = 0;
     ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
@@ -518,9 +518,8 @@ TEST(crash_between_write_and_rename_keeps_previous_save) {
     ASSERT_STR_EQ(ear_storage_get_string(s, "progress", NULL), "chapter 1");
     ASSERT_EQ(count_files(sb.dir, "save.txt.tmp-"), 0);
     ASSERT_EQ(warn_logs, 1);
-    ASSERT_TRUE(strstr(last_warning, "removed 1 temporary file left by an interrupted save") !=
-                NULL);
-    ASSERT_TRUE(strstr(last_warning, sb.path) != NULL);
+    ASSERT_STR_CONTAINS(last_warning, "removed 1 temporary file left by an interrupted save");
+    ASSERT_STR_CONTAINS(last_warning, sb.path);
     ear_storage_destroy(s);
     sandbox_close(&sb);
 }
@@ -583,7 +582,7 @@ TEST(stale_temporary_files_of_this_save_are_removed_at_open) {
     ASSERT_EQ(pipe(done), 0);
     fflush(NULL);
     pid_t writer = fork();
-    ASSERT_TRUE(writer >= 0);
+    ASSERT_GE(writer, 0);
     if (writer == 0) {
         /* Only the parent holds done's write end: its exit, even a failed test's, ends
          * the wait below. */
@@ -607,12 +606,11 @@ TEST(stale_temporary_files_of_this_save_are_removed_at_open) {
     ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
     ear_storage *s = open_store(sb.path, NULL);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
     ASSERT_EQ(ear_storage_get_int(s, "level", 0), 3);
     ASSERT_EQ(warn_logs, 1);
-    ASSERT_TRUE(strstr(last_warning, "removed 2 temporary files left by an interrupted save") !=
-                NULL);
+    ASSERT_STR_CONTAINS(last_warning, "removed 2 temporary files left by an interrupted save");
     ASSERT_FALSE(present(sb.dir, "save.txt.tmp-aB3xY9"));
     ASSERT_FALSE(present(sb.dir, "save.txt.tmp-000000"));
     ASSERT_TRUE(present(sb.dir, "save.txt"));
@@ -636,7 +634,8 @@ TEST(stale_temporary_files_of_this_save_are_removed_at_open) {
     ASSERT_EQ(write(done[1], "x", 1), 1);
     int status = 0;
     ASSERT_EQ(waitpid(writer, &status, 0), writer);
-    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
     warn_logs = 0;
     ear_log_set(count_warnings, NULL, EAR_LOG_WARN);
     s = open_store(sb.path, NULL);
@@ -675,13 +674,13 @@ TEST(encrypted_file_format_and_key_derivation) {
     const char plain[] = "gold = 250\nname = Bo\\nb\n";
     ASSERT_EQ(n1, (long)(magic + nonce + strlen(plain) + 16));
     ASSERT_EQ(n2, n1);
-    ASSERT_TRUE(memcmp(first, EAR_STORAGE_MAGIC, magic) == 0);
+    ASSERT_MEM_EQ(first, EAR_STORAGE_MAGIC, magic);
     /* Same content, fresh nonce, so different bytes. */
     ASSERT_FALSE(memcmp(first + magic, second + magic, nonce) == 0);
     ASSERT_FALSE(memcmp(first, second, (size_t)n1) == 0);
 
     /* Decrypt by hand with the documented derivation. */
-    ASSERT_TRUE(sodium_init() >= 0);
+    ASSERT_GE(sodium_init(), 0);
     unsigned char master[crypto_kdf_KEYBYTES], key[crypto_aead_xchacha20poly1305_ietf_KEYBYTES];
     crypto_generichash(master, sizeof master, (const unsigned char *)SECRET, strlen(SECRET),
                        NULL, 0);
@@ -714,7 +713,7 @@ TEST(plain_file_is_rewritten_encrypted) {
     unsigned char buf[256];
     long n = read_bytes(sb.path, buf, sizeof buf);
     ASSERT_GT(n, (long)strlen(EAR_STORAGE_MAGIC));
-    ASSERT_TRUE(memcmp(buf, EAR_STORAGE_MAGIC, strlen(EAR_STORAGE_MAGIC)) == 0);
+    ASSERT_MEM_EQ(buf, EAR_STORAGE_MAGIC, strlen(EAR_STORAGE_MAGIC));
     for (long i = 0; i + 6 <= n; i++) ASSERT_FALSE(memcmp(buf + i, "volume", 6) == 0);
 
     s = open_store(sb.path, SECRET);
@@ -737,25 +736,25 @@ static void expect_broken(sandbox *sb, const char *secret, ear_result expect,
     ear_log_set(count_errors, NULL, EAR_LOG_WARN);
     ear_storage *s = open_store(sb->path, secret);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_EQ(ear_storage_load_result(s), expect);
     ASSERT_EQ(error_logs, 1);
     ASSERT_EQ(ear_storage_count(s), 0);
     ASSERT_FALSE(ear_storage_is_dirty(s));
     ASSERT_TRUE(ear_storage_can_save(s));
     ASSERT_STR_EQ(ear_storage_broken_path(s), moved_to);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), sb->path) != NULL);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), moved_to) != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), sb->path);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), moved_to);
     ASSERT_FALSE(exists(sb->path));
     ASSERT_EQ(read_bytes(moved_to, moved, sizeof moved), n);
-    ASSERT_TRUE(memcmp(original, moved, (size_t)n) == 0);
+    ASSERT_MEM_EQ(original, moved, (size_t)n);
 
     /* A later save writes a new file; the broken one is never touched. */
     ASSERT_OK(ear_storage_set_string(s, "fresh", "start"));
     ASSERT_OK(ear_storage_save(s));
     ear_storage_destroy(s);
     ASSERT_EQ(read_bytes(moved_to, moved, sizeof moved), n);
-    ASSERT_TRUE(memcmp(original, moved, (size_t)n) == 0);
+    ASSERT_MEM_EQ(original, moved, (size_t)n);
     s = open_store(sb->path, secret);
     ASSERT_EQ(ear_storage_load_result(s), EAR_OK);
     ASSERT_STR_EQ(ear_storage_get_string(s, "fresh", NULL), "start");
@@ -848,8 +847,8 @@ TEST(line_without_equals_is_moved_to_broken) {
     ear_storage *s = open_store(sb.path, NULL);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
     ASSERT_EQ(ear_storage_load_result(s), EAR_E_FORMAT);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "line 2") != NULL);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), sb.path) != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "line 2");
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), sb.path);
     ASSERT_EQ(ear_storage_count(s), 0); /* nothing half-loaded */
     ASSERT_TRUE(exists(sb.broken));
     ear_storage_destroy(s);
@@ -872,14 +871,14 @@ TEST(failed_move_disables_saving) {
     ear_storage *s = open_store(sb.path, NULL);
     ASSERT_EQ(ear_storage_load_result(s), EAR_E_FORMAT);
     ASSERT_FALSE(ear_storage_can_save(s));
-    ASSERT_TRUE(ear_storage_broken_path(s) == NULL);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "saving is disabled") != NULL);
+    ASSERT_NULL(ear_storage_broken_path(s));
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "saving is disabled");
     ASSERT_OK(ear_storage_set_string(s, "k", "v"));
     ASSERT_EQ(ear_storage_save(s), EAR_E_STATE);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
     unsigned char buf[64];
     ASSERT_EQ(read_bytes(sb.path, buf, sizeof buf), (long)(sizeof text - 1));
-    ASSERT_TRUE(memcmp(buf, text, sizeof text - 1) == 0); /* untouched */
+    ASSERT_MEM_EQ(buf, text, sizeof text - 1); /* untouched */
 
     /* The game accepts the loss: the next save overwrites. */
     ear_storage_allow_overwrite(s);
@@ -900,7 +899,7 @@ TEST(unreadable_path_disables_saving) {
     ear_storage *s = open_store(sb.path, NULL);
     ASSERT_EQ(ear_storage_load_result(s), EAR_E_IO);
     ASSERT_FALSE(ear_storage_can_save(s));
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), sb.path) != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), sb.path);
     ASSERT_OK(ear_storage_set_string(s, "k", "v"));
     ASSERT_EQ(ear_storage_save(s), EAR_E_STATE);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
@@ -917,8 +916,8 @@ TEST(write_failure_keeps_store_dirty) {
     ASSERT_EQ(ear_storage_save(s), EAR_E_IO);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
     ASSERT_TRUE(ear_storage_is_dirty(s));
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "/nonexistent-earshot-dir/save.txt") != NULL);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "temporary file") != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "/nonexistent-earshot-dir/save.txt");
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "temporary file");
     ear_storage_destroy(s);
 }
 
@@ -930,10 +929,10 @@ TEST(fifo_save_is_refused_not_waited_on) {
     ASSERT_EQ(mkfifo(sb.path, 0600), 0);
     ear_log_set(count_errors, NULL, EAR_LOG_WARN);
     ear_storage *s = open_store(sb.path, NULL);
-    ASSERT_TRUE(s != NULL);
+    ASSERT_NOT_NULL(s);
     ASSERT_EQ(ear_storage_load_result(s), EAR_E_IO);
     ASSERT_FALSE(ear_storage_can_save(s));
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "is a FIFO, not a file") != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "is a FIFO, not a file");
     ASSERT_OK(ear_storage_set_string(s, "k", "v"));
     ASSERT_EQ(ear_storage_save(s), EAR_E_STATE);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
@@ -950,7 +949,7 @@ TEST(fifo_save_is_refused_not_waited_on) {
     s = open_store(link_path, NULL);
     ear_log_set(NULL, NULL, EAR_LOG_WARN);
     ASSERT_EQ(ear_storage_load_result(s), EAR_E_IO);
-    ASSERT_TRUE(strstr(ear_storage_last_error(s), "is a device, not a file") != NULL);
+    ASSERT_STR_CONTAINS(ear_storage_last_error(s), "is a device, not a file");
     ear_storage_destroy(s);
     unlink(link_path);
     unlink(sb.path);

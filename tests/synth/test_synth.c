@@ -45,7 +45,7 @@ TEST(defaults) {
     ear_synth s = {0};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_U64_EQ(n, 48000);                       /* 1 s at 48 kHz */
     ASSERT_REL(ear_peak(buf, n, 1, 0), 0.5, 1e-4); /* amplitude 0.5 */
     ASSERT_REL(ear_zero_crossing_hz(buf, n, 1, 0, RATE), 440.0, 1e-5);
@@ -57,7 +57,7 @@ TEST(sine_rms_and_frequency) {
         .waveform = EAR_WAVE_SINE, .frequency_hz = 440, .seconds = 1, .amplitude = 0.8f};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_REL(rms_of(buf, n), 0.8 / sqrt(2.0), 1e-3); /* A / sqrt 2 within 0.1 % */
     ASSERT_DBL_LE(ear_peak(buf, n, 1, 0), 0.8f);       /* never above A */
     ASSERT_REL(ear_zero_crossing_hz(buf, n, 1, 0, RATE), 440.0, 5e-4); /* within 0.05 % */
@@ -75,7 +75,7 @@ TEST(whole_cycles_rounding) {
     ear_synth s = {.frequency_hz = 441.3f, .seconds = 0.5f, .amplitude = 0.5f};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_U64_EQ(n, 24000);
     ASSERT_REL(ear_zero_crossing_hz(buf, n, 1, 0, RATE), 442.0, 5e-4);
     ASSERT_REL(ear_dominant_hz(buf, n, 1, 0, RATE), 442.0, 5e-4);
@@ -84,7 +84,7 @@ TEST(whole_cycles_rounding) {
     /* Below one cycle in the part: one cycle. 0.3 Hz over 1 s -> 1 Hz. */
     ear_synth slow = {.frequency_hz = 0.3f, .seconds = 1};
     buf = render(&slow, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_NEAR(buf[12000], 0.5, 1e-6); /* a quarter of the one cycle: the crest */
     free(buf);
 }
@@ -119,7 +119,7 @@ TEST(waveform_levels) {
     /* Square: every sample is +A or -A, half of each. */
     ear_synth sq = {.waveform = EAR_WAVE_SQUARE, .frequency_hz = 400, .amplitude = amp};
     float *buf = render(&sq, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     for (uint64_t i = 0; i < n; i++) ASSERT_TRUE(buf[i] == amp || buf[i] == -amp);
     ASSERT_REL(rms_of(buf, n), amp, 1e-6);
     ASSERT_NEAR(mean_of(buf, n), 0.0, 1e-6);
@@ -131,7 +131,7 @@ TEST(waveform_levels) {
     for (size_t w = 0; w < 2; w++) {
         ear_synth s = {.waveform = ramps[w], .frequency_hz = 400, .amplitude = amp};
         buf = render(&s, &n);
-        ASSERT_TRUE(buf != NULL);
+        ASSERT_NOT_NULL(buf);
         ASSERT_REL(rms_of(buf, n), amp / sqrt(3.0), 1e-3);
         ASSERT_REL(ear_peak(buf, n, 1, 0), amp, 1e-6);
         /* The naive saw samples its jump at -A once a cycle: its mean is -A / 120. */
@@ -148,7 +148,7 @@ TEST(engine_tone) {
     ear_synth s = {.waveform = EAR_WAVE_ENGINE, .frequency_hz = 110, .amplitude = 0.9f};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     double harmonics = 0.0;
     for (int k = 0; k < 8; k++) harmonics += pow(0.49, k) / 2.0;
     ASSERT_REL(rms_of(buf, n), amp * sqrt(harmonics) / 2.0593262536175096, 1e-3);
@@ -172,7 +172,7 @@ TEST(noise_seed_and_level) {
     float *z = render(&c, &nc);
     ASSERT_TRUE(x && y && z);
     ASSERT_U64_EQ(ear_hash_samples(x, na), ear_hash_samples(y, nb)); /* same seed, same bits */
-    ASSERT_TRUE(ear_hash_samples(x, na) != ear_hash_samples(z, nc)); /* another seed */
+    ASSERT_NE(ear_hash_samples(x, na), ear_hash_samples(z, nc));     /* another seed */
     ASSERT_REL(rms_of(x, na), 0.5 / sqrt(3.0), 0.02);                /* uniform in [-A, A] */
     ASSERT_NEAR(mean_of(x, na), 0.0, 0.01);
     ASSERT_DBL_LE(ear_peak(x, na, 1, 0), 0.5);
@@ -207,7 +207,7 @@ TEST(envelope_shape) {
                    .envelope = {.attack_s = 0.05f, .decay_s = 0.2f, .release_s = 0.1f}};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     /* With an envelope the frequency is not rounded: every sample is
      * A * env(t) * sin(2 pi f t), to float precision. */
     for (uint64_t i = 0; i < n; i++) {
@@ -215,7 +215,7 @@ TEST(envelope_shape) {
             0.8 * envelope_formula(&s.envelope, i, n) * sin(TWO_PI * 1000.0 * (double)i / RATE);
         ASSERT_NEAR(buf[i], want, 2e-7);
     }
-    ASSERT_TRUE(buf[0] == 0.0f);
+    ASSERT_FLOAT_EQ(buf[0], 0.0f);
     /* Measured: the tone level 0.2 s (one decay time) after the attack is A e^-1, in a
      * 10 ms window (10 cycles) centred there, within 1 %. */
     size_t centre = (size_t)((0.05 + 0.2) * RATE), half = 240;
@@ -238,7 +238,7 @@ TEST(release_ends_on_zero) {
                        .envelope = {.release_s = 0.05f}};
         uint64_t n;
         float *buf = render(&s, &n);
-        ASSERT_TRUE(buf != NULL);
+        ASSERT_NOT_NULL(buf);
         uint32_t bits;
         memcpy(&bits, &buf[n - 1], sizeof bits);
         ASSERT_EQ(bits, 0); /* +0.0f exactly, not -0.0f */
@@ -251,8 +251,8 @@ TEST(release_ends_on_zero) {
     ear_synth tiny = {.frequency_hz = 523, .seconds = 0.01f, .envelope = {.release_s = 1e-6f}};
     uint64_t n;
     float *buf = render(&tiny, &n);
-    ASSERT_TRUE(buf != NULL);
-    ASSERT_TRUE(buf[n - 1] == 0.0f);
+    ASSERT_NOT_NULL(buf);
+    ASSERT_FLOAT_EQ(buf[n - 1], 0.0f);
     free(buf);
 }
 
@@ -267,7 +267,7 @@ TEST(sweep_is_exponential) {
         .frequency_hz = 200, .end_frequency_hz = 800, .seconds = 2, .amplitude = 0.5f};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_U64_EQ(n, 96000);
     const size_t win = 4800; /* 0.1 s */
     struct {
@@ -297,7 +297,7 @@ TEST(long_part_keeps_phase) {
                    .envelope = {.attack_s = 0.01f}};
     uint64_t n;
     float *buf = render(&s, &n);
-    ASSERT_TRUE(buf != NULL);
+    ASSERT_NOT_NULL(buf);
     ASSERT_U64_EQ(n, 4800000);
     for (uint64_t i = n - 1000; i < n; i++)
         ASSERT_NEAR(buf[i], sin(TWO_PI * fmod(1234.5 * (double)i / 8000.0, 1.0)), 1e-6);
@@ -316,7 +316,7 @@ TEST(layers_sum) {
     uint64_t n0, n1;
     float *a = render(&layers[0], &n0), *b = render(&layers[1], &n1);
     ASSERT_TRUE(a && b);
-    for (uint64_t i = 0; i < n0; i++) ASSERT_TRUE(data[i] == a[i] + (i < n1 ? b[i] : 0.0f));
+    for (uint64_t i = 0; i < n0; i++) ASSERT_FLOAT_EQ(data[i], a[i] + (i < n1 ? b[i] : 0.0f));
     ASSERT_REL(ear_tone_amplitude(data, 24000, 1, 0, RATE, 440), 0.3, 5e-3);
     ASSERT_REL(ear_tone_amplitude(data, 24000, 1, 0, RATE, 660), 0.2, 5e-3);
     ASSERT_NEAR(ear_tone_amplitude(data + 24000, 24000, 1, 0, RATE, 660), 0.0, 1e-3);
@@ -337,7 +337,7 @@ TEST(sequence_in_order) {
     for (size_t p = 0; p < 3; p++) {
         uint64_t n;
         float *one = render(&parts[p], &n);
-        ASSERT_TRUE(one != NULL);
+        ASSERT_NOT_NULL(one);
         ASSERT_EQ(memcmp(data + at, one, (size_t)n * sizeof *one), 0);
         at += n;
         free(one);
@@ -352,22 +352,28 @@ TEST(parse_name) {
     ear_synth s;
     ASSERT_OK(ear_synth_parse_name("synth:square:300:0.15", &s));
     ASSERT_EQ(s.waveform, EAR_WAVE_SQUARE);
-    ASSERT_TRUE(s.frequency_hz == 300.0f);
-    ASSERT_TRUE(s.seconds == 0.15f);
-    ASSERT_TRUE(s.amplitude == 0.0f); /* default */
+    ASSERT_FLOAT_EQ(s.frequency_hz, 300.0f);
+    ASSERT_FLOAT_EQ(s.seconds, 0.15f);
+    ASSERT_FLOAT_EQ(s.amplitude, 0.0f); /* default */
     ASSERT_OK(ear_synth_parse_name("synth:sine:440", &s));
     ASSERT_EQ(s.waveform, EAR_WAVE_SINE);
-    ASSERT_TRUE(s.frequency_hz == 440.0f && s.seconds == 0.0f);
+    ASSERT_FLOAT_EQ(s.frequency_hz, 440.0f);
+    ASSERT_FLOAT_EQ(s.seconds, 0.0f);
     ASSERT_OK(ear_synth_parse_name("synth:saw:1.5e3:2:1", &s));
     ASSERT_EQ(s.waveform, EAR_WAVE_SAW);
-    ASSERT_TRUE(s.frequency_hz == 1500.0f && s.seconds == 2.0f && s.amplitude == 1.0f);
+    ASSERT_FLOAT_EQ(s.frequency_hz, 1500.0f);
+    ASSERT_FLOAT_EQ(s.seconds, 2.0f);
+    ASSERT_FLOAT_EQ(s.amplitude, 1.0f);
     ASSERT_OK(ear_synth_parse_name("synth:triangle:.5:3600:0.123456789", &s));
-    ASSERT_TRUE(s.frequency_hz == 0.5f && s.seconds == 3600.0f && s.amplitude == 0.123456789f);
+    ASSERT_FLOAT_EQ(s.frequency_hz, 0.5f);
+    ASSERT_FLOAT_EQ(s.seconds, 3600.0f);
+    ASSERT_FLOAT_EQ(s.amplitude, 0.123456789f);
     ASSERT_OK(ear_synth_parse_name("synth:noise:1:5.", &s));
-    ASSERT_TRUE(s.waveform == EAR_WAVE_NOISE && s.seconds == 5.0f);
+    ASSERT_EQ(s.waveform, EAR_WAVE_NOISE);
+    ASSERT_FLOAT_EQ(s.seconds, 5.0f);
     ASSERT_OK(ear_synth_parse_name("synth:engine:24000", &s));
     ASSERT_OK(ear_synth_parse_name("synth:sine:0.1e+3", &s));
-    ASSERT_TRUE(s.frequency_hz == 100.0f);
+    ASSERT_FLOAT_EQ(s.frequency_hz, 100.0f);
 
     static const char *bad[] = {
         "",
@@ -413,7 +419,7 @@ TEST(parse_name) {
         int r = ear_synth_parse_name(bad[i], &out);
         if (r != EAR_E_FORMAT) fprintf(stderr, "name \"%s\"\n", bad[i]);
         ASSERT_EQ(r, EAR_E_FORMAT);
-        ASSERT_TRUE(out.frequency_hz == 12345.0f);
+        ASSERT_FLOAT_EQ(out.frequency_hz, 12345.0f);
     }
     ASSERT_EQ(ear_synth_parse_name(NULL, &s), EAR_E_INVALID_ARG);
     ASSERT_EQ(ear_synth_parse_name("synth:sine:440", NULL), EAR_E_INVALID_ARG);
@@ -431,7 +437,7 @@ TEST(clip_from_name) {
     ear_clip_release(clip);
     clip = NULL;
     ASSERT_EQ(ear_synth_clip_from_name("synth:sine:oops", NULL, &clip), EAR_E_FORMAT);
-    ASSERT_TRUE(clip == NULL);
+    ASSERT_NULL(clip);
     ASSERT_EQ(ear_synth_clip_from_name("synth:sine:440", NULL, NULL), EAR_E_INVALID_ARG);
 }
 
@@ -469,7 +475,7 @@ TEST(bad_arguments) {
         ASSERT_EQ(ear_synth_render(&bad[i], buf, 64), EAR_E_INVALID_ARG);
         ear_clip *clip = NULL;
         ASSERT_EQ(ear_synth_clip(&bad[i], NULL, &clip), EAR_E_INVALID_ARG);
-        ASSERT_TRUE(clip == NULL);
+        ASSERT_NULL(clip);
     }
     ear_clip *clip = NULL;
     ASSERT_EQ(ear_synth_clip(NULL, NULL, &clip), EAR_E_INVALID_ARG);
@@ -481,7 +487,7 @@ TEST(bad_arguments) {
     ASSERT_EQ(ear_synth_clip_sequence(mixed, 2, NULL, &clip), EAR_E_INVALID_ARG);
     ear_synth one_bad[2] = {{.frequency_hz = 440}, {.seconds = -1}};
     ASSERT_EQ(ear_synth_clip_sequence(one_bad, 2, NULL, &clip), EAR_E_INVALID_ARG);
-    ASSERT_TRUE(clip == NULL);
+    ASSERT_NULL(clip);
 }
 
 TEST_MAIN(TEST_ENTRY(defaults), TEST_ENTRY(sine_rms_and_frequency),

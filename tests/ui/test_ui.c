@@ -118,18 +118,18 @@ TEST(opening_is_deferred_so_the_opening_key_does_not_activate) {
     /* The menu announced itself in the next frame; Enter did not press Play. */
     ASSERT_STR_EQ(h_said(&h, 1), "Main menu, menu");
     ASSERT_STR_EQ(h_said(&h, 0), "Play, button, 1 of 2");
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLICKED, NULL, NULL) == NULL);
+    ASSERT_NULL(h_find(&h, EAR_UI_CLICKED, NULL, NULL));
     ASSERT_EQ(ear_ui_depth(h.ui), 1);
     /* A second Enter presses Play: clicked (seen by on_ui and by the query in update),
      * then the menu closes. */
     h_press(&h, EAR_KEY_ENTER);
     const h_event *c = h_find(&h, EAR_UI_CLICKED, "main", "play");
-    ASSERT_TRUE(c != NULL);
+    ASSERT_NOT_NULL(c);
     ASSERT_STR_EQ(c->value, "play");
     ASSERT_EQ(c->index, 0);
     ASSERT_TRUE(s.query_saw_click);
     ASSERT_EQ(s.clicked_at, c->frame);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "main", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "main", NULL));
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     /* Events are cleared at the next UI update. */
     h_frame(&h);
@@ -256,7 +256,7 @@ static void navigation_words(bool german) {
     /* Values changed and said so through events: the slider's last value and the
      * choice's. */
     const h_event *e = h_find(&h, EAR_UI_CHANGED, "settings", "music");
-    ASSERT_TRUE(e != NULL);
+    ASSERT_NOT_NULL(e);
     ASSERT_STR_EQ(e->value, "75");
     ASSERT_EQ(e->index, 15);
     e = h_find(&h, EAR_UI_CHANGED, "settings", "difficulty");
@@ -280,7 +280,7 @@ static void navigation_words(bool german) {
     ASSERT_STR_EQ(h_said(&h, 0), german ? "Schwierigkeit, Kombinationsfeld, Leicht"
                                         : "Difficulty, combo box, Easy");
     h_press(&h, EAR_KEY_ESCAPE);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "settings", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "settings", NULL));
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     h_free(&h);
 }
@@ -475,17 +475,17 @@ TEST(a_text_item_child_returns_its_text_and_changed_is_posted) {
     ASSERT_STR_EQ(h_said(&h, 1), "o");
     ASSERT_STR_EQ(h_said(&h, 0), "b");
     /* The menu is not searched while the child has the keys. */
-    ASSERT_TRUE(h_find(&h, EAR_UI_CHANGED, NULL, NULL) == NULL);
+    ASSERT_NULL(h_find(&h, EAR_UI_CHANGED, NULL, NULL));
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_EQ(ear_ui_depth(h.ui), 1);
     ASSERT_STR_EQ(h_said(&h, 0), "Name, edit, Bob, 1 of 6");
     const h_event *e = h_find(&h, EAR_UI_CHANGED, "settings", "name");
-    ASSERT_TRUE(e != NULL);
+    ASSERT_NOT_NULL(e);
     ASSERT_STR_EQ(e->value, "Bob");
     ASSERT_EQ(e->index, 3);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "settings/name", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "settings/name", NULL));
     /* A child submits no "confirmed" of its own. */
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, NULL, NULL) == NULL);
+    ASSERT_NULL(h_find(&h, EAR_UI_CONFIRMED, NULL, NULL));
     ear_ui_value v;
     ASSERT_OK(ear_ui_menu_value(ear_ui_find_menu(h.ctx, "settings"), "name", &v));
     ASSERT_STR_EQ(v.text, "Bob");
@@ -497,7 +497,7 @@ TEST(a_text_item_child_returns_its_text_and_changed_is_posted) {
     size_t changes = h.event_count;
     h_press(&h, EAR_KEY_ESCAPE);
     ASSERT_STR_EQ(h_said(&h, 0), "Name, edit, Bob, 1 of 6");
-    ASSERT_TRUE(h_find(&h, EAR_UI_CHANGED, "settings", "name") == e);
+    ASSERT_PTR_EQ(h_find(&h, EAR_UI_CHANGED, "settings", "name"), e);
     ASSERT_EQ(h.event_count, changes + 1); /* only the child's "closed" */
     h_free(&h);
 }
@@ -538,7 +538,7 @@ TEST(text_editing_keys_move_by_character_and_word_and_speak_deletions) {
     ASSERT_STR_EQ(h_said(&h, 0), "ß");
     h_press(&h, EAR_KEY_ENTER);
     const h_event *e = h_find(&h, EAR_UI_CONFIRMED, "note", NULL);
-    ASSERT_TRUE(e != NULL);
+    ASSERT_NOT_NULL(e);
     ASSERT_STR_EQ(e->value, "hello wor");
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     /* Escape cancels. */
@@ -550,14 +550,14 @@ TEST(text_editing_keys_move_by_character_and_word_and_speak_deletions) {
     h_press(&h, EAR_KEY_UP);
     ASSERT_STR_EQ(h_said(&h, 0), "abc");
     h_press(&h, EAR_KEY_ESCAPE);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "n2", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CANCELLED, "n2", NULL));
     /* Broken UTF-8 and control characters are not text. */
     ASSERT_OK(ear_ui_open_text(h.ctx, &(ear_ui_text_config){.id = "n3"}));
     h_frame(&h);
     h_type(&h, "a\xff\tb\xc3");
     h_press(&h, EAR_KEY_UP);
     ASSERT_STR_EQ(h_said(&h, 0), "ab");
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "n2", NULL) == NULL);
+    ASSERT_NULL(h_find(&h, EAR_UI_CONFIRMED, "n2", NULL));
     h_free(&h);
 }
 
@@ -581,13 +581,13 @@ TEST(password_mode_says_star) {
     /* Nothing said, and no history entry, ever holds the secret. */
     ear_speech *sp = ear_ctx_speech(h.ctx);
     for (size_t i = 0; i < ear_speech_history_count(sp); i++) {
-        ASSERT_TRUE(strstr(ear_speech_history_at(sp, i), "se") == NULL);
-        ASSERT_TRUE(strcmp(ear_speech_history_at(sp, i), "c") != 0);
+        ASSERT_STR_NOT_CONTAINS(ear_speech_history_at(sp, i), "se");
+        ASSERT_STR_NE(ear_speech_history_at(sp, i), "c");
     }
     for (size_t i = 0; i < h.line_count; i++) {
-        ASSERT_TRUE(strcmp(h_said(&h, i), "s") != 0);
-        ASSERT_TRUE(strcmp(h_said(&h, i), "e") != 0);
-        ASSERT_TRUE(strcmp(h_said(&h, i), "c") != 0);
+        ASSERT_STR_NE(h_said(&h, i), "s");
+        ASSERT_STR_NE(h_said(&h, i), "e");
+        ASSERT_STR_NE(h_said(&h, i), "c");
     }
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "pw", NULL)->value, "se");
@@ -672,13 +672,13 @@ TEST(form_moves_with_tab_and_submits_by_its_default_button) {
     /* Enter on a control presses the default button (the first that closes: OK). */
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLICKED, "login", "ok") != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLICKED, "login", "ok"));
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "name")->value, "amy b");
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "pass")->value, "pw");
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "remember")->value, "1");
     ASSERT_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "quality")->index, 1);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "login", "ok") != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "login", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "login", "ok"));
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "login", NULL));
     h_free(&h);
 }
 
@@ -701,7 +701,7 @@ TEST(message_box_and_question_give_their_results) {
     ASSERT_OK(ear_ui_message(h.ctx, "saved2", "t.note", "t.saved"));
     h_frame(&h);
     h_press(&h, EAR_KEY_ESCAPE);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "saved2", "ok") != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "saved2", "ok"));
 
     ASSERT_OK(ear_ui_question(h.ctx, "quit", "t.quit", false));
     h_frame(&h);
@@ -727,8 +727,8 @@ TEST(message_box_and_question_give_their_results) {
     ASSERT_OK(ear_ui_question(h.ctx, "quit3", "t.quit", false));
     h_frame(&h);
     h_press(&h, EAR_KEY_ESCAPE);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "quit3", NULL) != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "quit3", NULL) == NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CANCELLED, "quit3", NULL));
+    ASSERT_NULL(h_find(&h, EAR_UI_CONFIRMED, "quit3", NULL));
     h_free(&h);
 }
 
@@ -838,13 +838,13 @@ TEST(a_widget_of_the_game_is_a_struct_of_callbacks) {
     ASSERT_EQ(ear_ui_depth(h.ui), 1);
     ASSERT_EQ(w.resumes, 1);
     ASSERT_EQ(w.answer, 1);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "ask", "b") != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "ask", "b"));
     ASSERT_STR_EQ(h_find(&h, EAR_UI_CHANGED, "counter", "answer")->value, "b");
     ASSERT_FALSE(w.freed);
     h_press(&h, EAR_KEY_ESCAPE);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     ASSERT_TRUE(w.freed);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "counter", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "counter", NULL));
     h_free(&h);
 }
 
@@ -863,15 +863,15 @@ TEST(escape_closes_cancels_or_stays_as_the_menu_chooses) {
         h_frame(&h);
         h_press(&h, EAR_KEY_ESCAPE);
     }
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "close", NULL) != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "close", NULL) == NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "cancel", NULL) != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "cancel", NULL) != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "stay", NULL) == NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "close", NULL));
+    ASSERT_NULL(h_find(&h, EAR_UI_CANCELLED, "close", NULL));
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CANCELLED, "cancel", NULL));
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "cancel", NULL));
+    ASSERT_NULL(h_find(&h, EAR_UI_CLOSED, "stay", NULL));
     ASSERT_TRUE(ear_ui_is_open(h.ctx, "stay"));
     ear_ui_close_all(h.ctx);
     h_frame(&h);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "stay", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "stay", NULL));
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     h_free(&h);
 }
@@ -888,8 +888,8 @@ TEST(close_by_id_closes_the_widgets_above_it_too) {
     ASSERT_EQ(ear_ui_close(h.ctx, "nothing"), EAR_E_NOT_FOUND);
     h_frame(&h);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "settings/name", NULL) != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "settings", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "settings/name", NULL));
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "settings", NULL));
     ASSERT_FALSE(ear_ui_is_open(h.ctx, NULL));
     h_free(&h);
 }

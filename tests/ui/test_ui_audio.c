@@ -110,8 +110,8 @@ static void slots_in_mode(sound_mode mode) {
     ASSERT_FALSE(ear_assets_state(assets, "ui:builtin:open").loaded);
     run_slots(&h, starts);
     ASSERT_EQ(ear_assets_state(assets, "ui:builtin:open").loaded, mode != SOUNDS_MUTED);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLICKED, "f", "b") != NULL);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "f", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLICKED, "f", "b"));
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "f", NULL));
     for (int s = 0; s < EAR_UI_SOUND_COUNT; s++) {
         double own = tone_at(&h, starts[s], ear_ui_builtin_hz((ear_ui_sound_slot)s));
         if (mode != SOUNDS_ON) {
@@ -225,7 +225,7 @@ TEST(a_menu_overrides_one_slot_or_replaces_the_whole_set) {
     ASSERT_DBL_LT(tone_at(&h, up, wrap_hz), 1e-4);
     ASSERT_DBL_LT(ear_peak(h.audio + 2 * error, 12000, 2, EAR_ALL_CHANNELS), 1e-6);
     ASSERT_DBL_LT(ear_peak(h.audio + 2 * close, 12000, 2, EAR_ALL_CHANNELS), 1e-6);
-    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "all", NULL) != NULL);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "all", NULL));
     h_free(&h);
 }
 

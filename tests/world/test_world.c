@@ -29,7 +29,7 @@ TEST(listener_absence_silences_spatial_only) {
     fs.spatial = false;
     ASSERT_OK(ear_world_set_source(f.world, flat, &fs));
     for (int i = 0; i < 30; i++) sync_render(&f);
-    ASSERT_TRUE(ear_world_ear(f.world) == EAR_BODY_NONE);
+    ASSERT_EQ(ear_world_ear(f.world), EAR_BODY_NONE);
     double placed_alone =
         ear_tone_amplitude(at(&f, 0.1), span(0.1, 0.5), 2, EAR_ALL_CHANNELS, RATE, 440);
     double flat_alone =
@@ -40,7 +40,7 @@ TEST(listener_absence_silences_spatial_only) {
     l.volume = 0.5f;
     ASSERT_OK(ear_world_set_listener(f.world, head, &l));
     for (int i = 0; i < 30; i++) sync_render(&f);
-    ASSERT_TRUE(ear_world_ear(f.world) == head);
+    ASSERT_EQ(ear_world_ear(f.world), head);
     /* Both at half: the master gain belongs to the ear. */
     ASSERT_REL(ear_tone_amplitude(at(&f, 0.7), span(0.7, 1.0), 2, EAR_ALL_CHANNELS, RATE, 440),
                0.5 * 0.5 * 0.2 * 0.70710678, 0.01);
@@ -109,13 +109,13 @@ TEST(play_false_ramps_and_a_one_shot_reads_false_after_its_end) {
     s.spatial = false;
     ASSERT_OK(ear_world_set_source(f.world, b, &s));
     for (int i = 0; i < 12; i++) sync_render(&f);
-    ASSERT_TRUE(ear_world_source_voice(f.world, b) != EAR_VOICE_NONE);
+    ASSERT_NE(ear_world_source_voice(f.world, b), EAR_VOICE_NONE);
     ASSERT_OK(ear_world_set_play(f.world, b, false));
     for (int i = 0; i < 12; i++) sync_render(&f);
     double clean = 0.8 * 2.0 * sin(PI_D * 440.0 / RATE);
     ASSERT_DBL_LE(ear_max_delta(f.buf, f.frames, 2, EAR_ALL_CHANNELS), clean * 1.001);
     ASSERT_DBL_LE(ear_peak(at(&f, 0.3), span(0.3, 0.4), 2, EAR_ALL_CHANNELS), 0.0);
-    ASSERT_TRUE(ear_world_source_voice(f.world, b) == EAR_VOICE_NONE);
+    ASSERT_EQ(ear_world_source_voice(f.world, b), EAR_VOICE_NONE);
     ear_stage_update(f.stage);
     ASSERT_EQ(ear_stage_voice_count(f.stage), 0);
 
@@ -385,7 +385,7 @@ static uint64_t scripted_run(void) {
 
 TEST(the_same_world_twice_gives_the_same_audio) {
     uint64_t a = scripted_run(), b = scripted_run();
-    ASSERT_TRUE(a != 0);
+    ASSERT_NE(a, 0);
     ASSERT_U64_EQ(a, b);
 }
 

@@ -57,7 +57,7 @@ TEST(bad_components_name_their_field_and_change_nothing) {
     json_t *r = run(
         c, "world.load",
         json_pack("{s:o}", "world", doc_with("{\"sound\": \"synth:sine:500:1:0.5\"}")), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     struct {
         const char *source, *where;
@@ -75,7 +75,7 @@ TEST(bad_components_name_their_field_and_change_nothing) {
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err = NULL;
         r = run(c, "world.load", json_pack("{s:o}", "world", doc_with(bad[i].source)), &err);
-        ASSERT_TRUE(r == NULL);
+        ASSERT_NULL(r);
         ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_BAD_PARAM");
         ASSERT_STR_EQ(where_of(err), bad[i].where);
         json_decref(err);
@@ -86,14 +86,14 @@ TEST(bad_components_name_their_field_and_change_nothing) {
         json_array_get(json_object_get(d, "bodies"), 1), "impact",
         json_pack("{s:s, s:f, s:f}", "sound", "x", "min_speed", 5.0, "full_speed", 2.0));
     err = NULL;
-    ASSERT_TRUE(run(c, "world.load", json_pack("{s:o}", "world", d), &err) == NULL);
+    ASSERT_NULL(run(c, "world.load", json_pack("{s:o}", "world", d), &err));
     ASSERT_STR_EQ(where_of(err), "params.world.bodies[1].impact.full_speed");
     json_decref(err);
     d = doc_with("{\"sound\": \"x\"}");
     json_object_set_new(json_array_get(json_object_get(d, "bodies"), 0), "listener",
                         json_pack("{s:b}", "deaf", 1));
     err = NULL;
-    ASSERT_TRUE(run(c, "world.load", json_pack("{s:o}", "world", d), &err) == NULL);
+    ASSERT_NULL(run(c, "world.load", json_pack("{s:o}", "world", d), &err));
     ASSERT_STR_EQ(where_of(err), "params.world.bodies[0].listener.deaf");
     json_decref(err);
     /* The first world is still there: two bodies, and its source plays. */
@@ -102,7 +102,7 @@ TEST(bad_components_name_their_field_and_change_nothing) {
     json_decref(r);
     r = run(c, "audio.render_offline", json_pack("{s:f, s:b}", "seconds", 0.5, "scene", 1),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_DBL_GT(json_number_value(json_object_get(json_object_get(r, "rms"), "left")), 0.001);
     json_decref(r);
     ear_commands_destroy(c);
@@ -119,17 +119,17 @@ TEST(render_offline_scene_steps_the_world_in_lockstep) {
                               doc_with("{\"sound\": \"synth:sine:500:1:0.5\", \"looping\": "
                                        "true, \"model\": \"none\"}")),
                     &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "audio.render_offline", json_pack("{s:f, s:b}", "seconds", 2.0, "scene", 1),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_t *world = json_object_get(r, "world");
     ASSERT_EQ(json_integer_value(json_object_get(world, "steps")), 120);
     ASSERT_NEAR(json_number_value(json_object_get(world, "time_s")), 2.0, 1e-5);
     json_decref(r);
     r = run(c, "audio.analyze", json_pack("{s:f, s:f}", "start", 0.5, "end", 1.0), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     double x = -120 + 30 * 0.75, vr = 30 * -x / sqrt(x * x + 4);
     ASSERT_REL(json_number_value(json_object_get(r, "dominant_hz")), 500 * 343 / (343 - vr),
                5e-5);
@@ -143,8 +143,7 @@ TEST(render_offline_scene_steps_the_world_in_lockstep) {
     ear_commands *fresh = NULL;
     ASSERT_OK(ear_commands_create(NULL, &fresh));
     err = NULL;
-    ASSERT_TRUE(run(fresh, "audio.render_offline", json_pack("{s:b}", "scene", 1), &err) ==
-                NULL);
+    ASSERT_NULL(run(fresh, "audio.render_offline", json_pack("{s:b}", "scene", 1), &err));
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_STATE");
     json_decref(err);
     ear_commands_destroy(fresh);
@@ -171,15 +170,15 @@ TEST(a_documents_vehicle_sound_runs_its_engine_loop) {
     json_object_set_new(json_array_get(json_object_get(bad, "bodies"), 1), "vehicle_sound",
                         json_pack("{s:s}", "engine", "synth:sine:100:1:0.5"));
     json_t *err = NULL;
-    ASSERT_TRUE(run(c, "world.load", json_pack("{s:o}", "world", bad), &err) == NULL);
+    ASSERT_NULL(run(c, "world.load", json_pack("{s:o}", "world", bad), &err));
     ASSERT_STR_EQ(where_of(err), "params.world.bodies[1].vehicle_sound");
     json_decref(err);
     json_t *r = run(c, "world.load", json_pack("{s:o}", "world", doc), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "audio.render_offline", json_pack("{s:f, s:b}", "seconds", 0.5, "scene", 1),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "audio.analyze", json_pack("{s:f, s:f}", "start", 0.1, "end", 0.5), &err);
     ASSERT_REL(json_number_value(json_object_get(r, "dominant_hz")), 150, 0.001);
@@ -304,10 +303,10 @@ TEST(follow_attach_and_once_as_commands) {
     const char *names[] = {"world.follow", "world.attach", "world.once"};
     for (size_t i = 0; i < 3; i++) {
         err = NULL;
-        ASSERT_TRUE(run(c, names[i], asks[i], &err) == NULL);
+        ASSERT_NULL(run(c, names[i], asks[i], &err));
         ASSERT_STR_EQ(code_of(err), "E_STATE");
-        ASSERT_TRUE(strstr(json_string_value(json_object_get(err, "message")),
-                           "load a world document (world.load) first") != NULL);
+        ASSERT_STR_CONTAINS(json_string_value(json_object_get(err, "message")),
+                            "load a world document (world.load) first");
         json_decref(err);
     }
     json_t *doc =
@@ -319,27 +318,27 @@ TEST(follow_attach_and_once_as_commands) {
               "{\"name\": \"far\", \"shape\": \"box\", \"half_extents\": [0.2, 0.2, 0.2], "
               "\"position\": [10, 0, 0], \"kind\": \"fixed\"}]}");
     json_t *r = run(c, "world.load", json_pack("{s:o}", "world", doc), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
 
     r = run(c, "world.attach",
             json_pack("{s:s, s:s, s:b, s:s}", "body", "post", "sound", "synth:sine:440:1",
                       "looping", 1, "model", "none"),
             &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_GT(json_integer_value(json_object_get(r, "voice")), 0);
     ASSERT_EQ(json_integer_value(json_object_get(r, "attached")), 1);
     json_decref(r);
     json_t *render = json_pack("{s:f, s:b}", "seconds", 0.5, "scene", 1);
     r = run(c, "audio.render_offline", json_incref(render), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     double left = channel_rms(c, "left", 0.5), right = channel_rms(c, "right", 0.5);
     ASSERT_DBL_GT(right, 4 * left);
     ASSERT_DBL_GT(right, 0.1);
 
     r = run(c, "world.follow", json_pack("{s:s}", "body", "far"), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_STR_EQ(json_string_value(json_object_get(r, "following")), "far");
     json_decref(r);
     r = run(c, "audio.render_offline", json_incref(render), &err);
@@ -350,7 +349,7 @@ TEST(follow_attach_and_once_as_commands) {
     ASSERT_NEAR(left2, right, 0.01 * right);
 
     r = run(c, "world.follow", json_object(), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     ASSERT_TRUE(json_is_null(json_object_get(r, "following")));
     json_decref(r);
     r = run(c, "audio.render_offline", json_incref(render), &err);
@@ -382,18 +381,18 @@ TEST(follow_attach_and_once_as_commands) {
 
     /* Unknown bodies and sounds say so, naming the param. */
     err = NULL;
-    ASSERT_TRUE(run(c, "world.follow", json_pack("{s:s}", "body", "ghost"), &err) == NULL);
+    ASSERT_NULL(run(c, "world.follow", json_pack("{s:s}", "body", "ghost"), &err));
     ASSERT_STR_EQ(code_of(err), "E_NOT_FOUND");
     ASSERT_STR_EQ(where_of(err), "params.body");
     json_decref(err);
     err = NULL;
-    ASSERT_TRUE(run(c, "world.attach", json_pack("{s:s, s:s}", "body", "ghost", "sound", "x"),
-                    &err) == NULL);
+    ASSERT_NULL(
+        run(c, "world.attach", json_pack("{s:s, s:s}", "body", "ghost", "sound", "x"), &err));
     ASSERT_STR_EQ(where_of(err), "params.body");
     json_decref(err);
     err = NULL;
-    ASSERT_TRUE(run(c, "world.attach", json_pack("{s:s, s:s}", "body", "far", "sound", "ghost"),
-                    &err) == NULL);
+    ASSERT_NULL(
+        run(c, "world.attach", json_pack("{s:s, s:s}", "body", "far", "sound", "ghost"), &err));
     ASSERT_STR_EQ(code_of(err), "E_NOT_FOUND");
     ASSERT_STR_EQ(where_of(err), "params.sound");
     json_decref(err);
@@ -439,10 +438,10 @@ TEST(a_documents_zones_and_follow_set_the_room) {
     json_t *err = NULL;
     json_t *r =
         run(c, "world.load", json_pack("{s:o}", "world", rooms_doc(good, "\"walker\"")), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     r = run(c, "world.step", json_pack("{s:i}", "steps", 1), &err);
-    ASSERT_TRUE(r != NULL);
+    ASSERT_NOT_NULL(r);
     json_decref(r);
     json_t *rv = reverb_status(c);
     ASSERT_EQ(json_array_size(json_object_get(rv, "zones")), 2);
@@ -486,7 +485,7 @@ TEST(a_documents_zones_and_follow_set_the_room) {
         err = NULL;
         r = run(c, "world.load",
                 json_pack("{s:o}", "world", rooms_doc(bad[i].zones, bad[i].follow)), &err);
-        ASSERT_TRUE(r == NULL);
+        ASSERT_NULL(r);
         ASSERT_STR_EQ(code_of(err), "E_BAD_PARAM");
         ASSERT_STR_EQ(where_of(err), bad[i].where);
         json_decref(err);

@@ -89,7 +89,7 @@ TEST(walls_between_occlude_three_quarters_each) {
     ASSERT_OK(ear_physics_remove_body(f.physics, ear_physics_find(f.physics, "wall2")));
     for (int i = 0; i < 2; i++) ASSERT_TRUE(step(&f));
     ASSERT_NEAR(ear_world_source_occlusion(f.world, radio), 0, 0);
-    ASSERT_TRUE(ear_world_get_stats(f.world).rays > 0);
+    ASSERT_GT(ear_world_get_stats(f.world).rays, 0);
     fixture_close(&f);
 }
 
@@ -232,7 +232,7 @@ TEST(a_hard_hit_ducks_the_music_by_the_rules_gain) {
         for (size_t k = 0; k < n; k++)
             if (ev[k].type == EAR_PHYS_COLLISION_STARTED) onset = f.frames - STEP_FRAMES;
     }
-    ASSERT_TRUE(onset > 0);
+    ASSERT_GT(onset, 0);
     ASSERT_U64_EQ(ear_world_get_stats(f.world).ducks, 1);
     double before =
         ear_tone_amplitude(f.buf + 2 * (onset - 9600), 9600, 2, EAR_ALL_CHANNELS, RATE, 220);
@@ -277,19 +277,19 @@ TEST(a_vehicles_engine_loop_follows_the_engine) {
     ASSERT_OK(ear_vehicle_get_state(f.physics, car, &st));
     ASSERT_TRUE(st.engine_on);
     ASSERT_NEAR(st.rpm, vc.idle_rpm, 1e-3);
-    ASSERT_TRUE(ear_world_engine_voice(f.world, car) != EAR_VOICE_NONE);
+    ASSERT_NE(ear_world_engine_voice(f.world, car), EAR_VOICE_NONE);
     ASSERT_REL(ear_dominant_hz(at(&f, 0.2), span(0.2, 0.5), 2, EAR_ALL_CHANNELS, RATE), 150,
                0.001);
     ASSERT_OK(ear_vehicle_set_engine(f.physics, car, false));
     for (int i = 0; i < 30; i++) ASSERT_TRUE(step(&f));
-    ASSERT_TRUE(ear_world_engine_voice(f.world, car) == EAR_VOICE_NONE);
+    ASSERT_EQ(ear_world_engine_voice(f.world, car), EAR_VOICE_NONE);
     ASSERT_DBL_LE(ear_peak(at(&f, 0.9), span(0.9, 1.0), 2, EAR_ALL_CHANNELS), 0.0);
     ASSERT_DBL_LE(ear_max_delta(f.buf, f.frames, 2, EAR_ALL_CHANNELS),
                   0.5 * 2 * sin(PI_D * 150.0 / RATE) * 1.01);
     /* The car goes: nothing is left. */
     ASSERT_OK(ear_vehicle_set_engine(f.physics, car, true));
     for (int i = 0; i < 5; i++) ASSERT_TRUE(step(&f));
-    ASSERT_TRUE(ear_world_engine_voice(f.world, car) != EAR_VOICE_NONE);
+    ASSERT_NE(ear_world_engine_voice(f.world, car), EAR_VOICE_NONE);
     ASSERT_OK(ear_physics_remove_body(f.physics, car));
     for (int i = 0; i < 30; i++) ASSERT_TRUE(step(&f));
     ear_stage_update(f.stage);
@@ -345,7 +345,7 @@ TEST(gear_changes_and_a_crash_are_heard) {
             }
         }
     }
-    ASSERT_TRUE(crash_at > 0);
+    ASSERT_GT(crash_at, 0);
     ASSERT_GE(shift_count, 1);
     for (int i = 0; i < 15; i++) ASSERT_TRUE(step(&f));
     for (size_t k = 0; k < shift_count; k++)
@@ -398,7 +398,7 @@ static uint64_t physics_run(bool with_audio) {
 
 TEST(the_audio_world_never_changes_the_physics_hash) {
     uint64_t without = physics_run(false), with = physics_run(true);
-    ASSERT_TRUE(without != 0);
+    ASSERT_NE(without, 0);
     ASSERT_U64_EQ(with, without);
 }
 

@@ -85,7 +85,7 @@ TEST(the_runner_syncs_the_audio_world_every_frame) {
     ASSERT_U64_EQ(r60.stats.impacts, 1);
     ASSERT_TRUE(r30.radio_playing && r60.radio_playing);
     /* The audio world read the physics and changed nothing in it. */
-    ASSERT_TRUE(r60.hash != 0);
+    ASSERT_NE(r60.hash, 0);
     ASSERT_U64_EQ(r60.hash, quiet60.hash);
     ASSERT_U64_EQ(r30.hash, r60.hash);
     ASSERT_U64_EQ(quiet60.stats.started, 0);

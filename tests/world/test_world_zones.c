@@ -81,7 +81,7 @@ TEST(the_ear_walks_through_zones_and_the_room_follows) {
     ASSERT_OK(ear_world_set_reverb_zone(f.world, &nook));
     ASSERT_EQ(ear_world_reverb_zone_count(f.world), 2u);
     sync_render(&f);
-    ASSERT_TRUE(ear_world_current_zone(f.world) == NULL);
+    ASSERT_NULL(ear_world_current_zone(f.world));
     ASSERT_REL(ear_stage_get_reverb(f.stage).rt60_low_s, outdoors.rt60_low_s, 0);
     /* Into the cave: its room, heard in the rendered decay. */
     ASSERT_OK(ear_body_set_position(f.physics, head, v3(0, 0, 0)));
@@ -101,7 +101,7 @@ TEST(the_ear_walks_through_zones_and_the_room_follows) {
     /* Out of both: the room from before. */
     ASSERT_OK(ear_body_set_position(f.physics, head, v3(50, 0, 0)));
     sync_render(&f);
-    ASSERT_TRUE(ear_world_current_zone(f.world) == NULL);
+    ASSERT_NULL(ear_world_current_zone(f.world));
     ASSERT_REL(ear_stage_get_reverb(f.stage).rt60_low_s, outdoors.rt60_low_s, 0);
     ir = impulse_here(&f, 1.5);
     rt = band_rt60(ir, (size_t)(1.5 * RATE), outdoors.crossover_hz / 8.0);
@@ -114,7 +114,7 @@ TEST(the_ear_walks_through_zones_and_the_room_follows) {
     ASSERT_STR_EQ(ear_world_current_zone(f.world), "cave");
     ASSERT_OK(ear_world_remove_reverb_zone(f.world, "cave"));
     sync_render(&f);
-    ASSERT_TRUE(ear_world_current_zone(f.world) == NULL);
+    ASSERT_NULL(ear_world_current_zone(f.world));
     ASSERT_REL(ear_stage_get_reverb(f.stage).rt60_low_s, outdoors.rt60_low_s, 0);
     /* A zone replaced in place (same name) while the ear is in it: its new room. */
     ASSERT_OK(ear_body_set_position(f.physics, head, v3(3, 0, 0)));
