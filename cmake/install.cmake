@@ -22,7 +22,7 @@ include(CMakePackageConfigHelpers)
 
 find_package(Threads REQUIRED)
 
-set(EAR_AUDIO_PARTS core stage synth analysis io assets device hrtf)
+set(EAR_AUDIO_PARTS core fft stage synth analysis io assets device hrtf)
 set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
 # The portable math's `ear__` functions are internal to each shared library (the map
 # exports `ear_` names only), and both use them (the stage and synth; physics): each
@@ -129,9 +129,9 @@ ear_add_installed_library(earshot_audio earshot-audio audio EAR_AUDIO)
 ear_add_installed_library(earshot_engine earshot earshot EAR_ENGINE)
 target_link_libraries(earshot_engine_shared PUBLIC earshot_audio_shared)
 
-# portable_math.h declares internal functions that the libraries do not export.
+# portable_math.h and real_fft.h declare internal functions that the libraries do not export.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/earshot TYPE INCLUDE
-        PATTERN portable_math.h EXCLUDE)
+        PATTERN portable_math.h EXCLUDE PATTERN real_fft.h EXCLUDE)
 install(TARGETS earshot_audio_shared earshot_engine_shared EXPORT EarshotTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS earshot_audio_static earshot_engine_static
