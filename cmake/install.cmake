@@ -22,7 +22,7 @@ include(CMakePackageConfigHelpers)
 
 find_package(Threads REQUIRED)
 
-set(EAR_AUDIO_PARTS core stage synth analysis io assets device hrtf)
+set(EAR_AUDIO_PARTS core fft stage synth analysis io assets device hrtf)
 set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
 # The portable math's `ear__` functions are internal to each shared library (the map
 # exports `ear_` names only), and both use them (the stage and synth; physics): each

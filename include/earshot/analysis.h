@@ -12,8 +12,8 @@
  * not finite or not in (0, sample_rate / 2)), and 0 when the memory for an FFT cannot
  * be had. A NaN or infinity among the measured samples makes the measurement NaN
  * (ear_peak: NaN or infinity), so a broken render cannot pass a test by accident.
- * The buffer is borrowed and never written. Thread: any (FFTW's planner, which is not
- * thread-safe, is serialised by a lock inside).
+ * The buffer is borrowed and never written. Thread: any (the spectra's FFT is
+ * Earshot's own, with nothing shared between calls).
  */
 #ifndef EARSHOT_ANALYSIS_H
 #define EARSHOT_ANALYSIS_H
@@ -48,7 +48,7 @@ double ear_zero_crossing_hz(const float *buf, size_t frames, uint32_t channels,
  * 0 for silence. A 1 s tone at 48 kHz measures to about 1e-5 of its frequency. Views
  * longer than EAR_SPECTRUM_MAX_FRAMES are measured in half-overlapping segments of that
  * length whose power spectra are summed (Welch), so memory stays bounded.
- * Thread: any (FFTW's planner is serialised by a lock inside). */
+ * Thread: any. */
 double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint32_t channel,
                        uint32_t sample_rate);
 /* Amplitude of a sinusoid at hz (Goertzel over the whole buffer, Hann-windowed and
@@ -75,7 +75,7 @@ ear_result ear_tone_envelope(const float *buf, size_t frames, uint32_t channels,
 /* Power-weighted mean frequency of the magnitude spectrum (Hann, FFT zero-padded to a
  * power of two): sum f_k |X_k|^2 / sum |X_k|^2 over 0..rate/2; 0 for silence. Long
  * views in segments, as ear_dominant_hz.
- * Thread: any (FFTW's planner is serialised by a lock inside). */
+ * Thread: any. */
 double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
                              uint32_t channel, uint32_t sample_rate);
 
@@ -85,7 +85,8 @@ double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
 
 /* The most memory ear_measure_dominant_hz or ear_measure_spectral_centroid asks of its
  * allocator for a view of `frames` frames, in bytes (at most about 24 MiB, whatever the
- * length; FFTW's own plan memory aside). Thread: any. */
+ * length: the bins, the transform's work array and twiddle tables, the power sums; it
+ * uses no other memory). Thread: any. */
 size_t ear_spectrum_scratch_bytes(size_t frames);
 
 /* ear_dominant_hz and ear_spectral_centroid that say when they cannot measure: the
@@ -93,7 +94,7 @@ size_t ear_spectrum_scratch_bytes(size_t frames);
  * result is EAR_OK; EAR_E_INVALID_ARG for bad arguments (those above, or out_hz NULL);
  * EAR_E_OUT_OF_MEMORY when the transform's memory cannot be had from `alloc` (NULL: the
  * default allocator). On failure *out_hz is untouched and nothing is held.
- * Thread: any (FFTW's planner is serialised by a lock inside). */
+ * Thread: any. */
 ear_result ear_measure_dominant_hz(const float *buf, size_t frames, uint32_t channels,
                                    uint32_t channel, uint32_t sample_rate,
                                    const ear_allocator *alloc, double *out_hz);

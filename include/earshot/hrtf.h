@@ -4,7 +4,8 @@
  * turned, direction by direction, into short minimum-phase filters for the two ears plus
  * each ear's delay in fractional samples. The result is plain data (ear_hrtf_set: float
  * arrays and counts) that a renderer written in C11 + libm can use as it is; libmysofa and
- * FFTW stay inside this module. ear_hrtf_lookup interpolates between measured directions.
+ * the transforms (Earshot's real FFT in double) stay inside this module. ear_hrtf_lookup
+ * interpolates between measured directions.
  *
  * Directions follow SOFA: azimuth in degrees counter-clockwise from the front seen from
  * above (90 = left, 180 = behind, 270 = right), elevation in degrees up from the horizontal
@@ -75,7 +76,7 @@ typedef struct ear_hrtf_set {
  * path/out_set or a config out of range; EAR_E_NOT_FOUND when the file does not exist;
  * EAR_E_IO when it cannot be read; EAR_E_FORMAT when it is not a SOFA HRIR set libmysofa
  * accepts (two receivers, finite data, a sampling rate, at least one direction);
- * EAR_E_OUT_OF_MEMORY. Thread: any (FFTW planning is serialised inside). */
+ * EAR_E_OUT_OF_MEMORY. Thread: any (each load has its own work arrays). */
 ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
                          ear_hrtf_set **out_set, ear_hrtf_error *err);
 

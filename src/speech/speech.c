@@ -28,13 +28,15 @@
  *
  * espeak-ng's library keeps global state, so one process-wide mutex serialises its use
  * and it is initialised once (AUDIO_OUTPUT_SYNCHRONOUS: espeak_Synth returns when the
- * samples have been handed to the callback, which collects them into memory).
+ * samples have been handed to the callback, which collects them into memory). It is
+ * loaded at run time (espeak_dl.h: GPL-3+, so never linked); absent, the loader says so
+ * in one line and the speech falls to the console after speech-dispatcher.
  */
 #define _GNU_SOURCE /* POLLRDHUP */
+#include "espeak_dl.h"
 #include "speech_internal.h"
 
 #include <speech-dispatcher/libspeechd.h>
-#include <espeak-ng/speak_lib.h>
 #include <brlapi.h>
 
 #include <errno.h>
@@ -127,6 +129,9 @@ static double now_s(void) {
 
 static pthread_mutex_t espeak_lock = PTHREAD_MUTEX_INITIALIZER;
 static int espeak_rate_hz = 0; /* > 0 once initialised; < 0 when it failed */
+/* The library's functions once espeak_ready has loaded them (NULL: absent). Every es->
+ * call below runs with espeak_lock held, after espeak_ready said yes. */
+static const ear__espeak_table *es;
 
 typedef struct pcm_buf {
     float *data;
@@ -157,14 +162,18 @@ static int espeak_collect(short *wav, int n, espeak_EVENT *events) {
     return 0;
 }
 
-/* Called with espeak_lock held. */
-static bool espeak_ready(void) {
+/* Called with espeak_lock held. False when the library is absent (*absent set; the
+ * loader has said so) or could not start. */
+static bool espeak_ready(bool *absent) {
     if (espeak_rate_hz == 0) {
+        es = ear__espeak_api();
         int rate =
-            espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT);
+            es ? es->Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT)
+               : -1;
         espeak_rate_hz = rate > 0 ? rate : -1;
-        if (rate > 0) espeak_SetSynthCallback(espeak_collect);
+        if (rate > 0) es->SetSynthCallback(espeak_collect);
     }
+    *absent = es == NULL;
     return espeak_rate_hz > 0;
 }
 
@@ -179,20 +188,16 @@ static void espeak_punctuation(int p) {
     static const wchar_t most[] = L"#$%&*+/<=>@\\^_|~()[]{}\"':;-";
     switch ((ear_speech_punctuation)p) {
     case EAR_SPEECH_PUNCT_PLAYER:
-    case EAR_SPEECH_PUNCT_NONE:
-        espeak_SetParameter(espeakPUNCTUATION, espeakPUNCT_NONE, 0);
-        break;
+    case EAR_SPEECH_PUNCT_NONE: es->SetParameter(espeakPUNCTUATION, espeakPUNCT_NONE, 0); break;
     case EAR_SPEECH_PUNCT_SOME:
-        espeak_SetPunctuationList(some);
-        espeak_SetParameter(espeakPUNCTUATION, espeakPUNCT_SOME, 0);
+        es->SetPunctuationList(some);
+        es->SetParameter(espeakPUNCTUATION, espeakPUNCT_SOME, 0);
         break;
     case EAR_SPEECH_PUNCT_MOST:
-        espeak_SetPunctuationList(most);
-        espeak_SetParameter(espeakPUNCTUATION, espeakPUNCT_SOME, 0);
+        es->SetPunctuationList(most);
+        es->SetParameter(espeakPUNCTUATION, espeakPUNCT_SOME, 0);
         break;
-    case EAR_SPEECH_PUNCT_ALL:
-        espeak_SetParameter(espeakPUNCTUATION, espeakPUNCT_ALL, 0);
-        break;
+    case EAR_SPEECH_PUNCT_ALL: es->SetParameter(espeakPUNCTUATION, espeakPUNCT_ALL, 0); break;
     }
 }
 
@@ -205,19 +210,19 @@ static ear_clip *espeak_clip(const cmd *c) {
     uint32_t cp = 0;
     if (c->what == SAY_CHAR && ear__speech_utf8_char(c->text, &cp) > 0) {
         /* "capital" before a capital letter, as screen readers spell. */
-        espeak_SetParameter(espeakCAPITALS, 2, 0);
-        err = espeak_Char((wchar_t)cp);
-        espeak_SetParameter(espeakCAPITALS, 0, 0);
+        es->SetParameter(espeakCAPITALS, 2, 0);
+        err = es->Char((wchar_t)cp);
+        es->SetParameter(espeakCAPITALS, 0, 0);
     } else if (c->what == SAY_KEY) {
         char words[128];
         snprintf(words, sizeof words, "%s", c->text);
         for (char *p = words; *p; p++)
             if (*p == '_') *p = ' '; /* "shift_a" -> "shift a" */
-        err = espeak_Synth(words, strlen(words) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8,
-                           NULL, NULL);
+        err = es->Synth(words, strlen(words) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8, NULL,
+                        NULL);
     } else {
-        err = espeak_Synth(c->text, strlen(c->text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8,
-                           NULL, NULL);
+        err = es->Synth(c->text, strlen(c->text) + 1, 0, POS_CHARACTER, 0, espeakCHARS_UTF8,
+                        NULL, NULL);
     }
     espeak_target = NULL;
     int rate = espeak_rate_hz;
@@ -348,15 +353,16 @@ static bool dispatcher_dead(thread_out *out) {
 
 static bool open_espeak(ear_speech *sp, thread_out *out) {
     pthread_mutex_lock(&espeak_lock);
-    bool ok = espeak_ready();
+    bool absent;
+    bool ok = espeak_ready(&absent);
     char **names = NULL;
     size_t n = 0;
     if (ok) {
-        if (sp->voice) espeak_SetVoiceByName(sp->voice);
-        espeak_SetParameter(espeakRATE, espeak_wpm(sp->cfg.use_rate ? sp->cfg.rate : 0), 0);
-        espeak_SetParameter(espeakVOLUME, 100 + (sp->cfg.use_volume ? sp->cfg.volume : 0), 0);
+        if (sp->voice) es->SetVoiceByName(sp->voice);
+        es->SetParameter(espeakRATE, espeak_wpm(sp->cfg.use_rate ? sp->cfg.rate : 0), 0);
+        es->SetParameter(espeakVOLUME, 100 + (sp->cfg.use_volume ? sp->cfg.volume : 0), 0);
         espeak_punctuation((int)sp->cfg.punctuation);
-        const espeak_VOICE **list = espeak_ListVoices(NULL);
+        const espeak_VOICE **list = es->ListVoices(NULL);
         while (list && list[n]) n++;
         names = calloc(n ? n : 1, sizeof *names);
         for (size_t i = 0; names && i < n; i++) names[i] = ear__speech_copy(list[i]->name, 256);
@@ -364,7 +370,9 @@ static bool open_espeak(ear_speech *sp, thread_out *out) {
     }
     pthread_mutex_unlock(&espeak_lock);
     if (!ok) {
-        ear_log(EAR_LOG_INFO, "speech", "espeak-ng could not start; using the console");
+        /* Absent, the loader's one line has said it already. */
+        if (!absent)
+            ear_log(EAR_LOG_INFO, "speech", "espeak-ng could not start; using the console");
         return false;
     }
     out->kind = EAR_SPEECH_OUTPUT_ESPEAK;
@@ -624,9 +632,9 @@ static void apply_setting(ear_speech *sp, thread_out *out, const cmd *c) {
     if (out->kind != EAR_SPEECH_OUTPUT_ESPEAK) return;
     pthread_mutex_lock(&espeak_lock);
     switch (c->kind) {
-    case CMD_VOICE: espeak_SetVoiceByName(c->text); break;
-    case CMD_RATE: espeak_SetParameter(espeakRATE, espeak_wpm(c->value), 0); break;
-    case CMD_VOLUME: espeak_SetParameter(espeakVOLUME, 100 + c->value, 0); break;
+    case CMD_VOICE: es->SetVoiceByName(c->text); break;
+    case CMD_RATE: es->SetParameter(espeakRATE, espeak_wpm(c->value), 0); break;
+    case CMD_VOLUME: es->SetParameter(espeakVOLUME, 100 + c->value, 0); break;
     case CMD_PUNCT: espeak_punctuation(c->value); break;
     default: break;
     }

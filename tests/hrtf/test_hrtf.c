@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * The HRTF loader measured against the dataset it reads: Debian's MIT KEMAR set
- * (libmysofa1's default.sofa), read here directly with libmysofa and analysed with FFTW
- * (double), independently of the loader's own code path.
+ * (libmysofa1's default.sofa), read here directly with libmysofa and analysed with the
+ * real FFT in double (real_spectrum.h: the transform tests/fft checks against a direct
+ * DFT), independently of the loader's own code path (its resampling, cepstrum and
+ * refinement).
  */
-#include <fftw3.h>
 #include <mysofa.h>
+
+#include "real_spectrum.h"
 
 #include "earshot/analysis.h"
 #include "earshot/hrtf.h"
@@ -19,23 +22,17 @@
 static struct MYSOFA_HRTF *raw;
 static ear_hrtf_set *set48, *set44;
 
-static double *fft_in;
-static fftw_complex *fft_out;
-static fftw_plan fft_plan;
+static real_spectrum fft;
+static bool fft_made;
 
 static void release_all(void) {
     ear_hrtf_free(set48);
     ear_hrtf_free(set44);
     if (raw) mysofa_free(raw);
-    if (fft_plan) {
-        fftw_destroy_plan(fft_plan);
-        fftw_free(fft_in);
-        fftw_free(fft_out);
-        fftw_cleanup();
-    }
+    if (fft_made) real_spectrum_free(&fft);
+    fft_made = false;
     set48 = set44 = NULL;
     raw = NULL;
-    fft_plan = NULL;
 }
 
 /* The dataset as libmysofa reads it and as Earshot loads it at 48 and 44.1 kHz: read once
@@ -54,13 +51,12 @@ static void load_all(void) {
 /* Band powers in dB of an impulse response h (n taps at rate) in third octaves
  * 500 Hz * 2^(b/3) +- 1/6 octave. */
 static void band_db(const float *h, uint32_t n, double rate, double out[NBANDS]) {
-    if (!fft_plan) {
-        fft_in = fftw_alloc_real(NFFT);
-        fft_out = fftw_alloc_complex(NFFT / 2 + 1);
-        fft_plan = fftw_plan_dft_r2c_1d(NFFT, fft_in, fft_out, FFTW_ESTIMATE);
+    if (!fft_made) {
+        fft_made = real_spectrum_make(&fft, NFFT);
+        if (!fft_made) abort();
     }
-    for (uint32_t i = 0; i < NFFT; i++) fft_in[i] = i < n ? h[i] : 0.0;
-    fftw_execute(fft_plan);
+    for (uint32_t i = 0; i < NFFT; i++) fft.in[i] = i < n ? h[i] : 0.0;
+    real_spectrum_run(&fft);
     for (int b = 0; b < NBANDS; b++) {
         double fc = 500.0 * pow(2.0, b / 3.0);
         double lo = fc * pow(2.0, -1.0 / 6.0), hi = fc * pow(2.0, 1.0 / 6.0);
@@ -68,7 +64,7 @@ static void band_db(const float *h, uint32_t n, double rate, double out[NBANDS])
         int cnt = 0;
         uint32_t k0 = (uint32_t)ceil(lo * NFFT / rate);
         for (uint32_t k = k0; k <= NFFT / 2 && k * rate / NFFT < hi; k++) {
-            sum += fft_out[k][0] * fft_out[k][0] + fft_out[k][1] * fft_out[k][1];
+            sum += fft.out[k][0] * fft.out[k][0] + fft.out[k][1] * fft.out[k][1];
             cnt++;
         }
         out[b] = 10.0 * log10(sum / cnt + 1e-30);

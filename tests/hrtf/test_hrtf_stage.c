@@ -4,13 +4,15 @@
  * (libmysofa1's default.sofa) loaded with the HRTF loader and handed to the stage; the
  * stage renders white noise and sines at directions, and the output is measured against
  * the dataset's own HRIRs read here directly with libmysofa: magnitude responses by
- * third-octave bands (Welch cross-spectra, FFTW), the ITD by cross-correlation, front
- * against back, an interpolated direction against its neighbours, the largest step of a
- * sine swept around the head, determinism and chunk independence, both kernels. Runs
- * once with the default kernel and once with the scalar one (EARSHOT_KERNEL=scalar).
+ * third-octave bands (Welch cross-spectra, the real FFT in double: real_spectrum.h), the ITD by
+ * cross-correlation, front against back, an interpolated direction against its neighbours, the
+ * largest step of a sine swept around the head, determinism and chunk independence, both
+ * kernels. Runs once with the default kernel and once with the scalar one
+ * (EARSHOT_KERNEL=scalar).
  */
-#include <fftw3.h>
 #include <mysofa.h>
+
+#include "real_spectrum.h"
 
 #include "earshot/analysis.h"
 #include "earshot/hrtf.h"
@@ -30,9 +32,8 @@
 
 static struct MYSOFA_HRTF *raw;
 static ear_hrtf_set *set;
-static double *fin;
-static fftw_complex *fout;
-static fftw_plan plan;
+static real_spectrum fft;
+static bool fft_made;
 
 static void release_all(void);
 
@@ -45,10 +46,8 @@ static void load_all(void) {
     raw = mysofa_load(SOFA, &e);
     ASSERT_NOT_NULL(raw);
     ASSERT_OK(ear_hrtf_load(SOFA, NULL, &set, NULL));
-    fin = fftw_alloc_real(NFFT);
-    fout = fftw_alloc_complex(NFFT / 2 + 1);
-    plan = fftw_plan_dft_r2c_1d(NFFT, fin, fout, FFTW_ESTIMATE);
-    ASSERT_NOT_NULL(plan);
+    fft_made = real_spectrum_make(&fft, NFFT);
+    ASSERT_TRUE(fft_made);
 }
 
 static ear_kernel test_kernel(void) {
@@ -143,10 +142,10 @@ static double band_mean_db(const double *pw, double rate, int b) {
 /* The dataset's band levels for direction d, ear (its HRIR at the file's rate). */
 static void dataset_bands(uint32_t d, int ear, double out[NBANDS]) {
     static double pw[NFFT / 2 + 1];
-    for (uint32_t i = 0; i < NFFT; i++) fin[i] = i < raw->N ? raw_ear(d, ear)[i] : 0.0;
-    fftw_execute(plan);
+    for (uint32_t i = 0; i < NFFT; i++) fft.in[i] = i < raw->N ? raw_ear(d, ear)[i] : 0.0;
+    real_spectrum_run(&fft);
     for (uint32_t k = 0; k <= NFFT / 2; k++)
-        pw[k] = fout[k][0] * fout[k][0] + fout[k][1] * fout[k][1];
+        pw[k] = fft.out[k][0] * fft.out[k][0] + fft.out[k][1] * fft.out[k][1];
     for (int b = 0; b < NBANDS; b++)
         out[b] = band_mean_db(pw, raw->DataSamplingRate.values[0], b);
 }
@@ -157,23 +156,24 @@ static void rendered_bands(const float *x, const float *out, uint32_t frames, ui
                            double bands[NBANDS]) {
     static double sxx[NFFT / 2 + 1], sxy_re[NFFT / 2 + 1], sxy_im[NFFT / 2 + 1],
         pw[NFFT / 2 + 1];
-    static fftw_complex X[NFFT / 2 + 1];
+    static double X[NFFT / 2 + 1][2];
     memset(sxx, 0, sizeof sxx);
     memset(sxy_re, 0, sizeof sxy_re);
     memset(sxy_im, 0, sizeof sxy_im);
     for (uint32_t at = 0; at + NFFT <= frames; at += NFFT / 2) {
         for (uint32_t i = 0; i < NFFT; i++)
-            fin[i] = x[at + i] * (0.5 - 0.5 * cos(2.0 * PI_D * i / NFFT));
-        fftw_execute(plan);
-        memcpy(X, fout, sizeof X);
+            fft.in[i] = x[at + i] * (0.5 - 0.5 * cos(2.0 * PI_D * i / NFFT));
+        real_spectrum_run(&fft);
+        memcpy(X, fft.out, sizeof X);
         for (uint32_t i = 0; i < NFFT; i++)
-            fin[i] = out[(size_t)(at + i) * 2 + ch] * (0.5 - 0.5 * cos(2.0 * PI_D * i / NFFT));
-        fftw_execute(plan);
+            fft.in[i] =
+                out[(size_t)(at + i) * 2 + ch] * (0.5 - 0.5 * cos(2.0 * PI_D * i / NFFT));
+        real_spectrum_run(&fft);
         for (uint32_t k = 0; k <= NFFT / 2; k++) {
             sxx[k] += X[k][0] * X[k][0] + X[k][1] * X[k][1];
             /* Y conj(X) */
-            sxy_re[k] += fout[k][0] * X[k][0] + fout[k][1] * X[k][1];
-            sxy_im[k] += fout[k][1] * X[k][0] - fout[k][0] * X[k][1];
+            sxy_re[k] += fft.out[k][0] * X[k][0] + fft.out[k][1] * X[k][1];
+            sxy_im[k] += fft.out[k][1] * X[k][0] - fft.out[k][0] * X[k][1];
         }
     }
     for (uint32_t k = 0; k <= NFFT / 2; k++)
@@ -719,15 +719,10 @@ static void release_all(void) {
     }
     ear_hrtf_free(set);
     if (raw) mysofa_free(raw);
-    if (plan) {
-        fftw_destroy_plan(plan);
-        fftw_free(fin);
-        fftw_free(fout);
-        fftw_cleanup();
-    }
+    if (fft_made) real_spectrum_free(&fft);
+    fft_made = false;
     set = NULL;
     raw = NULL;
-    plan = NULL;
 }
 
 TEST_MAIN(TEST_ENTRY(noise_at_measured_directions_matches_the_dataset_by_third_octaves),

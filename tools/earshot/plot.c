@@ -5,13 +5,15 @@
  *   1. the waveform of both channels (left above, right below), drawn as the min..max
  *      band of each pixel column, so a 10 minute render is as readable as 10 ms;
  *   2. the RMS envelope of the mix in 20 ms windows, in dBFS from -60 to 0;
- *   3. a spectrogram of the mix: 2048-point Hann-windowed FFTs (FFTW, single precision)
+ *   3. a spectrogram of the mix: 2048-point Hann-windowed FFTs (Earshot's real FFT,
+ *      single precision: src/audio/fft/real_fft.h)
  *      at 200 times, 90 log-spaced bands from 40 Hz to 20 kHz, coloured from -100 dB
  *      (dark) to 0 dB (bright).
  */
 #include "plot.h"
 
-#include <fftw3.h>
+#include "real_fft.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -105,14 +107,20 @@ static void rms_panel(FILE *f, const float *buf, uint64_t frames, uint32_t rate,
 
 static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_t rate,
                              int top) {
-    float *in = fftwf_malloc(sizeof(float) * FFT_N);
-    fftwf_complex *out = fftwf_malloc(sizeof(fftwf_complex) * (FFT_N / 2 + 1));
-    if (!in || !out) {
-        fftwf_free(in);
-        fftwf_free(out);
+    /* The bins' arrays hold the packed input (even samples in re, odd in im) on entry. */
+    float *re = malloc(sizeof(float) * (FFT_N / 2 + 1));
+    float *im = malloc(sizeof(float) * (FFT_N / 2 + 1));
+    float *work = malloc(sizeof(float) * FFT_N);
+    double *table = malloc(sizeof(double) * ear__rfft_table_doubles(FFT_N));
+    if (!re || !im || !work || !table) {
+        free(re);
+        free(im);
+        free(work);
+        free(table);
         return -1;
     }
-    fftwf_plan plan = fftwf_plan_dft_r2c_1d(FFT_N, in, out, FFTW_ESTIMATE);
+    ear__rfft plan;
+    ear__rfft_init(&plan, FFT_N, table);
     fprintf(f, "<g shape-rendering='crispEdges'>\n");
     double lo = 40, hi = rate / 2.0 < 20000 ? rate / 2.0 : 20000;
     double cell_w = (double)PANEL_W / SPEC_COLS, cell_h = (double)SPEC_H / SPEC_ROWS;
@@ -125,9 +133,13 @@ static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_
             double s = 0;
             if (k >= 0 && (uint64_t)k < frames)
                 s = 0.5 * ((double)buf[2 * k] + (double)buf[2 * k + 1]);
-            in[i] = (float)(s * (0.5 - 0.5 * cos(2 * PI * i / (FFT_N - 1))));
+            float v = (float)(s * (0.5 - 0.5 * cos(2 * PI * i / (FFT_N - 1))));
+            if (i & 1)
+                im[i / 2] = v;
+            else
+                re[i / 2] = v;
         }
-        fftwf_execute(plan);
+        ear__rfft_forward(&plan, re, im, work);
         for (int row = 0; row < SPEC_ROWS; row++) {
             /* The strongest bin in the band: a tone shows even where bands are narrower
              * than a bin. */
@@ -137,7 +149,7 @@ static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_
             if (b1 > FFT_N / 2) b1 = FFT_N / 2;
             double peak = 0;
             for (int b = b0; b <= b1; b++) {
-                double m = sqrt((double)out[b][0] * out[b][0] + (double)out[b][1] * out[b][1]);
+                double m = sqrt((double)re[b] * re[b] + (double)im[b] * im[b]);
                 if (m > peak) peak = m;
             }
             double amplitude = 2 * peak / wsum;
@@ -150,9 +162,10 @@ static int spectrogram_panel(FILE *f, const float *buf, uint64_t frames, uint32_
         }
     }
     fprintf(f, "</g>\n");
-    fftwf_destroy_plan(plan);
-    fftwf_free(in);
-    fftwf_free(out);
+    free(re);
+    free(im);
+    free(work);
+    free(table);
     static const double ticks[] = {50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000};
     for (size_t i = 0; i < sizeof ticks / sizeof ticks[0]; i++) {
         if (ticks[i] < lo || ticks[i] > hi) continue;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * Spectral measurements: the dominant frequency and the spectral centroid, from the
- * power spectrum of the Hann-windowed view (FFTW, single precision).
+ * power spectrum of the Hann-windowed view (Earshot's real FFT, single precision).
  *
  * The dominant frequency zero-pads the window to a power of two at least twice its
  * length, finds the largest power bin and fits a parabola through the log magnitudes
@@ -18,24 +18,17 @@
  * comes through an ear_allocator, so a caller can bound it, and a failure to get it is
  * an error (ear_measure_*), never a silent 0 Hz.
  *
- * FFTW's planner is not thread-safe (only fftwf_execute is), so planning and plan
- * destruction are serialised by one lock; FFTW_ESTIMATE keeps planning quick and never
- * touches the input array (plans are made for the arrays they run on, whatever their
- * alignment).
+ * The transform is Earshot's own real FFT in single precision (src/audio/fft/real_fft.h, the
+ * fft module): its plan is a few numbers and two small tables made in each call, so
+ * nothing is shared between threads and nothing needs a lock. Its three allocations are
+ * the bins (the packed input goes there and the transform works in place), the Stockham
+ * passes' other array with the twiddle tables after it, and the power sums.
  */
 #include "analysis_internal.h"
 
-#include <fftw3.h>
+#include "real_fft.h"
+
 #include <math.h>
-#include <threads.h>
-
-static once_flag planner_once = ONCE_FLAG_INIT;
-static mtx_t planner_lock;
-static bool planner_lock_ok;
-
-static void init_planner_lock(void) {
-    planner_lock_ok = mtx_init(&planner_lock, mtx_plain) == thrd_success;
-}
 
 double ear__hann(size_t i, size_t n) {
     return 0.5 - 0.5 * cos(6.283185307179586476925286766559 * (double)i / (double)n);
@@ -55,10 +48,16 @@ static size_t fft_length(size_t frames, size_t min_factor) {
     return n;
 }
 
+/* The bytes of the transform's work array for length n: n floats, then its twiddle tables
+ * (doubles, so they start 8-byte aligned: n floats is a multiple of 8 bytes). */
+static size_t work_bytes(size_t n) {
+    return n * sizeof(float) + ear__rfft_table_doubles((uint32_t)n) * sizeof(double);
+}
+
 size_t ear_spectrum_scratch_bytes(size_t frames) {
     size_t seg = frames < EAR_SPECTRUM_MAX_FRAMES ? frames : EAR_SPECTRUM_MAX_FRAMES;
     size_t n = fft_length(seg, 2); /* the dominant frequency's padding, the larger */
-    return n * sizeof(float) + (n / 2 + 1) * (sizeof(fftwf_complex) + sizeof(double));
+    return 2 * (n / 2 + 1) * sizeof(float) + work_bytes(n) + (n / 2 + 1) * sizeof(double);
 }
 
 static void give_back(const ear_allocator *a, void *p) {
@@ -67,56 +66,58 @@ static void give_back(const ear_allocator *a, void *p) {
 
 /* Computes the (summed) power spectrum of the Hann-windowed view, segment by segment,
  * each padded to the smallest power of two at least min_factor times its length.
- * EAR_E_OUT_OF_MEMORY when memory (or the planner lock, or a plan) fails. */
+ * EAR_E_OUT_OF_MEMORY when memory fails. */
 static ear_result compute_spectrum(const float *buf, size_t frames, uint32_t channels,
                                    uint32_t channel, size_t min_factor,
                                    const ear_allocator *alloc, spectrum *out) {
-    call_once(&planner_once, init_planner_lock);
-    if (!planner_lock_ok) return EAR_E_OUT_OF_MEMORY;
     ear_allocator a = ear_allocator_resolve(alloc);
     size_t seg = frames < EAR_SPECTRUM_MAX_FRAMES ? frames : EAR_SPECTRUM_MAX_FRAMES;
     size_t n = fft_length(seg, min_factor);
     size_t half = n / 2;
-    float *in = a.alloc_fn(n * sizeof *in, a.user);
-    fftwf_complex *bins = a.alloc_fn((half + 1) * sizeof *bins, a.user);
+    float *bins = a.alloc_fn(2 * (half + 1) * sizeof *bins, a.user);
+    float *work = a.alloc_fn(work_bytes(n), a.user);
     double *power = a.alloc_fn((half + 1) * sizeof *power, a.user);
-    fftwf_plan plan = NULL;
-    if (in && bins && power) {
-        mtx_lock(&planner_lock);
-        plan = fftwf_plan_dft_r2c_1d((int)n, in, bins, FFTW_ESTIMATE);
-        mtx_unlock(&planner_lock);
-    }
-    if (!plan) {
-        give_back(&a, in);
+    if (!bins || !work || !power) {
         give_back(&a, bins);
+        give_back(&a, work);
         give_back(&a, power);
         return EAR_E_OUT_OF_MEMORY;
     }
+    float *re = bins, *im = bins + half + 1;
+    ear__rfft plan;
+    ear__rfft_init(&plan, (uint32_t)n, (double *)(void *)(work + n));
     for (size_t k = 0; k <= half; k++) power[k] = 0.0;
     bool finite = true;
     size_t hop = seg / 2 ? seg / 2 : 1;
     for (size_t first = 0; finite;) {
         if (first + seg > frames) first = frames - seg; /* the last segment ends at the end */
+        /* Sample i goes to re[i / 2] (even) or im[i / 2] (odd): the transform's packing. */
         for (size_t i = 0; i < seg; i++) {
             double v = ear__view_at(buf, channels, channel, first + i);
             if (!isfinite(v)) finite = false;
-            in[i] = (float)(v * ear__hann(i, seg));
+            float w = (float)(v * ear__hann(i, seg));
+            if (i & 1)
+                im[i / 2] = w;
+            else
+                re[i / 2] = w;
         }
-        for (size_t i = seg; i < n; i++) in[i] = 0.0f;
+        for (size_t i = seg; i < n; i++) {
+            if (i & 1)
+                im[i / 2] = 0.0f;
+            else
+                re[i / 2] = 0.0f;
+        }
         if (!finite) break;
-        fftwf_execute(plan);
+        ear__rfft_forward(&plan, re, im, work);
         for (size_t k = 0; k <= half; k++) {
-            double re = (double)bins[k][0], im = (double)bins[k][1];
-            power[k] += re * re + im * im;
+            double r = (double)re[k], i = (double)im[k];
+            power[k] += r * r + i * i;
         }
         if (first + seg >= frames) break;
         first += hop;
     }
-    mtx_lock(&planner_lock);
-    fftwf_destroy_plan(plan);
-    mtx_unlock(&planner_lock);
-    give_back(&a, in);
     give_back(&a, bins);
+    give_back(&a, work);
     out->n = n;
     out->power = power;
     out->finite = finite;

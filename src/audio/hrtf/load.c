@@ -21,13 +21,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <threads.h>
 
-#include <fftw3.h>
 #include <mysofa.h>
 
 #include "earshot/hrtf.h"
 #include "portable_math.h"
+#include "real_fft.h"
 
 #define PI            3.14159265358979323846
 #define MIN_PHASE_FFT 2048u /* at the stage rate; >= 8 * EAR_HRTF_MAX_TAPS */
@@ -36,15 +35,6 @@
 ear_hrtf_config ear_hrtf_config_default(void) {
     ear_hrtf_config c = {48000u, 112u, NULL};
     return c;
-}
-
-/* FFTW's planner is not thread-safe; plans are made and destroyed under this lock. */
-static once_flag planner_once = ONCE_FLAG_INIT;
-static mtx_t planner_lock;
-static bool planner_lock_ok;
-
-static void init_planner_lock(void) {
-    planner_lock_ok = mtx_init(&planner_lock, mtx_plain) == thrd_success;
 }
 
 static ear_result fail(ear_hrtf_error *err, ear_result code, const char *path,
@@ -178,34 +168,39 @@ typedef struct refine_grid {
     double lerp_w1[MIN_PHASE_FFT / 2 + 1];
 } refine_grid;
 
+/* The transforms are Earshot's real FFT in double (src/audio/fft/real_fft.h): spectra on split
+ * arrays (bins 0..half of re and im), the signal packed in the same arrays for the
+ * transform (re[j] = x[2j], im[j] = x[2j + 1]); to_spec and to_cep below move between
+ * that and the cepstrum as plain samples. */
 typedef struct work {
-    uint32_t dense;   /* FFT size at the file rate */
-    double *dense_in; /* dense */
-    fftw_complex *dense_out;
-    fftw_plan dense_plan;
-    double *mag_dense;  /* dense / 2 + 1 */
-    double *cep;        /* MIN_PHASE_FFT */
-    fftw_complex *spec; /* MIN_PHASE_FFT / 2 + 1 */
-    fftw_plan to_cep;   /* spec -> cep (c2r) */
-    fftw_plan to_spec;  /* cep -> spec (r2c) */
-    double *dense_pow;  /* dense / 2 + 1: the dataset's power spectrum */
-    double *logmag;     /* MIN_PHASE_FFT / 2 + 1: the log magnitude being refined */
-    double *pow2;       /* MIN_PHASE_FFT / 2 + 1: a trial filter's power spectrum */
-    double *trial;      /* EAR_HRTF_MAX_TAPS: a trial filter */
+    uint32_t dense;               /* FFT size at the file rate */
+    ear__rfft dense_fft;          /* its plan */
+    double *dense_re;             /* dense / 2 + 1 */
+    double *dense_im;             /* dense / 2 + 1 */
+    ear__rfft grid_fft;           /* MIN_PHASE_FFT's plan */
+    double *mag_dense;            /* dense / 2 + 1 */
+    double *cep;                  /* MIN_PHASE_FFT */
+    double *spec_re;              /* MIN_PHASE_FFT / 2 + 1 */
+    double *spec_im;              /* MIN_PHASE_FFT / 2 + 1 */
+    double *fft_work;             /* dense (>= MIN_PHASE_FFT): the transforms' scratch */
+    double *dense_tab, *grid_tab; /* the plans' twiddle tables */
+    double *dense_pow;            /* dense / 2 + 1: the dataset's power spectrum */
+    double *logmag;               /* MIN_PHASE_FFT / 2 + 1: the log magnitude being refined */
+    double *pow2;                 /* MIN_PHASE_FFT / 2 + 1: a trial filter's power spectrum */
+    double *trial;                /* EAR_HRTF_MAX_TAPS: a trial filter */
     refine_grid grid;
 } work;
 
 static void work_free(work *w) {
-    if (planner_lock_ok) mtx_lock(&planner_lock);
-    if (w->dense_plan) fftw_destroy_plan(w->dense_plan);
-    if (w->to_cep) fftw_destroy_plan(w->to_cep);
-    if (w->to_spec) fftw_destroy_plan(w->to_spec);
-    if (planner_lock_ok) mtx_unlock(&planner_lock);
-    fftw_free(w->dense_in);
-    fftw_free(w->dense_out);
-    fftw_free(w->cep);
-    fftw_free(w->spec);
+    free(w->dense_re);
+    free(w->dense_im);
     free(w->mag_dense);
+    free(w->cep);
+    free(w->spec_re);
+    free(w->spec_im);
+    free(w->fft_work);
+    free(w->dense_tab);
+    free(w->grid_tab);
     free(w->dense_pow);
     free(w->logmag);
     free(w->pow2);
@@ -217,26 +212,45 @@ static bool work_init(work *w, uint32_t file_taps) {
     uint32_t dense = 4096;
     while (dense < 4 * file_taps) dense *= 2;
     w->dense = dense;
-    w->dense_in = fftw_alloc_real(dense);
-    w->dense_out = fftw_alloc_complex(dense / 2 + 1);
+    w->dense_re = malloc(sizeof(double) * (dense / 2 + 1));
+    w->dense_im = malloc(sizeof(double) * (dense / 2 + 1));
     w->mag_dense = malloc(sizeof(double) * (dense / 2 + 1));
-    w->cep = fftw_alloc_real(MIN_PHASE_FFT);
-    w->spec = fftw_alloc_complex(MIN_PHASE_FFT / 2 + 1);
+    w->cep = malloc(sizeof(double) * MIN_PHASE_FFT);
+    w->spec_re = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
+    w->spec_im = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
+    w->fft_work = malloc(sizeof(double) * dense);
+    w->dense_tab = malloc(sizeof(double) * ear__rfft_table_doubles(dense));
+    w->grid_tab = malloc(sizeof(double) * ear__rfft_table_doubles(MIN_PHASE_FFT));
     w->dense_pow = malloc(sizeof(double) * (dense / 2 + 1));
     w->logmag = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
     w->pow2 = malloc(sizeof(double) * (MIN_PHASE_FFT / 2 + 1));
     w->trial = malloc(sizeof(double) * EAR_HRTF_MAX_TAPS);
-    if (!w->dense_in || !w->dense_out || !w->mag_dense || !w->cep || !w->spec ||
-        !w->dense_pow || !w->logmag || !w->pow2 || !w->trial)
+    if (!w->dense_re || !w->dense_im || !w->mag_dense || !w->cep || !w->spec_re ||
+        !w->spec_im || !w->fft_work || !w->dense_tab || !w->grid_tab || !w->dense_pow ||
+        !w->logmag || !w->pow2 || !w->trial)
         return false;
-    call_once(&planner_once, init_planner_lock);
-    if (!planner_lock_ok) return false;
-    mtx_lock(&planner_lock);
-    w->dense_plan = fftw_plan_dft_r2c_1d((int)dense, w->dense_in, w->dense_out, FFTW_ESTIMATE);
-    w->to_cep = fftw_plan_dft_c2r_1d((int)MIN_PHASE_FFT, w->spec, w->cep, FFTW_ESTIMATE);
-    w->to_spec = fftw_plan_dft_r2c_1d((int)MIN_PHASE_FFT, w->cep, w->spec, FFTW_ESTIMATE);
-    mtx_unlock(&planner_lock);
-    return w->dense_plan && w->to_cep && w->to_spec;
+    ear__rfft_init(&w->dense_fft, dense, w->dense_tab);
+    ear__rfft_init(&w->grid_fft, MIN_PHASE_FFT, w->grid_tab);
+    return true;
+}
+
+/* spec (MIN_PHASE_FFT / 2 + 1 bins) -> cep (MIN_PHASE_FFT samples), times MIN_PHASE_FFT:
+ * the inverse real transform. spec is overwritten. */
+static void to_cep(work *w) {
+    ear__rfftd_inverse(&w->grid_fft, w->spec_re, w->spec_im, w->fft_work);
+    for (uint32_t j = 0; j < MIN_PHASE_FFT / 2; j++) {
+        w->cep[2 * j] = w->spec_re[j];
+        w->cep[2 * j + 1] = w->spec_im[j];
+    }
+}
+
+/* cep (MIN_PHASE_FFT samples) -> spec (its MIN_PHASE_FFT / 2 + 1 bins). */
+static void to_spec(work *w) {
+    for (uint32_t j = 0; j < MIN_PHASE_FFT / 2; j++) {
+        w->spec_re[j] = w->cep[2 * j];
+        w->spec_im[j] = w->cep[2 * j + 1];
+    }
+    ear__rfftd_forward(&w->grid_fft, w->spec_re, w->spec_im, w->fft_work);
 }
 
 /* The bins of an FFT (bins 0..half, bin k at k * rate / n) in band b: *count of them from
@@ -324,36 +338,36 @@ static void min_phase(work *w, uint32_t taps, double *out, double *pow2) {
     const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
     const double *fade_gain = w->grid.fade_gain;
     for (uint32_t k = 0; k <= half; k++) {
-        w->spec[k][0] = w->logmag[k];
-        w->spec[k][1] = 0.0;
+        w->spec_re[k] = w->logmag[k];
+        w->spec_im[k] = 0.0;
     }
-    fftw_execute(w->to_cep); /* real cepstrum, times g */
+    to_cep(w); /* real cepstrum, times g */
     w->cep[0] /= g;
     for (uint32_t n = 1; n < half; n++) w->cep[n] *= 2.0 / g;
     w->cep[half] /= g;
     for (uint32_t n = half + 1; n < g; n++) w->cep[n] = 0.0;
-    fftw_execute(w->to_spec);
+    to_spec(w);
     /* exp(re + i im), with the portable sincos (earshot/portable_math.h): 75 instructions
      * a call against glibc's 128 (it takes its slower reduction for most of these phases),
      * within 3e-14 relative, float noise in the filters (KEMAR's came out bit for bit the
      * same). libm's exp is as fast as the portable one and stays. */
     for (uint32_t k = 0; k <= half; k++) {
-        double re = w->spec[k][0], im = w->spec[k][1];
+        double re = w->spec_re[k], im = w->spec_im[k];
         double e = exp(re), s, c;
         ear__sincos(im, &s, &c);
-        w->spec[k][0] = e * c;
-        w->spec[k][1] = e * s;
+        w->spec_re[k] = e * c;
+        w->spec_im[k] = e * s;
     }
-    fftw_execute(w->to_cep);
+    to_cep(w);
     for (uint32_t n = 0; n < taps; n++) {
         double v = w->cep[n] / g * fade_gain[n];
         out[n] = v;
         w->cep[n] = v;
     }
     for (uint32_t n = taps; n < g; n++) w->cep[n] = 0.0;
-    fftw_execute(w->to_spec);
+    to_spec(w);
     for (uint32_t k = 0; k <= half; k++)
-        pow2[k] = w->spec[k][0] * w->spec[k][0] + w->spec[k][1] * w->spec[k][1];
+        pow2[k] = w->spec_re[k] * w->spec_re[k] + w->spec_im[k] * w->spec_im[k];
 }
 
 /* One ear of one direction: hrir (file_taps at file_rate) -> out (taps at rate).
@@ -369,11 +383,15 @@ static void min_phase(work *w, uint32_t taps, double *out, double *pow2) {
 static void make_filter(work *w, const float *hrir, uint32_t file_taps, double file_rate,
                         uint32_t rate, uint32_t taps, float *out) {
     const uint32_t g = MIN_PHASE_FFT, half = MIN_PHASE_FFT / 2;
-    for (uint32_t i = 0; i < w->dense; i++) w->dense_in[i] = i < file_taps ? hrir[i] : 0.0;
-    fftw_execute(w->dense_plan);
+    /* The HRIR zero-padded to dense samples, packed for the transform. */
+    for (uint32_t j = 0; j < w->dense / 2; j++) {
+        w->dense_re[j] = 2 * j < file_taps ? hrir[2 * j] : 0.0;
+        w->dense_im[j] = 2 * j + 1 < file_taps ? hrir[2 * j + 1] : 0.0;
+    }
+    ear__rfftd_forward(&w->dense_fft, w->dense_re, w->dense_im, w->fft_work);
     double peak = 0;
     for (uint32_t k = 0; k <= w->dense / 2; k++) {
-        double m = hypot(w->dense_out[k][0], w->dense_out[k][1]);
+        double m = hypot(w->dense_re[k], w->dense_im[k]);
         w->mag_dense[k] = m;
         if (m > peak) peak = m;
     }
