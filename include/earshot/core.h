@@ -210,6 +210,9 @@ typedef struct ear_file_write_config {
      * replace unasked (a WAV with Earshot's software string); NULL (the default): none. */
     bool (*ours)(int fd, void *user);
     void *ours_user;
+    /* What `ours` accepts, for the message that keeps another file ("exists and is not a
+     * WAV that Earshot wrote; it is kept"); NULL (the default) is "a file Earshot wrote". */
+    const char *ours_name;
     /* Added to the message that refuses a foreign file or a link, saying how to replace
      * it; NULL (the default) is " (overwrite replaces it)". The tools say
      * " (use --overwrite)". Never added for a folder, FIFO or device. */

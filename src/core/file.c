@@ -272,9 +272,8 @@ ear_result ear_file_write_begin(const char *path, const ear_file_write_config *c
                 }
             }
             if (!ours)
-                return fail(error, error_size, EAR_E_STATE,
-                            "%s: exists and is not a file Earshot wrote; it is kept%s", path,
-                            hint);
+                return fail(error, error_size, EAR_E_STATE, "%s: exists and is not %s; it is kept%s",
+                            path, c.ours_name ? c.ours_name : "a file Earshot wrote", hint);
         }
     }
     size_t len = strlen(path);

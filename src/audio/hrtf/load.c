@@ -519,15 +519,23 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     ear_hrtf_config cfg;
     ear_result r = check_config(config, &cfg, path, err);
     if (r != EAR_OK) return r;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        char why[300];
-        snprintf(why, sizeof why, "%s", strerror(errno));
-        return fail(err, errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO, path, why);
+    /* The file is read once, through core's check (a regular file of at most
+     * EAR_FILE_MAX_HRTF_BYTES, checked on the open descriptor: a FIFO is refused, never
+     * waited on), and libmysofa parses those bytes (mysofa_load_data): it never opens the
+     * path itself, so nothing can be swapped in between the check and the read. */
+    char *data = NULL;
+    size_t size = 0;
+    char why[EAR_HRTF_ERROR_MAX];
+    r = ear_file_read(path, EAR_FILE_MAX_HRTF_BYTES, NULL, &data, &size, why, sizeof why);
+    if (r != EAR_OK) {
+        size_t n = strlen(path);
+        const char *reason =
+            strncmp(why, path, n) == 0 && why[n] == ':' && why[n + 1] == ' ' ? why + n + 2 : why;
+        return fail(err, r, path, reason);
     }
-    fclose(probe);
     int code = 0;
-    struct MYSOFA_HRTF *h = mysofa_load(path, &code);
+    struct MYSOFA_HRTF *h = mysofa_load_data(data, size, &code);
+    free(data);
     return build(h, code, path, &cfg, out_set, err);
 }
 
