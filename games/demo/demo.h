@@ -86,6 +86,7 @@ typedef struct demo_result {
     long score;      /* its score */
     int levels_done; /* levels completed in this run */
     uint64_t loads;  /* the asset cache's loads */
+    int save_failures; /* saves that could not be written (said "Could not save") */
 } demo_result;
 demo_result demo_get_result(const demo *d);
 /* Loads counted by the cache when each level had loaded (for tests, printed by main). */

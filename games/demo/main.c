@@ -84,6 +84,53 @@ typedef struct run {
     bot *bot;
 } run;
 
+/* A log this run may replace: an empty file, or one whose first line is this log's
+ * ("<seconds>.<cs>\t" for the speech log, "bot " for the bot's). Any other file is kept
+ * (core's safe write, core.md). */
+static bool is_log(int fd, void *user) {
+    char head[16];
+    ssize_t n = read(fd, head, sizeof head);
+    if (n == 0) return true;
+    if (n < 0) return false;
+    if (user) return n >= 4 && memcmp(head, "bot ", 4) == 0;
+    ssize_t i = 0;
+    while (i < n && head[i] >= '0' && head[i] <= '9') i++;
+    return i > 0 && i + 3 < n && head[i] == '.' && head[i + 3] == '\t';
+}
+
+/* Opens a log through core's safe write: a temporary file renamed over the path at the
+ * end, or a device or pipe written into (--speech-log /dev/stderr). NULL, said, when the
+ * path is refused. */
+static FILE *open_log(ear_file_writer *w, const char *flag, const char *path, bool bot_log) {
+    ear_file_write_config c = ear_file_write_config_default();
+    c.stream_devices = true;
+    c.ours = is_log;
+    c.ours_user = bot_log ? (void *)w : NULL;
+    c.ours_name = bot_log ? "a bot log" : "a speech log";
+    c.overwrite_hint = "";
+    char why[600];
+    if (ear_file_write_begin(path, &c, w, why, sizeof why) != EAR_OK) {
+        fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
+        return NULL;
+    }
+    FILE *f = ear_file_writer_stream(w);
+    if (!f) {
+        ear_file_write_abort(w);
+        fprintf(stderr, "earshot-demo: %s %s: out of memory\n", flag, path);
+    }
+    return f;
+}
+
+/* Finishes a log: false, said, when any of it could not be written (a full disk,
+ * /dev/full). */
+static bool close_log(ear_file_writer *w, const char *flag) {
+    if (!w->path) return true;
+    char why[600];
+    if (ear_file_write_commit(w, why, sizeof why) == EAR_OK) return true;
+    fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
+    return false;
+}
+
 static void on_line(void *user, double game_s, const char *text) {
     run *r = user;
     if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\n", game_s, text);
@@ -231,12 +278,16 @@ int main(int argc, char **argv) {
     if (autoplay && !level) level = 1;
 
     run r = {0};
-    if (speech_path && !(r.speech_log = fopen(speech_path, "w"))) {
-        fprintf(stderr, "earshot-demo: --speech-log %s: %s\n", speech_path, strerror(errno));
+    ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1};
+    if (speech_path &&
+        !(r.speech_log = open_log(&speech_out, "--speech-log", speech_path, false)))
+        return 1;
+    r.echo = autoplay;
+    FILE *bot_log = bot_log_path ? open_log(&bot_out, "--bot-log", bot_log_path, true) : NULL;
+    if (bot_log_path && !bot_log) {
+        ear_file_write_abort(&speech_out);
         return 1;
     }
-    r.echo = autoplay;
-    FILE *bot_log = bot_log_path ? fopen(bot_log_path, "w") : NULL;
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
 
     ear_script script = {0};
@@ -403,6 +454,8 @@ int main(int argc, char **argv) {
                    hi.spatializer == EAR_SPATIALIZER_HRTF ? "hrtf" : "pan",
                    hi.loaded ? "yes" : "no", hi.count, hi.taps, hi.loaded ? hi.source : "-");
         for (size_t i = 0; demo_room_at(d, i); i++) printf("room: %s\n", demo_room_at(d, i));
+        /* The recording (and the runner's save) written, or the run's failure. */
+        if (ear_runner_finish(rn) != EAR_OK) code = 1;
         ear_runner_destroy(rn);
         free(order);
         if (replay && mismatch != UINT64_MAX) {
@@ -411,8 +464,8 @@ int main(int argc, char **argv) {
             code = 1;
         }
         if (wav && audio_frames) {
+            /* A WAV Earshot wrote is replaced; any other file is kept. */
             ear_wav_write_config wc = ear_wav_write_config_default();
-            wc.overwrite = true;
             ear_io_error err = {0};
             if (ear_wav_write_with(wav, all_audio, audio_frames, 2, rate, &wc, &err) !=
                 EAR_OK) {
@@ -423,9 +476,10 @@ int main(int argc, char **argv) {
             }
         }
         if (svg && audio_frames) {
-            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay") !=
-                0) {
-                fprintf(stderr, "earshot-demo: %s: %s\n", svg, strerror(errno));
+            char why[600];
+            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay", false,
+                             why, sizeof why) != 0) {
+                fprintf(stderr, "earshot-demo: --plot %s\n", why);
                 code = 1;
             } else {
                 printf("plot: %s\n", svg);
@@ -446,9 +500,11 @@ int main(int argc, char **argv) {
                (unsigned long long)voices, (unsigned long long)spoken,
                (unsigned long long)res_d.loads);
     }
-    if (r.speech_log) fclose(r.speech_log);
+    r.speech_log = NULL;
+    if (!close_log(&speech_out, "--speech-log")) code = 1;
     bot_destroy(r.bot);
-    if (bot_log) fclose(bot_log);
+    if (!close_log(&bot_out, "--bot-log")) code = 1;
+    if (demo_get_result(d).save_failures) code = 1;
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);

@@ -75,6 +75,15 @@ struct ear_commands {
     char **roots; /* with confine_paths: the allowed folders, realpath'd */
     size_t root_count;
 
+    /* Files this session wrote (cmd_measure.c): their device and inode, so that with
+     * confine_paths "overwrite" replaces only those; and the bytes written, against
+     * config.max_output_bytes. */
+    struct ear__cmd_written {
+        uint64_t dev, ino;
+    } *written;
+    size_t written_count, written_cap;
+    uint64_t output_bytes;
+
     float *buffer; /* the last render, interleaved stereo (through `alloc`) */
     uint64_t buffer_frames;
     bool rendering;
@@ -192,6 +201,11 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
  * file name, too long). */
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity);
+
+/* The reason in a core file message "<path>: <reason>" about path (or the whole message
+ * when it does not start so), so an error can name the path as the client gave it rather
+ * than the server's absolute one. */
+const char *ear__cmd_file_reason(const char *message, const char *path);
 
 /* Refuses a synth: name that does not parse, or one (or a synth part of `seconds`) longer
  * than max_synth_seconds, with a new E_BAD_PARAM error at `where`; NULL when it is fine or

@@ -38,7 +38,7 @@
 #define WRITE_CHUNK_FRAMES 65536u
 
 ear_wav_write_config ear_wav_write_config_default(void) {
-    return (ear_wav_write_config){.overwrite = false};
+    return (ear_wav_write_config){.overwrite = false, .overwrite_hint = NULL};
 }
 
 static ear_result fail(ear_io_error *err, ear_result r, const char *path, const char *format,
@@ -105,6 +105,7 @@ ear_result ear_wav_write_with(const char *path, const float *samples, uint64_t f
     fc.overwrite = c.overwrite;
     fc.ours = ours_check;
     fc.ours_name = "a WAV that Earshot wrote";
+    fc.overwrite_hint = c.overwrite_hint;
     char why[EAR_ERROR_TEXT_MAX];
     ear_file_writer w;
     ear_result result = ear_file_write_begin(path, &fc, &w, why, sizeof why);
