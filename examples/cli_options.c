@@ -52,7 +52,7 @@ bool cli_load_script(const char *program, const char *path, ear_script *script) 
     size_t size = 0;
     if (ear_file_read(path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size, error,
                       sizeof error) != EAR_OK) {
-        fprintf(stderr, "%s: script %s\n", program, error);
+        fprintf(stderr, "%s: script '%s': %s\n", program, path, ear_file_reason(error, path));
         return false;
     }
     ear_script parsed = {0};

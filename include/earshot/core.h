@@ -268,6 +268,11 @@ bool ear_file_write_all(int fd, const void *data, size_t size);
 ear_result ear_file_write(const char *path, const void *data, size_t size,
                           const ear_file_write_config *config, char *error, size_t error_size);
 
+/* The reason in a message these functions wrote about path ("<path>: <reason>"), so a
+ * caller can say it in its own words ("script 'x': no such file"); the whole message when
+ * it does not start with path. Thread: any (pure). */
+const char *ear_file_reason(const char *message, const char *path);
+
 /* The kind of a file that is not a regular file, for messages ("a FIFO", "a folder",
  * "a character device"...), or NULL for a regular file; from struct stat's st_mode.
  * Thread: any. */

@@ -149,7 +149,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
         ear_result r = ear_file_read(resolved, MAX_DOCUMENT_BYTES, NULL, &text, &size, why,
                                      sizeof why);
         if (r != EAR_OK) {
-            const char *reason = ear__cmd_file_reason(why, resolved);
+            const char *reason = ear_file_reason(why, resolved);
             if (r == EAR_E_NOT_FOUND) {
                 *err = ear_command_error("E_NOT_FOUND", "params.path",
                                          "params.path: no such file: %.300s", path);

@@ -340,13 +340,6 @@ static bool inside_roots(const ear_commands *c, const char *real) {
     return false;
 }
 
-const char *ear__cmd_file_reason(const char *message, const char *path) {
-    size_t n = strlen(path);
-    if (strncmp(message, path, n) == 0 && message[n] == ':' && message[n + 1] == ' ')
-        return message + n + 2;
-    return message;
-}
-
 /* text with every allowed folder's absolute path taken out ("<root>/a/b.wav" becomes
  * "a/b.wav", the root itself "."), as a new string; NULL when nothing changed or memory
  * ran out. An MCP client names files relative to its folders and is told about them so:

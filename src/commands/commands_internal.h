@@ -202,11 +202,6 @@ ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity);
 
-/* The reason in a core file message "<path>: <reason>" about path (or the whole message
- * when it does not start so), so an error can name the path as the client gave it rather
- * than the server's absolute one. */
-const char *ear__cmd_file_reason(const char *message, const char *path);
-
 /* Refuses a synth: name that does not parse, or one (or a synth part of `seconds`) longer
  * than max_synth_seconds, with a new E_BAD_PARAM error at `where`; NULL when it is fine or
  * not a synth name. */

@@ -60,6 +60,15 @@ const char *ear_file_kind_name(unsigned mode) {
     return "not a regular file";
 }
 
+const char *ear_file_reason(const char *message, const char *path) {
+    if (!message) return "";
+    if (!path) return message;
+    size_t n = strlen(path);
+    if (strncmp(message, path, n) == 0 && message[n] == ':' && message[n + 1] == ' ')
+        return message + n + 2;
+    return message;
+}
+
 /* "16 MiB" when the limit is a whole number of MiB, else "N bytes". */
 static void limit_text(char *out, size_t size, uint64_t max_bytes) {
     if (max_bytes >= ((uint64_t)1 << 20) && max_bytes % ((uint64_t)1 << 20) == 0)

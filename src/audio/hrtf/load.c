@@ -528,9 +528,7 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     char why[EAR_HRTF_ERROR_MAX];
     r = ear_file_read(path, EAR_FILE_MAX_HRTF_BYTES, NULL, &data, &size, why, sizeof why);
     if (r != EAR_OK) {
-        size_t n = strlen(path);
-        const char *reason =
-            strncmp(why, path, n) == 0 && why[n] == ':' && why[n + 1] == ' ' ? why + n + 2 : why;
+        const char *reason = ear_file_reason(why, path);
         return fail(err, r, path, reason);
     }
     int code = 0;

@@ -145,9 +145,7 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
     ear_result opened =
         ear_file_open_read(path, EAR_FILE_MAX_SOUND_BYTES, &fd, &bytes, why, sizeof why);
     if (opened != EAR_OK) {
-        size_t n = strlen(path);
-        const char *reason =
-            strncmp(why, path, n) == 0 && why[n] == ':' && why[n + 1] == ' ' ? why + n + 2 : why;
+        const char *reason = ear_file_reason(why, path);
         if (strcmp(reason, "is a folder, not a file") == 0) reason = "is a folder, not a sound file";
         return ear__io_fail(err, opened, path, "%s", reason);
     }

@@ -54,10 +54,7 @@ static ear_result fail(ear_io_error *err, ear_result r, const char *path, const 
  * its own. */
 static ear_result fail_core(ear_io_error *err, ear_result r, const char *path,
                             const char *why) {
-    size_t n = strlen(path);
-    const char *reason =
-        strncmp(why, path, n) == 0 && why[n] == ':' && why[n + 1] == ' ' ? why + n + 2 : why;
-    return fail(err, r, path, "%s", reason);
+    return fail(err, r, path, "%s", ear_file_reason(why, path));
 }
 
 /* Whether the open regular file fd is a WAV this writer made. */
