@@ -784,6 +784,20 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
     return result;
 }
 
+const char *ear__json_kind(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: break;
+    }
+    return "null";
+}
+
 char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) {
     return ear_commands_serve_line_at(c, line, length, 0);
 }
@@ -792,7 +806,8 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
                                  uint64_t line_number) {
     json_error_t jerr;
     json_t *msg = ear__json_read_fast(line, length);
-    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+    /* JSON_DECODE_ANY: a line that is valid JSON but no object ("42") is told so. */
+    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     json_t *reply = json_object();
     json_t *err = NULL, *result = NULL;
     if (!msg) {
@@ -804,8 +819,9 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
         json_object_set_new(err, "line", json_integer(at_line));
         json_object_set_new(err, "column", json_integer(jerr.column));
     } else if (!json_is_object(msg)) {
-        err =
-            ear_command_error("E_BAD_JSON", "", "expected an object {\"command\", \"params\"}");
+        err = ear_command_error("E_BAD_JSON", "",
+                                "expected a JSON object {\"command\", \"params\"}, got %s",
+                                ear__json_kind(msg));
     } else {
         json_t *id = json_object_get(msg, "id");
         if (id) json_object_set(reply, "id", id);

@@ -194,6 +194,9 @@ bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out);
 /* The bus named by params[key], else fallback. */
 ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 
+/* What a JSON value is, for messages: "an array", "a number", "null"... */
+const char *ear__json_kind(const json_t *v);
+
 /* Resolves a path given to a command: as given, or, with confine_paths, inside the allowed
  * folders (realpath; for a file to write, its folder must exist there). NULL on success
  * with the path in out; else a new E_NOT_FOUND error ("no such file" or "no such folder",

@@ -117,7 +117,11 @@ static const struct {
     const char *json;
     const char *expect;
 } bad[] = {
-    {"[1, 2]", "assets/audio.json: expected an object"},
+    {"[1, 2]", "assets/audio.json: expected an object, got an array"},
+    /* Valid JSON that is no object is told what it is, not called "not valid JSON". */
+    {"42", "assets/audio.json: expected an object, got a number"},
+    {"\"x\"", "assets/audio.json: expected an object, got a string"},
+    {"null", "assets/audio.json: expected an object, got null"},
     {"{\"buses\": {\"music\": 0.7,}}", "assets/audio.json: line 1, column"},
     {"{\"busses\": {}}",
      "assets/audio.json: busses: unknown key (expected one of: buses, ducks"},

@@ -207,10 +207,21 @@ static int cmd_call(int argc, char **argv) {
     json_t *params = NULL;
     if (text) {
         json_error_t jerr;
-        params = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-        if (!params || !json_is_object(params)) {
+        /* JSON_DECODE_ANY: valid JSON that is no object ("[1]", "42") is told what it is,
+         * not given a line and column of no error. */
+        params = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+        if (!params) {
             fprintf(stderr, "earshot: E_BAD_JSON: line %d, column %d: %s\n", jerr.line,
-                    jerr.column, params ? "params must be an object" : jerr.text);
+                    jerr.column, jerr.text);
+            return 1;
+        }
+        if (!json_is_object(params)) {
+            fprintf(stderr, "earshot: E_BAD_JSON: params: expected a JSON object, got %s\n",
+                    json_is_array(params)    ? "an array"
+                    : json_is_string(params) ? "a string"
+                    : json_is_number(params) ? "a number"
+                    : json_is_null(params)   ? "null"
+                                             : "true or false");
             json_decref(params);
             return 1;
         }

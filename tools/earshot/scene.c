@@ -58,11 +58,24 @@ json_t *scene_load_file(const char *file, FILE *messages) {
         return NULL;
     }
     json_error_t jerr;
-    json_t *v = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
+    /* JSON_DECODE_ANY: a file of valid JSON that is no object ("[]", "42") is told what
+     * it is, not called invalid. */
+    json_t *v = json_loadb(text, size, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     free(text);
-    if (!v)
+    if (!v) {
         fprintf(messages, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
                 jerr.column, jerr.text);
+    } else if (!json_is_object(v)) {
+        fprintf(messages, "%s: E_BAD_JSON: expected a JSON object (a scene or a world), got %s\n",
+                file,
+                json_is_array(v)    ? "an array"
+                : json_is_string(v) ? "a string"
+                : json_is_number(v) ? "a number"
+                : json_is_null(v)   ? "null"
+                                    : "true or false");
+        json_decref(v);
+        v = NULL;
+    }
     return v;
 }
 
