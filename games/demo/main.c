@@ -15,6 +15,7 @@
 #include "earshot/wav.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +171,13 @@ static int by_frame(const void *a, const void *b) {
     const ear_script_event *y = *(const ear_script_event *const *)b;
     if (x->frame != y->frame) return x->frame < y->frame ? -1 : 1;
     return x < y ? -1 : x > y;
+}
+
+/* --seconds as frames: rounded up, and at least one, so any positive value is a limit
+ * (0.01 s at 60 frames a second was 0 frames, which meant no limit at all). */
+static uint64_t seconds_to_frames(double seconds, double frame_hz) {
+    double frames = ceil(seconds * frame_hz - 1e-9);
+    return frames < 1 ? 1 : (uint64_t)frames;
 }
 
 static bool have_display(void) {
@@ -355,7 +363,7 @@ int main(int argc, char **argv) {
         /* A window run takes the script and --seconds too (a smoke run under SDL's dummy
          * video and disk audio drivers): the end of either is the window's close. */
         if (script_path) cfg.script = &script;
-        if (seconds > 0) cfg.frames = (uint64_t)(seconds * cfg.frame_hz);
+        if (seconds > 0) cfg.frames = seconds_to_frames(seconds, cfg.frame_hz);
         ear_result res = ear_engine_run(&cfg, &scene);
         code = res == EAR_OK ? 0 : 1;
         if (res == EAR_E_UNSUPPORTED) fprintf(stderr, "earshot-demo: no display\n");
@@ -367,8 +375,16 @@ int main(int argc, char **argv) {
         ear_runner *rn = NULL;
         ear_result res = ear_runner_create(&cfg, &scene, &rn);
         if (res != EAR_OK) {
+            /* A refused --record or --replay (a FIFO, a foreign file) ends here: everything
+             * made so far is freed, and no log is left half made. */
             fprintf(stderr, "earshot-demo: the game could not start: %s\n",
                     ear_result_string(res));
+            ear_file_write_abort(&speech_out);
+            ear_file_write_abort(&bot_out);
+            bot_destroy(r.bot);
+            demo_destroy(d);
+            ear_ui_destroy(ui);
+            ear_script_free(&script);
             return 1;
         }
         ear_runner_set_one_step_per_frame(rn, true);
@@ -380,7 +396,7 @@ int main(int argc, char **argv) {
         float *all_audio = NULL;
         size_t audio_frames = 0, audio_cap = 0;
         uint64_t audio_hash = 0xcbf29ce484222325ull, step_audio_hash = audio_hash;
-        uint64_t max_frames = seconds > 0 ? (uint64_t)(seconds * 60.0) : 0;
+        uint64_t max_frames = seconds > 0 ? seconds_to_frames(seconds, 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
         bool held[EAR_KEY_COUNT] = {0};
         size_t next = 0;
