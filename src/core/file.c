@@ -333,16 +333,20 @@ FILE *ear_file_writer_stream(ear_file_writer *w) {
     return w->stream;
 }
 
-/* Closes the writer's stream or descriptor; the error of the last flush or close, or 0. */
+/* Flushes the writer's stream (if any) and fsyncs its temporary file; 0 or errno. */
+static int sync_output(ear_file_writer *w) {
+    if (w->stream && (fflush(w->stream) != 0 || ferror(w->stream))) return errno ? errno : EIO;
+    if (w->tmp && w->fd >= 0 && fsync(w->fd) != 0) return errno;
+    return 0;
+}
+
+/* Closes the writer's stream or descriptor; the error of the close, or 0. */
 static int close_output(ear_file_writer *w) {
     int e = 0;
     if (w->stream) {
-        if (fflush(w->stream) != 0 || ferror(w->stream)) e = errno ? errno : EIO;
-        if (!e && w->tmp && fsync(w->fd) != 0) e = errno;
-        if (fclose(w->stream) != 0 && !e) e = errno;
+        if (fclose(w->stream) != 0) e = errno ? errno : EIO;
     } else if (w->fd >= 0) {
-        if (w->tmp && fsync(w->fd) != 0) e = errno;
-        if (close(w->fd) != 0 && !e) e = errno;
+        if (close(w->fd) != 0) e = errno;
     }
     w->stream = NULL;
     w->fd = -1;
@@ -374,14 +378,16 @@ static int sync_parent(const char *path) {
 ear_result ear_file_write_commit(ear_file_writer *w, char *error, size_t error_size) {
     if (error && error_size) error[0] = '\0';
     if (!w || !w->path) return EAR_E_INVALID_ARG;
-    int e = close_output(w);
+    /* The bytes are flushed and fsync'ed first; the temporary file is closed only after
+     * its rename, so its lock covers the rename (a clean-up elsewhere leaves it alone). */
+    int e = sync_output(w);
+    if (!e && !w->tmp) e = close_output(w); /* a device: its close may report the error */
     ear_result r = EAR_OK;
     if (e) {
         r = fail(error, error_size, EAR_E_IO,
                  w->tmp ? "%s: cannot be written (%s); the previous file is kept"
                         : "%s: cannot be written (%s)",
                  w->path, strerror(e));
-        if (w->tmp) (void)unlink(w->tmp);
     } else if (w->tmp) {
         struct stat st;
         bool there = lstat(w->path, &st) == 0;
@@ -397,11 +403,13 @@ ear_result ear_file_write_commit(ear_file_writer *w, char *error, size_t error_s
                      "%s: cannot rename the temporary file over it (%s); the previous file "
                      "is kept",
                      w->path, strerror(errno));
-        else if ((e = sync_parent(w->path)) != 0)
-            ear_log(EAR_LOG_WARN, "core", "%s: written, but its folder could not be fsync'ed (%s)",
-                    w->path, strerror(e));
-        if (r != EAR_OK) (void)unlink(w->tmp);
     }
+    if (r != EAR_OK && w->tmp) (void)unlink(w->tmp);
+    /* fsync'ed already: the close has nothing left to say about the bytes. */
+    (void)close_output(w);
+    if (r == EAR_OK && w->tmp && (e = sync_parent(w->path)) != 0)
+        ear_log(EAR_LOG_WARN, "core", "%s: written, but its folder could not be fsync'ed (%s)",
+                w->path, strerror(e));
     free(w->tmp);
     free(w->path);
     writer_zero(w);
