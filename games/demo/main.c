@@ -493,8 +493,8 @@ int main(int argc, char **argv) {
         }
         if (svg && audio_frames) {
             char why[600];
-            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay", false,
-                             why, sizeof why) != 0) {
+            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay",
+                             false, why, sizeof why) != 0) {
                 fprintf(stderr, "earshot-demo: --plot %s\n", why);
                 code = 1;
             } else {

@@ -159,7 +159,6 @@ const ear_allocator *ear_allocator_default(void);
  * replaced by the default's. Thread: any. */
 ear_allocator ear_allocator_resolve(const ear_allocator *given);
 
-
 /* ---- Files -------------------------------------------------------------------- */
 
 /* Every file Earshot reads goes through ear_file_open_read or ear_file_read: the path is
@@ -168,7 +167,7 @@ ear_allocator ear_allocator_resolve(const ear_allocator *given);
  * read: a folder, a FIFO, a device or a socket is refused at once, and a regular file
  * larger than the caller's limit is refused before a byte is read, the limit named.
  * The limits each kind of file gets by default (docs/modules/core.md, "Files"): */
-#define EAR_FILE_MAX_DOCUMENT_BYTES ((uint64_t)16 << 20) /* JSON, lang files, scripts */
+#define EAR_FILE_MAX_DOCUMENT_BYTES ((uint64_t)16 << 20)  /* JSON, lang files, scripts */
 #define EAR_FILE_MAX_SOUND_BYTES    ((uint64_t)512 << 20) /* sound files (decoded, streamed) */
 #define EAR_FILE_MAX_HRTF_BYTES     ((uint64_t)64 << 20)  /* SOFA files */
 #define EAR_FILE_MAX_SAVE_BYTES     ((uint64_t)256 << 20) /* saves (storage) */
@@ -203,9 +202,9 @@ ear_result ear_file_read(const char *path, uint64_t max_bytes, const ear_allocat
  * or a FIFO with a reader is written into instead, for logs sent to /dev/stderr or a
  * pipe). */
 typedef struct ear_file_write_config {
-    bool overwrite;       /* default false */
-    bool stream_devices;  /* default false */
-    unsigned mode;        /* the new file's permission bits; 0 (the default) is 0644 */
+    bool overwrite;      /* default false */
+    bool stream_devices; /* default false */
+    unsigned mode;       /* the new file's permission bits; 0 (the default) is 0644 */
     /* Whether the regular file open at fd (read-only) is one this writer made and may
      * replace unasked (a WAV with Earshot's software string); NULL (the default): none. */
     bool (*ours)(int fd, void *user);
@@ -227,11 +226,11 @@ ear_file_write_config ear_file_write_config_default(void);
  * renames over path; until then path is untouched, and a failure leaves it as it was.
  * Fields are read-only for the caller but fd (write to it) and stream. */
 typedef struct ear_file_writer {
-    int fd;        /* write here */
-    FILE *stream;  /* NULL, or set by ear_file_writer_stream */
-    char *path;    /* the target (malloc'ed copy) */
-    char *tmp;     /* the temporary file; NULL when writing into a device or FIFO */
-    bool existed;  /* something was at path when the write began */
+    int fd;            /* write here */
+    FILE *stream;      /* NULL, or set by ear_file_writer_stream */
+    char *path;        /* the target (malloc'ed copy) */
+    char *tmp;         /* the temporary file; NULL when writing into a device or FIFO */
+    bool existed;      /* something was at path when the write began */
     uint64_t dev, ino; /* what was at path then (lstat) */
 } ear_file_writer;
 

@@ -85,7 +85,8 @@ static bool written_here(const ear_commands *c, const char *path) {
     struct stat st;
     if (lstat(path, &st) != 0) return errno == ENOENT; /* nothing there: nothing to replace */
     for (size_t i = 0; i < c->written_count; i++)
-        if (c->written[i].dev == (uint64_t)st.st_dev && c->written[i].ino == (uint64_t)st.st_ino)
+        if (c->written[i].dev == (uint64_t)st.st_dev &&
+            c->written[i].ino == (uint64_t)st.st_ino)
             return true;
     return false;
 }
@@ -97,7 +98,8 @@ static void note_written(ear_commands *c, const char *path) {
     if (lstat(path, &st) != 0) return;
     c->output_bytes += (uint64_t)st.st_size;
     for (size_t i = 0; i < c->written_count; i++)
-        if (c->written[i].dev == (uint64_t)st.st_dev && c->written[i].ino == (uint64_t)st.st_ino)
+        if (c->written[i].dev == (uint64_t)st.st_dev &&
+            c->written[i].ino == (uint64_t)st.st_ino)
             return;
     if (c->written_count == c->written_cap) {
         size_t cap = c->written_cap ? c->written_cap * 2 : 16;
@@ -142,7 +144,8 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
             (unsigned long long)c->output_bytes);
         if (*err) {
             json_object_set_new(*err, "needed_bytes", json_integer((json_int_t)wav_bytes));
-            json_object_set_new(*err, "written_bytes", json_integer((json_int_t)c->output_bytes));
+            json_object_set_new(*err, "written_bytes",
+                                json_integer((json_int_t)c->output_bytes));
             json_object_set_new(*err, "quota_bytes",
                                 json_integer((json_int_t)c->config.max_output_bytes));
         }

@@ -146,8 +146,8 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
          * (core.md): a FIFO is refused, never waited on. The message names the path as
          * the client gave it, never the server's folder. */
         char why[EAR_ERROR_TEXT_MAX];
-        ear_result r = ear_file_read(resolved, MAX_DOCUMENT_BYTES, NULL, &text, &size, why,
-                                     sizeof why);
+        ear_result r =
+            ear_file_read(resolved, MAX_DOCUMENT_BYTES, NULL, &text, &size, why, sizeof why);
         if (r != EAR_OK) {
             const char *reason = ear_file_reason(why, resolved);
             if (r == EAR_E_NOT_FOUND) {
@@ -155,8 +155,8 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
                                          "params.path: no such file: %.300s", path);
                 if (*err) json_object_set_new(*err, "name", json_string(path));
             } else if (r == EAR_E_IO || r == EAR_E_FORMAT) {
-                *err = ear_command_error("E_BAD_PARAM", "params.path", "params.path: %.300s: %.300s",
-                                         path, reason);
+                *err = ear_command_error("E_BAD_PARAM", "params.path",
+                                         "params.path: %.300s: %.300s", path, reason);
                 if (*err) json_object_set_new(*err, "expected", json_string("a JSON file"));
             } else {
                 *err = ear__cmd_result_error(r, "params.path", path);

@@ -80,7 +80,7 @@ struct ear_commands {
      * config.max_output_bytes. */
     struct ear__cmd_written {
         uint64_t dev, ino;
-    } *written;
+    } * written;
     size_t written_count, written_cap;
     uint64_t output_bytes;
 

@@ -281,13 +281,15 @@ ear_result ear_file_write_begin(const char *path, const ear_file_write_config *c
                 }
             }
             if (!ours)
-                return fail(error, error_size, EAR_E_STATE, "%s: exists and is not %s; it is kept%s",
-                            path, c.ours_name ? c.ours_name : "a file Earshot wrote", hint);
+                return fail(error, error_size, EAR_E_STATE,
+                            "%s: exists and is not %s; it is kept%s", path,
+                            c.ours_name ? c.ours_name : "a file Earshot wrote", hint);
         }
     }
     size_t len = strlen(path);
     w->path = malloc(len + 1);
-    if (!w->path) return fail(error, error_size, EAR_E_OUT_OF_MEMORY, "%s: out of memory", path);
+    if (!w->path)
+        return fail(error, error_size, EAR_E_OUT_OF_MEMORY, "%s: out of memory", path);
     memcpy(w->path, path, len + 1);
     w->existed = existed;
     if (existed) {
@@ -391,9 +393,9 @@ ear_result ear_file_write_commit(ear_file_writer *w, char *error, size_t error_s
     } else if (w->tmp) {
         struct stat st;
         bool there = lstat(w->path, &st) == 0;
-        bool same = there ? w->existed && (uint64_t)st.st_dev == w->dev &&
-                                (uint64_t)st.st_ino == w->ino
-                          : !w->existed || errno == ENOENT;
+        bool same =
+            there ? w->existed && (uint64_t)st.st_dev == w->dev && (uint64_t)st.st_ino == w->ino
+                  : !w->existed || errno == ENOENT;
         if (!same)
             r = fail(error, error_size, EAR_E_STATE,
                      "%s: was changed by someone else while it was written; it is kept",

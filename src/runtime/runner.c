@@ -252,8 +252,10 @@ ear_result ear_runner_finish(ear_runner *r) {
     if (r->started) shutdown_scenes(r);
     r->started = false;
     ear_result res = EAR_OK;
-    if (r->storage && ear_storage_is_dirty(r->storage) && ear_storage_save(r->storage) != EAR_OK) {
-        ear_log(EAR_LOG_ERROR, "runtime", "save failed: %s", ear_storage_last_error(r->storage));
+    if (r->storage && ear_storage_is_dirty(r->storage) &&
+        ear_storage_save(r->storage) != EAR_OK) {
+        ear_log(EAR_LOG_ERROR, "runtime", "save failed: %s",
+                ear_storage_last_error(r->storage));
         res = EAR_E_IO;
     }
     if (r->recording) {

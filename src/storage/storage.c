@@ -406,8 +406,8 @@ static ear_result read_all(const ear_storage *s, const char *path, buffer *out, 
     char *data = NULL;
     size_t size = 0;
     char message[768];
-    ear_result r = ear_file_read(path, MAX_FILE_SIZE, &s->alloc, &data, &size, message,
-                                 sizeof message);
+    ear_result r =
+        ear_file_read(path, MAX_FILE_SIZE, &s->alloc, &data, &size, message, sizeof message);
     if (r != EAR_OK) {
         snprintf(why, why_size, "%s", ear_file_reason(message, path));
         return r;

@@ -297,8 +297,8 @@ TEST(an_audio_json_that_is_no_regular_file_or_too_big_is_refused_at_once) {
     printf("  %s\n", err.message);
     ASSERT_DBL_LT((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
                   1.0);
-    ASSERT_TRUE(strstr(err.message, "audio.json: is 21474836480 bytes, over the 16 MiB limit") !=
-                NULL);
+    ASSERT_TRUE(
+        strstr(err.message, "audio.json: is 21474836480 bytes, over the 16 MiB limit") != NULL);
     remove(at("audio.json"));
     ASSERT_EQ(symlink("/dev/zero", at("audio.json")), 0);
     ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_IO);

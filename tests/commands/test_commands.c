@@ -4,8 +4,8 @@
  * messages, and the schemas against docs/commands.md's examples. Every check reads a
  * value out of the reply: a code, a voice id, a measured frequency or level.
  */
-#define _DEFAULT_SOURCE /* mkdtemp, mkfifo, alarm */
-#include "commands_internal.h"  /* the fast reader and writer */
+#define _DEFAULT_SOURCE        /* mkdtemp, mkfifo, alarm */
+#include "commands_internal.h" /* the fast reader and writer */
 #include "earshot/analysis.h"
 #include "earshot/commands.h"
 #include "test.h"
@@ -1048,8 +1048,10 @@ TEST(valid_json_that_is_no_object_is_named) {
     ASSERT_TRUE(c != NULL);
     static const struct {
         const char *line, *kind;
-    } lines[] = {{"42", "got a number"}, {"[1, 2]", "got an array"},
-                 {"\"audio.status\"", "got a string"}, {"null", "got null"}};
+    } lines[] = {{"42", "got a number"},
+                 {"[1, 2]", "got an array"},
+                 {"\"audio.status\"", "got a string"},
+                 {"null", "got null"}};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
         json_t *r = serve(c, lines[i].line);
         ASSERT_STR_EQ(code(r), "E_BAD_JSON");
@@ -1109,8 +1111,8 @@ TEST(mcp_writes_only_its_own_files_within_its_quota) {
     ASSERT_TRUE(r == NULL);
     ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_EXISTS");
     printf("  %s\n", err_message(err));
-    ASSERT_TRUE(strstr(err_message(err), "main.c: exists and is not a WAV that Earshot wrote") !=
-                NULL);
+    ASSERT_TRUE(
+        strstr(err_message(err), "main.c: exists and is not a WAV that Earshot wrote") != NULL);
     ASSERT_TRUE(strstr(err_message(err), "replaces only files this session wrote") != NULL);
     ASSERT_TRUE(strstr(err_message(err), dir) == NULL);
     json_decref(err);
@@ -1120,7 +1122,8 @@ TEST(mcp_writes_only_its_own_files_within_its_quota) {
     fclose(f);
     ASSERT_STR_EQ(text, "int main(void) { return 0; }\n");
     /* Its own file: written, then replaced with "overwrite" (and without). */
-    r = run_params(c, "audio.render_offline", "{\"seconds\": 0.1, \"path\": \"out.wav\"}", &err);
+    r = run_params(c, "audio.render_offline", "{\"seconds\": 0.1, \"path\": \"out.wav\"}",
+                   &err);
     ASSERT_TRUE(r != NULL);
     json_decref(r);
     r = run_params(c, "audio.render_offline",

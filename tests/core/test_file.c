@@ -76,7 +76,7 @@ static double now_s(void) {
     return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
 }
 
-#define HAS(text, part) ASSERT_TRUE(strstr((text), (part)) != NULL)
+#define HAS(text, part)     ASSERT_TRUE(strstr((text), (part)) != NULL)
 #define HAS_NOT(text, part) ASSERT_TRUE(strstr((text), (part)) == NULL)
 
 TEST(a_file_is_read_whole_with_a_nul_after_it) {
@@ -118,8 +118,8 @@ TEST(a_sparse_twenty_gigabyte_file_is_refused_at_once_naming_the_limit) {
     char *data = NULL, error[512];
     size_t size = 0;
     double t0 = now_s();
-    ear_result r = ear_file_read(p, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &data, &size, error,
-                                 sizeof error);
+    ear_result r =
+        ear_file_read(p, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &data, &size, error, sizeof error);
     double took = now_s() - t0;
     ASSERT_EQ(r, EAR_E_FORMAT);
     ASSERT_DBL_LT(took, 1.0);
@@ -137,9 +137,9 @@ TEST(devices_fifos_and_folders_are_refused_at_once_by_what_they_are) {
     /* A link to /dev/zero is a character device, not "empty". */
     at(&sb, "zero.json", p, sizeof p);
     ASSERT_EQ(symlink("/dev/zero", p), 0);
-    ASSERT_EQ(ear_file_read(p, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &data, &size, error,
-                            sizeof error),
-              EAR_E_IO);
+    ASSERT_EQ(
+        ear_file_read(p, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &data, &size, error, sizeof error),
+        EAR_E_IO);
     HAS(error, "is a character device, not a file");
     HAS_NOT(error, "empty");
     /* A FIFO with no writer: opened without waiting, refused. */
@@ -344,4 +344,12 @@ __attribute__((constructor)) static void arm_alarm(void) {
     alarm(10);
 }
 
-TEST_MAIN(TEST_ENTRY(a_file_is_read_whole_with_a_nul_after_it), TEST_ENTRY(a_sparse_twenty_gigabyte_file_is_refused_at_once_naming_the_limit), TEST_ENTRY(devices_fifos_and_folders_are_refused_at_once_by_what_they_are), TEST_ENTRY(open_read_gives_a_checked_blocking_descriptor), TEST_ENTRY(a_write_replaces_nothing_or_its_own_and_keeps_the_rest), TEST_ENTRY(folders_fifos_and_devices_are_never_replaced_and_never_told_to_overwrite), TEST_ENTRY(a_write_into_a_full_device_is_an_error), TEST_ENTRY(a_write_that_fails_midway_keeps_the_previous_file_and_no_temporary), TEST_ENTRY(a_file_put_at_the_path_during_a_write_is_kept))
+TEST_MAIN(TEST_ENTRY(a_file_is_read_whole_with_a_nul_after_it),
+          TEST_ENTRY(a_sparse_twenty_gigabyte_file_is_refused_at_once_naming_the_limit),
+          TEST_ENTRY(devices_fifos_and_folders_are_refused_at_once_by_what_they_are),
+          TEST_ENTRY(open_read_gives_a_checked_blocking_descriptor),
+          TEST_ENTRY(a_write_replaces_nothing_or_its_own_and_keeps_the_rest),
+          TEST_ENTRY(folders_fifos_and_devices_are_never_replaced_and_never_told_to_overwrite),
+          TEST_ENTRY(a_write_into_a_full_device_is_an_error),
+          TEST_ENTRY(a_write_that_fails_midway_keeps_the_previous_file_and_no_temporary),
+          TEST_ENTRY(a_file_put_at_the_path_during_a_write_is_kept))

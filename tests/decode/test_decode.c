@@ -128,9 +128,10 @@ TEST(formats_the_docs_do_not_name_are_refused_by_name) {
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.aiff")));
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.voc")));
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.au")));
-    expect_error(at("beep.aiff"), EAR_E_UNSUPPORTED,
-                 "its format, AIFF (Apple/SGI), is not one Earshot decodes (WAV, FLAC, Ogg Vorbis, "
-                 "Opus, MP3)");
+    expect_error(
+        at("beep.aiff"), EAR_E_UNSUPPORTED,
+        "its format, AIFF (Apple/SGI), is not one Earshot decodes (WAV, FLAC, Ogg Vorbis, "
+        "Opus, MP3)");
     expect_error(at("beep.voc"), EAR_E_UNSUPPORTED, "VOC");
     expect_error(at("beep.au"), EAR_E_UNSUPPORTED, "AU");
     ear_audio_info info;

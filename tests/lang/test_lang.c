@@ -398,5 +398,5 @@ TEST_MAIN(TEST_ENTRY(normalize_codes), TEST_ENTRY(create_and_arguments),
           TEST_ENTRY(fallback_chain), TEST_ENTRY(has_language_and_listing),
           TEST_ENTRY(missing_key_warns_once), TEST_ENTRY(load_dir_reports_malformed_lines),
           TEST_ENTRY(load_errors),
-          TEST_ENTRY(a_fifo_or_a_device_among_the_files_is_refused_at_once), TEST_ENTRY(format_placeholders),
-          TEST_ENTRY(choose_start_language))
+          TEST_ENTRY(a_fifo_or_a_device_among_the_files_is_refused_at_once),
+          TEST_ENTRY(format_placeholders), TEST_ENTRY(choose_start_language))

@@ -200,7 +200,8 @@ int ear_plot_svg(const char *path, const float *stereo, uint64_t frames, uint32_
                  const char *title, bool overwrite, char *error, size_t error_size) {
     if (error && error_size) error[0] = '\0';
     if (!path || !stereo || frames == 0 || rate == 0) {
-        if (error && error_size) snprintf(error, error_size, "%s: nothing to plot", path ? path : "");
+        if (error && error_size)
+            snprintf(error, error_size, "%s: nothing to plot", path ? path : "");
         return -1;
     }
     /* Core's safe write (core.md): the picture goes to a temporary file renamed over the

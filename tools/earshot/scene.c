@@ -66,8 +66,8 @@ json_t *scene_load_file(const char *file, FILE *messages) {
         fprintf(messages, "%s: E_BAD_JSON: line %d, column %d: %s\n", file, jerr.line,
                 jerr.column, jerr.text);
     } else if (!json_is_object(v)) {
-        fprintf(messages, "%s: E_BAD_JSON: expected a JSON object (a scene or a world), got %s\n",
-                file,
+        fprintf(messages,
+                "%s: E_BAD_JSON: expected a JSON object (a scene or a world), got %s\n", file,
                 json_is_array(v)    ? "an array"
                 : json_is_string(v) ? "a string"
                 : json_is_number(v) ? "a number"

@@ -471,7 +471,8 @@ ear_result ear__assets_read_file(const ear_assets *a, const char *path, char **o
      * waited on, /dev/zero and a sparse 20 GB file are refused at once (core.md). */
     char scratch[EAR_ERROR_TEXT_MAX];
     return ear_file_read(path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, out_text, out_len,
-                         err ? err->message : scratch, err ? sizeof err->message : sizeof scratch);
+                         err ? err->message : scratch,
+                         err ? sizeof err->message : sizeof scratch);
 }
 
 /* <root>/<folder>/<name> with each music extension; true when one exists. */

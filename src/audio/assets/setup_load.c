@@ -124,10 +124,10 @@ ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
          * one every read makes (a FIFO is refused, not waited on). */
         char why[EAR_ERROR_TEXT_MAX] = "";
         int fd = -1;
-        ear_result opened = ear__assets_allowed(a, file)
-                                ? ear_file_open_read(file, EAR_FILE_MAX_SOUND_BYTES, &fd, NULL,
-                                                     why, sizeof why)
-                                : EAR_E_NOT_FOUND;
+        ear_result opened =
+            ear__assets_allowed(a, file)
+                ? ear_file_open_read(file, EAR_FILE_MAX_SOUND_BYTES, &fd, NULL, why, sizeof why)
+                : EAR_E_NOT_FOUND;
         if (opened == EAR_OK)
             close(fd);
         else {
@@ -135,8 +135,8 @@ ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
                 snprintf(err->message, sizeof err->message,
                          "%.200s: clips.%.100s: no file %.180s", path, s->clips[i].name, file);
             else if (err)
-                snprintf(err->message, sizeof err->message, "%.150s: clips.%.80s: %.250s",
-                         path, s->clips[i].name, why);
+                snprintf(err->message, sizeof err->message, "%.150s: clips.%.80s: %.250s", path,
+                         s->clips[i].name, why);
             ear_audio_setup_destroy(s);
             return EAR_E_FORMAT;
         }

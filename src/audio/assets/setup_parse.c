@@ -102,7 +102,8 @@ static const char *json_kind(const json_t *v) {
 }
 
 static ear_result want_object(parser *p, json_t *v, const char *path) {
-    return json_is_object(v) ? EAR_OK : fail(p, path, "expected an object, got %s", json_kind(v));
+    return json_is_object(v) ? EAR_OK
+                             : fail(p, path, "expected an object, got %s", json_kind(v));
 }
 
 /* A number field: absent leaves *out alone (unless required). */

@@ -146,7 +146,8 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
         ear_file_open_read(path, EAR_FILE_MAX_SOUND_BYTES, &fd, &bytes, why, sizeof why);
     if (opened != EAR_OK) {
         const char *reason = ear_file_reason(why, path);
-        if (strcmp(reason, "is a folder, not a file") == 0) reason = "is a folder, not a sound file";
+        if (strcmp(reason, "is a folder, not a file") == 0)
+            reason = "is a folder, not a sound file";
         return ear__io_fail(err, opened, path, "%s", reason);
     }
     if (bytes == 0) {
