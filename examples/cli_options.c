@@ -44,42 +44,23 @@ bool cli_parse_frames(const char *program, const char *text, uint64_t *out) {
     return true;
 }
 
-/* The whole file, or NULL with errno telling why (0 when memory ran out). Owned by the
- * caller. */
-static char *read_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
+bool cli_load_script(const char *program, const char *path, ear_script *script) {
+    /* A regular file of at most EAR_FILE_MAX_DOCUMENT_BYTES, checked on the open
+     * descriptor (core.md): a FIFO given as the script is refused, not waited on. */
+    char error[512];
     char *text = NULL;
     size_t size = 0;
-    for (;;) {
-        char *grown = realloc(text, size + 4097);
-        if (!grown) break;
-        text = grown;
-        size_t got = fread(text + size, 1, 4096, f);
-        size += got;
-        if (got == 0) break;
+    if (ear_file_read(path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size, error,
+                      sizeof error) != EAR_OK) {
+        fprintf(stderr, "%s: script '%s': %s\n", program, path, ear_file_reason(error, path));
+        return false;
     }
-    fclose(f);
-    if (text) text[size] = '\0';
-    return text;
-}
-
-bool cli_load_script(const char *program, const char *path, ear_script *script) {
-    char error[256];
-    errno = 0;
-    char *text = read_text(path);
-    int read_errno = errno;
     ear_script parsed = {0};
-    bool ok = text && ear_script_parse(text, &parsed, error, sizeof error) == EAR_OK;
-    if (!ok) {
-        fprintf(stderr, "%s: script '%s': %s\n", program, path,
-                text                   ? error
-                : read_errno == ENOENT ? "no such file"
-                : read_errno           ? strerror(read_errno)
-                                       : "cannot be read");
-    } else {
+    bool ok = ear_script_parse(text, &parsed, error, sizeof error) == EAR_OK;
+    if (!ok)
+        fprintf(stderr, "%s: script '%s': %s\n", program, path, error);
+    else
         *script = parsed;
-    }
     free(text);
     return ok;
 }

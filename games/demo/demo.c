@@ -163,6 +163,7 @@ static const char english[] =
     "save.broken = The save file was damaged and has been set aside. The game starts from the "
     "defaults.\n"
     "save.done = Saved.\n"
+    "save.failed = Could not save.\n"
     "hint.follow = Follow the bell\n"
     "hint.car = You are in the car\n"
     "focus.lost = Paused: the window lost focus.\n"
@@ -229,6 +230,7 @@ static const char german[] =
     "save.broken = Der Spielstand war beschädigt und wurde beiseitegelegt. Das Spiel beginnt "
     "mit den Voreinstellungen.\n"
     "save.done = Gespeichert.\n"
+    "save.failed = Speichern nicht möglich.\n"
     "hint.follow = Folge der Glocke\n"
     "hint.car = Du sitzt im Auto\n"
     "focus.lost = Pausiert: das Fenster hat den Fokus verloren.\n"
@@ -389,9 +391,14 @@ static void store_settings(demo *d) {
     ear_storage_set_bool(s, "settings.headphones", d->set.headphones);
 }
 
-static void write_save(demo *d) {
-    if (ear_storage_is_dirty(d->save) && ear_storage_can_save(d->save))
-        ear_storage_save(d->save);
+/* A save that fails (a full disk) is said to the player and counted (main exits 1). */
+static void write_save(ear_ctx *ctx, demo *d) {
+    if (ear_storage_is_dirty(d->save) && ear_storage_can_save(d->save) &&
+        ear_storage_save(d->save) != EAR_OK) {
+        d->result.save_failures++;
+        ear_log(EAR_LOG_ERROR, "demo", "%s", ear_storage_last_error(d->save));
+        say(ctx, ear_tr(ctx, "save.failed"));
+    }
 }
 
 bool demo_headphones(const demo *d) {
@@ -1114,7 +1121,7 @@ static void finish_level(ear_ctx *ctx, demo *d) {
     snprintf(key, sizeof key, "progress.best%d", d->level);
     double best = ear_storage_get_double(d->save, key, 0);
     if (best <= 0 || d->time_s < best) ear_storage_set_double(d->save, key, d->time_s);
-    write_save(d);
+    write_save(ctx, d);
     char t[32], s[32];
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
@@ -1484,7 +1491,7 @@ static void after_frame(ear_ctx *ctx, void *user) {
         break;
     case DEMO_ROUTE_LEVEL_SELECT: open_level_select(ctx, d); break;
     case DEMO_ROUTE_EXIT:
-        write_save(d);
+        write_save(ctx, d);
         ear_quit(ctx);
         break;
     }
@@ -1506,7 +1513,7 @@ static void after_frame(ear_ctx *ctx, void *user) {
 
 static void end(ear_ctx *ctx, void *user) {
     demo *d = user;
-    write_save(d);
+    write_save(ctx, d);
     d->result.loads = ear_assets_get_stats(ear_ctx_assets(ctx)).loads;
     if (d->screen == SCREEN_GAME && !d->completed && d->level) {
         d->result.time_s = d->time_s;

@@ -80,12 +80,13 @@ bool demo_text(const char *language, const char *key, char *out, size_t cap);
 const char *demo_language(const demo *d);
 
 typedef struct demo_result {
-    int level;       /* the last level played (1-based), 0 if none */
-    bool finished;   /* it was completed */
-    double time_s;   /* its time */
-    long score;      /* its score */
-    int levels_done; /* levels completed in this run */
-    uint64_t loads;  /* the asset cache's loads */
+    int level;         /* the last level played (1-based), 0 if none */
+    bool finished;     /* it was completed */
+    double time_s;     /* its time */
+    long score;        /* its score */
+    int levels_done;   /* levels completed in this run */
+    uint64_t loads;    /* the asset cache's loads */
+    int save_failures; /* saves that could not be written (said "Could not save") */
 } demo_result;
 demo_result demo_get_result(const demo *d);
 /* Loads counted by the cache when each level had loaded (for tests, printed by main). */

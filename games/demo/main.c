@@ -15,6 +15,7 @@
 #include "earshot/wav.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,53 @@ typedef struct run {
     bot *bot;
 } run;
 
+/* A log this run may replace: an empty file, or one whose first line is this log's
+ * ("<seconds>.<cs>\t" for the speech log, "bot " for the bot's). Any other file is kept
+ * (core's safe write, core.md). */
+static bool is_log(int fd, void *user) {
+    char head[16];
+    ssize_t n = read(fd, head, sizeof head);
+    if (n == 0) return true;
+    if (n < 0) return false;
+    if (user) return n >= 4 && memcmp(head, "bot ", 4) == 0;
+    ssize_t i = 0;
+    while (i < n && head[i] >= '0' && head[i] <= '9') i++;
+    return i > 0 && i + 3 < n && head[i] == '.' && head[i + 3] == '\t';
+}
+
+/* Opens a log through core's safe write: a temporary file renamed over the path at the
+ * end, or a device or pipe written into (--speech-log /dev/stderr). NULL, said, when the
+ * path is refused. */
+static FILE *open_log(ear_file_writer *w, const char *flag, const char *path, bool bot_log) {
+    ear_file_write_config c = ear_file_write_config_default();
+    c.stream_devices = true;
+    c.ours = is_log;
+    c.ours_user = bot_log ? (void *)w : NULL;
+    c.ours_name = bot_log ? "a bot log" : "a speech log";
+    c.overwrite_hint = "";
+    char why[600];
+    if (ear_file_write_begin(path, &c, w, why, sizeof why) != EAR_OK) {
+        fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
+        return NULL;
+    }
+    FILE *f = ear_file_writer_stream(w);
+    if (!f) {
+        ear_file_write_abort(w);
+        fprintf(stderr, "earshot-demo: %s %s: out of memory\n", flag, path);
+    }
+    return f;
+}
+
+/* Finishes a log: false, said, when any of it could not be written (a full disk,
+ * /dev/full). */
+static bool close_log(ear_file_writer *w, const char *flag) {
+    if (!w->path) return true;
+    char why[600];
+    if (ear_file_write_commit(w, why, sizeof why) == EAR_OK) return true;
+    fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
+    return false;
+}
+
 static void on_line(void *user, double game_s, const char *text) {
     run *r = user;
     if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\n", game_s, text);
@@ -111,6 +159,13 @@ static int by_frame(const void *a, const void *b) {
     const ear_script_event *y = *(const ear_script_event *const *)b;
     if (x->frame != y->frame) return x->frame < y->frame ? -1 : 1;
     return x < y ? -1 : x > y;
+}
+
+/* --seconds as frames: rounded up, and at least one, so any positive value is a limit
+ * (0.01 s at 60 frames a second was 0 frames, which meant no limit at all). */
+static uint64_t seconds_to_frames(double seconds, double frame_hz) {
+    double frames = ceil(seconds * frame_hz - 1e-9);
+    return frames < 1 ? 1 : (uint64_t)frames;
 }
 
 static bool have_display(void) {
@@ -219,12 +274,16 @@ int main(int argc, char **argv) {
     if (autoplay && !level) level = 1;
 
     run r = {0};
-    if (speech_path && !(r.speech_log = fopen(speech_path, "w"))) {
-        fprintf(stderr, "earshot-demo: --speech-log %s: %s\n", speech_path, strerror(errno));
+    ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1};
+    if (speech_path &&
+        !(r.speech_log = open_log(&speech_out, "--speech-log", speech_path, false)))
+        return 1;
+    r.echo = autoplay;
+    FILE *bot_log = bot_log_path ? open_log(&bot_out, "--bot-log", bot_log_path, true) : NULL;
+    if (bot_log_path && !bot_log) {
+        ear_file_write_abort(&speech_out);
         return 1;
     }
-    r.echo = autoplay;
-    FILE *bot_log = bot_log_path ? fopen(bot_log_path, "w") : NULL;
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
 
     ear_script script = {0};
@@ -292,7 +351,7 @@ int main(int argc, char **argv) {
         /* A window run takes the script and --seconds too (a smoke run under SDL's dummy
          * video and disk audio drivers): the end of either is the window's close. */
         if (script_path) cfg.script = &script;
-        if (seconds > 0) cfg.frames = (uint64_t)(seconds * cfg.frame_hz);
+        if (seconds > 0) cfg.frames = seconds_to_frames(seconds, cfg.frame_hz);
         ear_result res = ear_engine_run(&cfg, &scene);
         code = res == EAR_OK ? 0 : 1;
         if (res == EAR_E_UNSUPPORTED) fprintf(stderr, "earshot-demo: no display\n");
@@ -304,8 +363,16 @@ int main(int argc, char **argv) {
         ear_runner *rn = NULL;
         ear_result res = ear_runner_create(&cfg, &scene, &rn);
         if (res != EAR_OK) {
+            /* A refused --record or --replay (a FIFO, a foreign file) ends here: everything
+             * made so far is freed, and no log is left half made. */
             fprintf(stderr, "earshot-demo: the game could not start: %s\n",
                     ear_result_string(res));
+            ear_file_write_abort(&speech_out);
+            ear_file_write_abort(&bot_out);
+            bot_destroy(r.bot);
+            demo_destroy(d);
+            ear_ui_destroy(ui);
+            ear_script_free(&script);
             return 1;
         }
         ear_runner_set_one_step_per_frame(rn, true);
@@ -317,7 +384,7 @@ int main(int argc, char **argv) {
         float *all_audio = NULL;
         size_t audio_frames = 0, audio_cap = 0;
         uint64_t audio_hash = EAR_FNV1A64_OFFSET, step_audio_hash = audio_hash;
-        uint64_t max_frames = seconds > 0 ? (uint64_t)(seconds * 60.0) : 0;
+        uint64_t max_frames = seconds > 0 ? seconds_to_frames(seconds, 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
         bool held[EAR_KEY_COUNT] = {0};
         size_t next = 0;
@@ -391,6 +458,8 @@ int main(int argc, char **argv) {
                    hi.spatializer == EAR_SPATIALIZER_HRTF ? "hrtf" : "pan",
                    hi.loaded ? "yes" : "no", hi.count, hi.taps, hi.loaded ? hi.source : "-");
         for (size_t i = 0; demo_room_at(d, i); i++) printf("room: %s\n", demo_room_at(d, i));
+        /* The recording (and the runner's save) written, or the run's failure. */
+        if (ear_runner_finish(rn) != EAR_OK) code = 1;
         ear_runner_destroy(rn);
         free(order);
         if (replay && mismatch != UINT64_MAX) {
@@ -399,8 +468,8 @@ int main(int argc, char **argv) {
             code = 1;
         }
         if (wav && audio_frames) {
+            /* A WAV Earshot wrote is replaced; any other file is kept. */
             ear_wav_write_config wc = ear_wav_write_config_default();
-            wc.overwrite = true;
             ear_io_error err = {0};
             if (ear_wav_write_with(wav, all_audio, audio_frames, 2, rate, &wc, &err) !=
                 EAR_OK) {
@@ -411,9 +480,10 @@ int main(int argc, char **argv) {
             }
         }
         if (svg && audio_frames) {
-            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay") !=
-                0) {
-                fprintf(stderr, "earshot-demo: %s: %s\n", svg, strerror(errno));
+            char why[600];
+            if (ear_plot_svg(svg, all_audio, audio_frames, rate, "Three Errands, autoplay",
+                             false, why, sizeof why) != 0) {
+                fprintf(stderr, "earshot-demo: --plot %s\n", why);
                 code = 1;
             } else {
                 printf("plot: %s\n", svg);
@@ -434,9 +504,11 @@ int main(int argc, char **argv) {
                (unsigned long long)voices, (unsigned long long)spoken,
                (unsigned long long)res_d.loads);
     }
-    if (r.speech_log) fclose(r.speech_log);
+    r.speech_log = NULL;
+    if (!close_log(&speech_out, "--speech-log")) code = 1;
     bot_destroy(r.bot);
-    if (bot_log) fclose(bot_log);
+    if (!close_log(&bot_out, "--bot-log")) code = 1;
+    if (demo_get_result(d).save_failures) code = 1;
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);

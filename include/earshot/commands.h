@@ -32,6 +32,10 @@ typedef void (*ear_render_step_fn)(void *user, ear_commands *commands, uint64_t 
  * hour-long synth clip 660 MiB). */
 #define EAR_COMMANDS_DEFAULT_MEMORY_BYTES ((uint64_t)1 << 30)
 
+/* The session's output quota when none is given: 1 GiB of files written by commands
+ * (audio.render_offline's WAVs; a 600 s render is 230 MB). */
+#define EAR_COMMANDS_DEFAULT_OUTPUT_BYTES ((uint64_t)1 << 30)
+
 typedef struct ear_commands_config {
     uint64_t seed;              /* the stage's seed; 0 means 1 */
     const char *assets_root;    /* the assets folder for sound names; NULL: "assets" */
@@ -54,6 +58,11 @@ typedef struct ear_commands_config {
      * outside. Resolved (and copied) at creation. NULL (default): the working directory. */
     const char *const *allowed_roots;
     size_t allowed_root_count;
+    /* The session's output quota: the bytes of every file its commands write (a WAV's
+     * header and samples). A write that would pass it is refused before the render with
+     * E_TOO_BIG naming the bytes asked, written and allowed; nothing changes. 0 means
+     * EAR_COMMANDS_DEFAULT_OUTPUT_BYTES (`--max-output-mb`). */
+    uint64_t max_output_bytes;
 } ear_commands_config;
 
 /* The defaults above. Thread: any. */

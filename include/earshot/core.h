@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -188,6 +189,124 @@ const ear_allocator *ear_allocator_default(void);
 /* The allocator an object keeps: `given` with any NULL function (or a NULL `given`)
  * replaced by the default's. Thread: any. */
 ear_allocator ear_allocator_resolve(const ear_allocator *given);
+
+/* ---- Files -------------------------------------------------------------------- */
+
+/* Every file Earshot reads goes through ear_file_open_read or ear_file_read: the path is
+ * opened without waiting (O_NONBLOCK, so a FIFO planted at it never blocks the open) and
+ * checked on the open descriptor, so nothing swapped in between a check and the open is
+ * read: a folder, a FIFO, a device or a socket is refused at once, and a regular file
+ * larger than the caller's limit is refused before a byte is read, the limit named.
+ * The limits each kind of file gets by default (docs/modules/core.md, "Files"): */
+#define EAR_FILE_MAX_DOCUMENT_BYTES ((uint64_t)16 << 20)  /* JSON, lang files, scripts */
+#define EAR_FILE_MAX_SOUND_BYTES    ((uint64_t)512 << 20) /* sound files (decoded, streamed) */
+#define EAR_FILE_MAX_HRTF_BYTES     ((uint64_t)64 << 20)  /* SOFA files */
+#define EAR_FILE_MAX_SAVE_BYTES     ((uint64_t)256 << 20) /* saves (storage) */
+#define EAR_FILE_MAX_REPLAY_BYTES   ((uint64_t)256 << 20) /* replays */
+
+/* Opens path for reading and checks the open descriptor: a regular file of at most
+ * max_bytes. On success *out_fd is the descriptor (close-on-exec, blocking again; the
+ * caller closes it, or hands it to a library that does) and *out_size the size at open.
+ * EAR_E_NOT_FOUND when nothing is at path (or a folder on the way is missing); EAR_E_IO
+ * for a folder, FIFO, device or socket ("<path>: is a character device, not a file") or
+ * a failing open; EAR_E_FORMAT for a file over max_bytes ("<path>: is N bytes, over the
+ * 16 MiB limit for this file"). Every failure writes "<path>: <reason>" into error
+ * (error_size bytes, NUL-terminated; error may be NULL) and leaves nothing open.
+ * Thread: any. */
+ear_result ear_file_open_read(const char *path, uint64_t max_bytes, int *out_fd,
+                              uint64_t *out_size, char *error, size_t error_size);
+
+/* Reads a whole file through ear_file_open_read into memory from allocator (NULL: the
+ * default), with a NUL after the last byte (not counted in *out_size); the caller frees
+ * *out_data through the same allocator. A file that grows past max_bytes while it is
+ * read is refused (EAR_E_FORMAT) rather than read on. EAR_E_OUT_OF_MEMORY when the
+ * allocator fails. Failures as ear_file_open_read, with nothing allocated.
+ * Thread: any. */
+ear_result ear_file_read(const char *path, uint64_t max_bytes, const ear_allocator *allocator,
+                         char **out_data, size_t *out_size, char *error, size_t error_size);
+
+/* What a write may replace. What is at the path is looked at without following a link:
+ * nothing there, or a regular file `ours` accepts, is replaced; a symbolic link or
+ * another regular file is kept and refused unless `overwrite` (then the link itself, or
+ * the file, is replaced: a link's target is never written); a folder, a FIFO, a socket or
+ * a device is never replaced, overwrite or not (with `stream_devices` a character device
+ * or a FIFO with a reader is written into instead, for logs sent to /dev/stderr or a
+ * pipe). */
+typedef struct ear_file_write_config {
+    bool overwrite;      /* default false */
+    bool stream_devices; /* default false */
+    unsigned mode;       /* the new file's permission bits; 0 (the default) is 0644 */
+    /* Whether the regular file open at fd (read-only) is one this writer made and may
+     * replace unasked (a WAV with Earshot's software string); NULL (the default): none. */
+    bool (*ours)(int fd, void *user);
+    void *ours_user;
+    /* What `ours` accepts, for the message that keeps another file ("exists and is not a
+     * WAV that Earshot wrote; it is kept"); NULL (the default) is "a file Earshot wrote". */
+    const char *ours_name;
+    /* Added to the message that refuses a foreign file or a link, saying how to replace
+     * it; NULL (the default) is " (overwrite replaces it)". The tools say
+     * " (use --overwrite)". Never added for a folder, FIFO or device. */
+    const char *overwrite_hint;
+} ear_file_write_config;
+
+/* The defaults above. Thread: any. */
+ear_file_write_config ear_file_write_config_default(void);
+
+/* A write in progress: the bytes go to `fd`, a temporary file "<path>.tmp-XXXXXX" made
+ * with mkstemp (O_EXCL: no planted name is opened) beside path, which commit fsyncs and
+ * renames over path; until then path is untouched, and a failure leaves it as it was.
+ * Fields are read-only for the caller but fd (write to it) and stream. */
+typedef struct ear_file_writer {
+    int fd;            /* write here */
+    FILE *stream;      /* NULL, or set by ear_file_writer_stream */
+    char *path;        /* the target (malloc'ed copy) */
+    char *tmp;         /* the temporary file; NULL when writing into a device or FIFO */
+    bool existed;      /* something was at path when the write began */
+    uint64_t dev, ino; /* what was at path then (lstat) */
+} ear_file_writer;
+
+/* Checks what is at path as ear_file_write_config says and opens the temporary file (or
+ * the device). EAR_E_STATE for a refusal ("<path>: is a FIFO; it is never replaced",
+ * "<path>: exists and is not a file Earshot wrote; it is kept (use --overwrite)"),
+ * EAR_E_IO when the temporary file cannot be made ("<path>: no such folder"),
+ * EAR_E_INVALID_ARG for an empty path or one ending in '/', EAR_E_OUT_OF_MEMORY; error
+ * as for ear_file_open_read. On failure nothing is created and *w is zeroed (fd -1).
+ * Thread: any (one writer per object). */
+ear_result ear_file_write_begin(const char *path, const ear_file_write_config *config,
+                                ear_file_writer *w, char *error, size_t error_size);
+
+/* A stdio stream on the writer's descriptor (made once; commit and abort close it), for
+ * writers that print. NULL when out of memory. Thread: the writer's. */
+FILE *ear_file_writer_stream(ear_file_writer *w);
+
+/* Flushes the stream (if any), fsyncs and closes the temporary file, checks that what is
+ * at path is still what was there at begin, renames the temporary file over path and
+ * fsyncs the folder. Any failure (a full disk: ENOSPC at the flush or the fsync) is
+ * EAR_E_IO with "<path>: <reason>; the previous file is kept", the temporary file
+ * removed. Either way the writer is finished (nothing open). Thread: the writer's. */
+ear_result ear_file_write_commit(ear_file_writer *w, char *error, size_t error_size);
+
+/* Ends a write without touching path: the temporary file is closed and removed. Safe on
+ * a zeroed or finished writer. Thread: the writer's. */
+void ear_file_write_abort(ear_file_writer *w);
+
+/* Writes size bytes at fd, through EINTR and short writes. false with errno set (ENOSPC
+ * on a full disk). Thread: any. */
+bool ear_file_write_all(int fd, const void *data, size_t size);
+
+/* begin, write the bytes, commit: a whole file in one call. Thread: any. */
+ear_result ear_file_write(const char *path, const void *data, size_t size,
+                          const ear_file_write_config *config, char *error, size_t error_size);
+
+/* The reason in a message these functions wrote about path ("<path>: <reason>"), so a
+ * caller can say it in its own words ("script 'x': no such file"); the whole message when
+ * it does not start with path. Thread: any (pure). */
+const char *ear_file_reason(const char *message, const char *path);
+
+/* The kind of a file that is not a regular file, for messages ("a FIFO", "a folder",
+ * "a character device"...), or NULL for a regular file; from struct stat's st_mode.
+ * Thread: any. */
+const char *ear_file_kind_name(unsigned mode);
 
 #ifdef __cplusplus
 }

@@ -192,8 +192,9 @@ ear_engine_config ear_engine_config_default(const char *title);
 
 /* Runs the game until it quits: builds a runner, hands it to the backend, destroys it
  * (every scene ends, the save is written). Returns EAR_OK, a creation error, the
- * backend's error (EAR_E_UNSUPPORTED: no display), or EAR_E_STATE when a replay diverged
- * (the step is logged). Thread: the one that will own the game (the main thread).
+ * backend's error (EAR_E_UNSUPPORTED: no display), EAR_E_STATE when a replay diverged
+ * (the step is logged), or EAR_E_IO when the last save or the recording could not be
+ * written (ear_runner_finish). Thread: the one that will own the game (the main thread).
  * The web build: a windowed game does not return while it runs; the browser's animation
  * frames run it (main's locals stay valid) and the runner ends when the game quits. */
 ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *first_scene);
@@ -217,8 +218,13 @@ typedef struct ear_runner ear_runner;
  * the stage). Thread: game. */
 ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *first_scene,
                              ear_runner **out_runner);
-/* Ends the scenes still running, saves when dirty, writes the replay, frees everything.
- * NULL does nothing. Thread: game. */
+/* Ends the scenes still running, saves when dirty and finishes the recording (renames it
+ * over record_path): EAR_E_IO (logged) when the save or the recording could not be
+ * written (a full disk, /dev/full), else EAR_OK. Done once; later calls return EAR_OK.
+ * ear_engine_run returns its error when the run itself succeeded. Thread: game. */
+ear_result ear_runner_finish(ear_runner *runner);
+/* ear_runner_finish unless it ran, then frees everything. NULL does nothing.
+ * Thread: game. */
 void ear_runner_destroy(ear_runner *runner);
 
 /* One frame at real time now_s (seconds, any monotonic origin). Does nothing once the

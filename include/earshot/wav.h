@@ -22,6 +22,10 @@ typedef struct ear_wav_write_config {
      * never the file it points to). Default false: only a WAV that Earshot wrote (or
      * nothing) may be there. */
     bool overwrite;
+    /* Added to the message that keeps a file or a link, saying how to replace it (never to
+     * the one that refuses a folder, FIFO or device); NULL (the default) is
+     * " (overwrite replaces it)". The earshot tool says " (use --overwrite)". */
+    const char *overwrite_hint;
 } ear_wav_write_config;
 
 /* The defaults above. Thread: any. */

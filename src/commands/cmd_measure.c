@@ -5,16 +5,19 @@
  * buffer with the analysis module; audio.analyze asks more of that buffer. The buffer is
  * kept until the next render or reset.
  */
+#define _POSIX_C_SOURCE 200809L /* lstat */
 #include "commands_internal.h"
 
 #include "earshot/analysis.h"
 #include "earshot/wav.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* A game frame at 60 Hz: how often a render's step hook runs. */
 #define STEP_FRAMES 800u
@@ -73,6 +76,43 @@ static bool spectral(ear_commands *c, bool centroid, const float *buf, size_t fr
     return false;
 }
 
+/* A WAV's bytes beside its samples: RIFF, fmt, the INFO chunk with Earshot's software
+ * string, data (about 100 bytes; counted generously). */
+#define WAV_HEADER_BYTES 256u
+
+/* Whether what is at path now (lstat: a link is itself) is a file this session wrote. */
+static bool written_here(const ear_commands *c, const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return errno == ENOENT; /* nothing there: nothing to replace */
+    for (size_t i = 0; i < c->written_count; i++)
+        if (c->written[i].dev == (uint64_t)st.st_dev &&
+            c->written[i].ino == (uint64_t)st.st_ino)
+            return true;
+    return false;
+}
+
+/* Records the file just written at path (its identity, for written_here) and counts its
+ * bytes against the output quota. */
+static void note_written(ear_commands *c, const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) return;
+    c->output_bytes += (uint64_t)st.st_size;
+    for (size_t i = 0; i < c->written_count; i++)
+        if (c->written[i].dev == (uint64_t)st.st_dev &&
+            c->written[i].ino == (uint64_t)st.st_ino)
+            return;
+    if (c->written_count == c->written_cap) {
+        size_t cap = c->written_cap ? c->written_cap * 2 : 16;
+        void *grown = realloc(c->written, cap * sizeof *c->written);
+        if (!grown) return; /* then "overwrite" keeps it: the safe side */
+        c->written = grown;
+        c->written_cap = cap;
+    }
+    c->written[c->written_count].dev = (uint64_t)st.st_dev;
+    c->written[c->written_count].ino = (uint64_t)st.st_ino;
+    c->written_count++;
+}
+
 json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     double seconds = ear__num(params, "seconds", 1);
     double window_s = ear__num(params, "window", 0.1);
@@ -91,6 +131,26 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         return NULL;
     uint64_t frames = (uint64_t)llround(seconds * EAR__RATE);
     if (frames == 0) frames = 1;
+    /* The session's output quota, before anything is rendered: the WAV's samples and its
+     * header. */
+    uint64_t wav_bytes = frames * 2 * sizeof(float) + WAV_HEADER_BYTES;
+    if (*path && wav_bytes > c->config.max_output_bytes - c->output_bytes) {
+        *err = ear_command_error(
+            "E_TOO_BIG", "params.path",
+            "params.path: writing %llu bytes would pass the session's output quota of %llu "
+            "bytes (%llu written so far; the quota is set with --max-output-mb); nothing was "
+            "rendered or written",
+            (unsigned long long)wav_bytes, (unsigned long long)c->config.max_output_bytes,
+            (unsigned long long)c->output_bytes);
+        if (*err) {
+            json_object_set_new(*err, "needed_bytes", json_integer((json_int_t)wav_bytes));
+            json_object_set_new(*err, "written_bytes",
+                                json_integer((json_int_t)c->output_bytes));
+            json_object_set_new(*err, "quota_bytes",
+                                json_integer((json_int_t)c->config.max_output_bytes));
+        }
+        return NULL;
+    }
     size_t window = (size_t)llround(window_s * EAR__RATE);
     if (window == 0) window = 1;
     /* What the render will hold at once, beside what is already there (the last buffer
@@ -190,8 +250,17 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     if (result && *path) {
         ear_wav_write_config wc = ear_wav_write_config_default();
         wc.overwrite = ear__bool(params, "overwrite", false);
+        wc.overwrite_hint = " (\"overwrite\": true replaces it)";
+        /* Confined (MCP), "overwrite" replaces only a file this session wrote: a client
+         * never replaces a file Earshot did not write (a WAV Earshot wrote elsewhere is
+         * replaced without being asked, as always). */
+        if (wc.overwrite && c->config.confine_paths && !written_here(c, path)) {
+            wc.overwrite = false;
+            wc.overwrite_hint = " (\"overwrite\" replaces only files this session wrote)";
+        }
         ear_io_error io = {{0}};
         ear_result r = ear_wav_write_with(path, buf, frames, 2, EAR__RATE, &wc, &io);
+        if (r == EAR_OK) note_written(c, path);
         if (r != EAR_OK) {
             json_decref(result);
             /* The render happened (the stage moved on); only the file failed. A file that

@@ -9,7 +9,7 @@
  * old one, so a bad document changes nothing. Bodies are named in commands and results by
  * their names (unique within a document; a level's walls are "wall:<row>:<column>").
  */
-#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen */
+#define _POSIX_C_SOURCE 200809L
 #include "commands_internal.h"
 
 #include <fcntl.h>
@@ -19,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_DOCUMENT_BYTES (64u * 1024u * 1024u)
+#define MAX_DOCUMENT_BYTES EAR_FILE_MAX_DOCUMENT_BYTES /* 16 MiB: core.md */
 
 /* Per-body and top-level keys of world documents that other commands read from the same
  * document; the physics parser tolerates them. The audio world adds its keys here. */
@@ -118,58 +118,6 @@ static json_t *status_json(const ear_commands *c) {
 
 /* ---- world.load ------------------------------------------------------------------------ */
 
-/* Reads a whole regular file (at most MAX_DOCUMENT_BYTES): EAR_E_NOT_FOUND when it cannot
- * be opened, EAR_E_UNSUPPORTED for a FIFO, device or folder (opened without waiting, never
- * read), EAR_E_FORMAT when too large, EAR_E_IO. */
-static char *read_file(const char *path, size_t *out_size, ear_result *out_r) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    struct stat st;
-    if (fd < 0) {
-        *out_r = EAR_E_NOT_FOUND;
-        return NULL;
-    }
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        *out_r = EAR_E_UNSUPPORTED;
-        return NULL;
-    }
-    FILE *f = fdopen(fd, "rb");
-    if (!f) {
-        close(fd);
-        *out_r = EAR_E_IO;
-        return NULL;
-    }
-    size_t cap = 4096, size = 0;
-    char *text = malloc(cap);
-    *out_r = EAR_OK;
-    while (text) {
-        if (size == cap) {
-            if (cap >= MAX_DOCUMENT_BYTES) {
-                *out_r = EAR_E_FORMAT;
-                break;
-            }
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) break;
-            text = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(text + size, 1, cap - size, f);
-        size += n;
-        if (n == 0) {
-            if (ferror(f)) *out_r = EAR_E_IO;
-            break;
-        }
-    }
-    fclose(f);
-    if (!text) *out_r = EAR_E_OUT_OF_MEMORY;
-    if (*out_r != EAR_OK) {
-        free(text);
-        return NULL;
-    }
-    *out_size = size;
-    return text;
-}
-
 json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     const json_t *doc = json_object_get(params, "world");
     const char *path = ear__str(params, "path");
@@ -182,21 +130,22 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     } else {
         if ((*err = ear__cmd_path(c, path, false, "params.path", resolved, sizeof resolved)))
             return NULL;
-        ear_result r;
-        text = read_file(resolved, &size, &r);
-        if (!text) {
+        /* A regular file of at most MAX_DOCUMENT_BYTES, checked on the open descriptor
+         * (core.md): a FIFO is refused, never waited on. The message names the path as
+         * the client gave it, never the server's folder. */
+        char why[EAR_ERROR_TEXT_MAX];
+        ear_result r =
+            ear_file_read(resolved, MAX_DOCUMENT_BYTES, NULL, &text, &size, why, sizeof why);
+        if (r != EAR_OK) {
+            const char *reason = ear_file_reason(why, resolved);
             if (r == EAR_E_NOT_FOUND) {
                 *err = ear_command_error("E_NOT_FOUND", "params.path",
                                          "params.path: no such file: %.300s", path);
                 if (*err) json_object_set_new(*err, "name", json_string(path));
-            } else if (r == EAR_E_UNSUPPORTED) {
+            } else if (r == EAR_E_IO || r == EAR_E_FORMAT) {
                 *err = ear_command_error("E_BAD_PARAM", "params.path",
-                                         "params.path: %.300s is not a regular file", path);
+                                         "params.path: %.300s: %.300s", path, reason);
                 if (*err) json_object_set_new(*err, "expected", json_string("a JSON file"));
-            } else if (r == EAR_E_FORMAT) {
-                *err = ear_command_error("E_BAD_PARAM", "params.path",
-                                         "params.path: %.300s is larger than %u bytes", path,
-                                         MAX_DOCUMENT_BYTES);
             } else {
                 *err = ear__cmd_result_error(r, "params.path", path);
             }

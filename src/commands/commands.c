@@ -87,6 +87,7 @@ ear_commands_config ear_commands_config_default(void) {
     config.seed = 1;
     config.max_render_seconds = 600;
     config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
+    config.max_output_bytes = EAR_COMMANDS_DEFAULT_OUTPUT_BYTES;
     return config;
 }
 
@@ -339,6 +340,53 @@ static bool inside_roots(const ear_commands *c, const char *real) {
     return false;
 }
 
+/* text with every allowed folder's absolute path taken out ("<root>/a/b.wav" becomes
+ * "a/b.wav", the root itself "."), as a new string; NULL when nothing changed or memory
+ * ran out. An MCP client names files relative to its folders and is told about them so:
+ * the server's own working folder is never shown. */
+static char *strip_roots(const ear_commands *c, const char *text) {
+    char *out = NULL;
+    for (size_t r = 0; r < c->root_count; r++) {
+        const char *root = c->roots[r];
+        size_t n = strlen(root);
+        if (n <= 1) continue; /* "/" is every path's start: nothing to hide */
+        const char *src = out ? out : text;
+        if (!strstr(src, root)) continue;
+        size_t len = strlen(src);
+        char *next = malloc(len + 2);
+        if (!next) break;
+        size_t w = 0;
+        for (const char *p = src; *p;) {
+            if (strncmp(p, root, n) == 0 && (p[n] == '/' || p[n] == '\0' || p[n] == '\'' ||
+                                             p[n] == '"' || p[n] == ':' || p[n] == ' ')) {
+                p += n;
+                if (*p == '/')
+                    p++;
+                else
+                    next[w++] = '.';
+                continue;
+            }
+            next[w++] = *p++;
+        }
+        next[w] = '\0';
+        free(out);
+        out = next;
+    }
+    return out;
+}
+
+/* strip_roots over every string in an error object (message, name, ...). */
+static void scrub_error(const ear_commands *c, json_t *err) {
+    const char *key;
+    json_t *value;
+    json_object_foreach(err, key, value) {
+        if (!json_is_string(value)) continue;
+        char *clean = strip_roots(c, json_string_value(value));
+        if (clean) json_string_set(value, clean);
+        free(clean);
+    }
+}
+
 json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
                       const char *where, char *out, size_t capacity) {
     if (!c->config.confine_paths) {
@@ -556,6 +604,8 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
     if (c->config.max_world_steps == 0) c->config.max_world_steps = 100000;
     if (c->config.max_memory_bytes == 0)
         c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
+    if (c->config.max_output_bytes == 0)
+        c->config.max_output_bytes = EAR_COMMANDS_DEFAULT_OUTPUT_BYTES;
     if (c->config.max_memory_bytes > SIZE_MAX / 2) c->config.max_memory_bytes = SIZE_MAX / 2;
     c->alloc = (ear_allocator){budget_alloc, budget_realloc, budget_free, c};
     c->seed = c->config.seed ? c->config.seed : 1;
@@ -624,6 +674,7 @@ void ear_commands_destroy(ear_commands *c) {
     free(c->pools);
     for (size_t i = 0; i < c->root_count; i++) free(c->roots[i]);
     free(c->roots);
+    free(c->written);
     free(c);
 }
 
@@ -725,11 +776,26 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
         }
         json_decref(empty);
     }
+    if (err && c && c->config.confine_paths) scrub_error(c, err);
     if (out_error)
         *out_error = err;
     else
         json_decref(err);
     return result;
+}
+
+const char *ear__json_kind(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: break;
+    }
+    return "null";
 }
 
 char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) {
@@ -740,7 +806,8 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
                                  uint64_t line_number) {
     json_error_t jerr;
     json_t *msg = ear__json_read_fast(line, length);
-    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES, &jerr);
+    /* JSON_DECODE_ANY: a line that is valid JSON but no object ("42") is told so. */
+    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     json_t *reply = json_object();
     json_t *err = NULL, *result = NULL;
     if (!msg) {
@@ -752,8 +819,9 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
         json_object_set_new(err, "line", json_integer(at_line));
         json_object_set_new(err, "column", json_integer(jerr.column));
     } else if (!json_is_object(msg)) {
-        err =
-            ear_command_error("E_BAD_JSON", "", "expected an object {\"command\", \"params\"}");
+        err = ear_command_error("E_BAD_JSON", "",
+                                "expected a JSON object {\"command\", \"params\"}, got %s",
+                                ear__json_kind(msg));
     } else {
         json_t *id = json_object_get(msg, "id");
         if (id) json_object_set(reply, "id", id);

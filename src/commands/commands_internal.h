@@ -75,6 +75,15 @@ struct ear_commands {
     char **roots; /* with confine_paths: the allowed folders, realpath'd */
     size_t root_count;
 
+    /* Files this session wrote (cmd_measure.c): their device and inode, so that with
+     * confine_paths "overwrite" replaces only those; and the bytes written, against
+     * config.max_output_bytes. */
+    struct ear__cmd_written {
+        uint64_t dev, ino;
+    } * written;
+    size_t written_count, written_cap;
+    uint64_t output_bytes;
+
     float *buffer; /* the last render, interleaved stereo (through `alloc`) */
     uint64_t buffer_frames;
     bool rendering;
@@ -184,6 +193,9 @@ const char *ear__str(const json_t *params, const char *key);
 bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out);
 /* The bus named by params[key], else fallback. */
 ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
+
+/* What a JSON value is, for messages: "an array", "a number", "null"... */
+const char *ear__json_kind(const json_t *v);
 
 /* Resolves a path given to a command: as given, or, with confine_paths, inside the allowed
  * folders (realpath; for a file to write, its folder must exist there). NULL on success

@@ -100,7 +100,9 @@ static json_t *tool_result(json_t *value, bool is_error) {
 char *ear_mcp_handle_line(ear_commands *c, const char *line, size_t length) {
     json_error_t jerr;
     json_t *msg = ear__json_read_fast(line, length);
-    if (!msg) msg = json_loadb(line, length, 0, &jerr);
+    /* JSON_DECODE_ANY: valid JSON that is no request ("42") is an Invalid Request, not a
+     * Parse error. */
+    if (!msg) msg = json_loadb(line, length, JSON_DECODE_ANY, &jerr);
     if (!msg) return rpc_error(NULL, -32700, "Parse error: not valid JSON");
     json_t *id = json_object_get(msg, "id");
     const char *method = json_string_value(json_object_get(msg, "method"));

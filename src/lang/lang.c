@@ -390,44 +390,6 @@ static ear_result load_buffer(ear_lang *lang, const char *code, const char *text
     return result;
 }
 
-/* Reads a whole file into memory from the lang allocator. */
-static ear_result read_file(ear_lang *lang, const char *path, char **out_data,
-                            size_t *out_size) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
-    size_t size = 0, capacity = 4096;
-    char *data = mem_alloc(lang, capacity);
-    if (!data) {
-        fclose(f);
-        return EAR_E_OUT_OF_MEMORY;
-    }
-    for (;;) {
-        if (size == capacity) {
-            char *grown = mem_realloc(lang, data, capacity * 2);
-            if (!grown) {
-                mem_free(lang, data);
-                fclose(f);
-                return EAR_E_OUT_OF_MEMORY;
-            }
-            data = grown;
-            capacity *= 2;
-        }
-        size_t got = fread(data + size, 1, capacity - size, f);
-        size += got;
-        if (got == 0) break;
-    }
-    int read_errno = ferror(f) ? errno : 0;
-    fclose(f);
-    if (read_errno) {
-        mem_free(lang, data);
-        errno = read_errno;
-        return EAR_E_IO;
-    }
-    *out_data = data;
-    *out_size = size;
-    return EAR_OK;
-}
-
 static void reset_info(ear_lang_load_info *info) {
     if (info) memset(info, 0, sizeof *info);
 }
@@ -436,15 +398,18 @@ static ear_result load_file(ear_lang *lang, const char *code, const char *path,
                             ear_lang_load_info *info) {
     char *data = NULL;
     size_t size = 0;
-    ear_result r = read_file(lang, path, &data, &size);
+    /* A regular file of at most EAR_FILE_MAX_DOCUMENT_BYTES, checked on the open
+     * descriptor (core.md): a FIFO is refused, not waited on. */
+    char why[256];
+    ear_result r = ear_file_read(path, EAR_FILE_MAX_DOCUMENT_BYTES, &lang->alloc, &data, &size,
+                                 why, sizeof why);
     if (r != EAR_OK) {
         if (r != EAR_E_OUT_OF_MEMORY) {
-            ear_log(EAR_LOG_ERROR, "lang", "%s: cannot read: %s", path, strerror(errno));
+            ear_log(EAR_LOG_ERROR, "lang", "cannot read %s", why);
             if (info) {
                 info->unreadable_files++;
                 if (info->first_error[0] == '\0')
-                    snprintf(info->first_error, sizeof info->first_error, "%s: cannot read",
-                             path);
+                    snprintf(info->first_error, sizeof info->first_error, "%s", why);
             }
         }
         return r;

@@ -57,6 +57,9 @@ ear_result ear_engine_run(const ear_engine_config *config, const ear_scene *firs
         }
 #endif
     }
+    /* A save or a recording that could not be written is the run's failure too. */
+    ear_result finished = ear_runner_finish(r);
+    if (res == EAR_OK) res = finished;
     ear_runner_destroy(r);
     return res;
 }

@@ -20,6 +20,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 uint64_t ear__mix64(uint64_t x) {
     x ^= x >> 30;
@@ -50,13 +51,34 @@ static uint64_t double_bits(double d) {
     return u;
 }
 
+/* A file this writer may replace unasked: one that starts with the replay magic, or an
+ * empty one (nothing in it is lost: a name made ready with mkstemp or touch). */
+static bool is_replay(int fd, void *user) {
+    (void)user;
+    char head[EAR__REPLAY_MAGIC_LEN];
+    ssize_t got = read(fd, head, sizeof head);
+    if (got == 0) return true;
+    return got == (ssize_t)sizeof head &&
+           memcmp(head, EAR__REPLAY_MAGIC, EAR__REPLAY_MAGIC_LEN) == 0;
+}
+
 ear_result ear__replay_writer_open(ear__replay_writer *writer, const char *path, double step_hz,
                                    uint32_t flags) {
     memset(writer, 0, sizeof *writer);
-    FILE *f = fopen(path, "wb");
+    /* Core's safe write (core.md): nothing at the path or an earlier replay is replaced,
+     * any other file, a link, a FIFO or a device is kept; the rows go to a temporary
+     * file renamed over the path when the recording ends. */
+    ear_file_write_config c = ear_file_write_config_default();
+    c.ours = is_replay;
+    c.ours_name = "a replay Earshot recorded";
+    c.overwrite_hint = "";
+    char why[512];
+    ear_result r = ear_file_write_begin(path, &c, &writer->out, why, sizeof why);
+    FILE *f = r == EAR_OK ? ear_file_writer_stream(&writer->out) : NULL;
     if (!f) {
-        ear_log(EAR_LOG_ERROR, "runtime", "replay '%s': cannot be created", path);
-        return EAR_E_IO;
+        if (r == EAR_OK) ear_file_write_abort(&writer->out);
+        ear_log(EAR_LOG_ERROR, "runtime", "replay %s", r == EAR_OK ? "out of memory" : why);
+        return r == EAR_OK ? EAR_E_OUT_OF_MEMORY : r;
     }
     uint8_t h[EAR__REPLAY_MAGIC_LEN + 24];
     size_t n = 0;
@@ -67,14 +89,14 @@ ear_result ear__replay_writer_open(ear__replay_writer *writer, const char *path,
     put_le(h, &n, double_bits(step_hz), 8);
     put_le(h, &n, 0, 8);
     if (fwrite(h, 1, n, f) != n) {
-        fclose(f);
+        ear_file_write_abort(&writer->out);
         ear_log(EAR_LOG_ERROR, "runtime", "replay '%s': cannot be written", path);
         return EAR_E_IO;
     }
     size_t len = strlen(path);
     writer->path = malloc(len + 1);
     if (!writer->path) {
-        fclose(f);
+        ear_file_write_abort(&writer->out);
         return EAR_E_OUT_OF_MEMORY;
     }
     memcpy(writer->path, path, len + 1);
@@ -112,21 +134,30 @@ void ear__replay_writer_step(ear__replay_writer *writer, uint64_t scene_hash,
     writer->rows++;
 }
 
-void ear__replay_writer_close(ear__replay_writer *writer) {
+ear_result ear__replay_writer_close(ear__replay_writer *writer) {
+    ear_result r = EAR_OK;
     if (writer->file) {
         uint8_t b[8];
         size_t n = 0;
         put_le(b, &n, writer->rows, 8);
-        bool ok = fseek(writer->file, EAR__REPLAY_MAGIC_LEN + 16, SEEK_SET) == 0 &&
+        bool ok = !writer->failed &&
+                  fseek(writer->file, EAR__REPLAY_MAGIC_LEN + 16, SEEK_SET) == 0 &&
                   fwrite(b, 1, 8, writer->file) == 8;
-        if (fclose(writer->file) != 0) ok = false;
-        if (!ok)
-            ear_log(EAR_LOG_ERROR, "runtime", "replay '%s': could not be finished",
+        char why[512];
+        if (!ok) {
+            ear_file_write_abort(&writer->out);
+            r = EAR_E_IO;
+            ear_log(EAR_LOG_ERROR, "runtime",
+                    "replay '%s': could not be finished; nothing was written there",
                     writer->path);
+        } else if ((r = ear_file_write_commit(&writer->out, why, sizeof why)) != EAR_OK) {
+            ear_log(EAR_LOG_ERROR, "runtime", "replay %s", why);
+        }
         writer->file = NULL;
     }
     free(writer->path);
     writer->path = NULL;
+    return r;
 }
 
 static void set_error(char *error, size_t size, const char *format, ...) {
@@ -223,35 +254,18 @@ ear_result ear_replay_load(const char *path, ear_replay **out_replay, char *erro
                            size_t error_size) {
     if (!path || !out_replay) return EAR_E_INVALID_ARG;
     if (error && error_size) error[0] = '\0';
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_error(error, error_size, "replay '%s' cannot be opened", path);
-        return EAR_E_NOT_FOUND;
+    /* A regular file of at most EAR_FILE_MAX_REPLAY_BYTES, checked on the open descriptor
+     * (core.md): a FIFO is refused, not waited on. */
+    char *text = NULL;
+    size_t size = 0;
+    char why[512];
+    ear_result res =
+        ear_file_read(path, EAR_FILE_MAX_REPLAY_BYTES, NULL, &text, &size, why, sizeof why);
+    if (res != EAR_OK) {
+        set_error(error, error_size, "replay %s", why);
+        return res;
     }
-    uint8_t *data = NULL;
-    size_t size = 0, cap = 0;
-    ear_result res = EAR_OK;
-    for (;;) {
-        if (size == cap) {
-            cap = cap ? cap * 2 : 65536;
-            uint8_t *grown = realloc(data, cap);
-            if (!grown) {
-                res = EAR_E_OUT_OF_MEMORY;
-                break;
-            }
-            data = grown;
-        }
-        size_t got = fread(data + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) {
-            if (ferror(f)) {
-                set_error(error, error_size, "replay '%s' cannot be read", path);
-                res = EAR_E_IO;
-            }
-            break;
-        }
-    }
-    fclose(f);
+    uint8_t *data = (uint8_t *)text;
     ear_replay *rp = NULL;
     if (res == EAR_OK) {
         rp = calloc(1, sizeof *rp);

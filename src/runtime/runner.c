@@ -93,6 +93,7 @@ struct ear_runner {
     bool step_events_overflowed;
     ear__replay_writer writer;
     bool recording;
+    bool finished; /* ear_runner_finish ran */
     ear_replay *replay;
     uint64_t replay_fed_step, mismatch_step;
 };
@@ -244,11 +245,29 @@ static void save_if_dirty(ear_runner *r) {
                 ear_storage_last_error(r->storage));
 }
 
+ear_result ear_runner_finish(ear_runner *r) {
+    if (!r) return EAR_E_INVALID_ARG;
+    if (r->finished) return EAR_OK;
+    r->finished = true;
+    if (r->started) shutdown_scenes(r);
+    r->started = false;
+    ear_result res = EAR_OK;
+    if (r->storage && ear_storage_is_dirty(r->storage) &&
+        ear_storage_save(r->storage) != EAR_OK) {
+        ear_log(EAR_LOG_ERROR, "runtime", "save failed: %s",
+                ear_storage_last_error(r->storage));
+        res = EAR_E_IO;
+    }
+    if (r->recording) {
+        r->recording = false;
+        if (ear__replay_writer_close(&r->writer) != EAR_OK) res = EAR_E_IO;
+    }
+    return res;
+}
+
 void ear_runner_destroy(ear_runner *r) {
     if (!r) return;
-    if (r->started) shutdown_scenes(r);
-    save_if_dirty(r);
-    if (r->recording) ear__replay_writer_close(&r->writer);
+    (void)ear_runner_finish(r);
     ear_speech_destroy(r->speech);
     if (r->device && r->cfg.audio_detach) r->cfg.audio_detach(r->device, r->cfg.hook_user);
     ear_world_destroy(r->world);

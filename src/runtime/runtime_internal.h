@@ -41,21 +41,26 @@ struct ear_replay {
 const ear__replay_row *ear__replay_get_row(const ear_replay *replay, uint64_t step);
 
 typedef struct ear__replay_writer {
-    FILE *file;
+    ear_file_writer out; /* core's safe write: a temporary file renamed at close */
+    FILE *file;          /* out's stream */
     char *path;
     uint64_t rows;
     bool failed;
 } ear__replay_writer;
 
-/* Creates path and writes the header. EAR_E_IO (logged) when it cannot be created. */
+/* Starts a recording at path (core's safe write: a new file or an earlier replay is
+ * replaced when the recording ends, anything else is kept, EAR_E_STATE) and writes the
+ * header. EAR_E_IO (logged) when it cannot be created. */
 ear_result ear__replay_writer_open(ear__replay_writer *writer, const char *path, double step_hz,
                                    uint32_t flags);
 /* Appends one step's row. A write error is logged once and recording stops. */
 void ear__replay_writer_step(ear__replay_writer *writer, uint64_t scene_hash,
                              uint64_t stage_hash, const ear_input_event *events,
                              uint32_t count);
-/* Writes the row count into the header and closes the file. */
-void ear__replay_writer_close(ear__replay_writer *writer);
+/* Writes the row count into the header and renames the finished file over the path.
+ * EAR_E_IO (logged; the path keeps what it held) when any write failed. Done once; later
+ * calls return EAR_OK. */
+ear_result ear__replay_writer_close(ear__replay_writer *writer);
 
 /* 64-bit mixing (splitmix64's finaliser), for combining hashes. */
 uint64_t ear__mix64(uint64_t x);

@@ -63,7 +63,7 @@ static void sodium_memzero(void *p, size_t n) {
 #define KDF_CONTEXT   "earsave1"
 #define KDF_SUBKEY_ID 1
 /* Larger files are refused as unreadable rather than loaded into memory. */
-#define MAX_FILE_SIZE ((size_t)256 * 1024 * 1024)
+#define MAX_FILE_SIZE EAR_FILE_MAX_SAVE_BYTES /* 256 MiB */
 
 typedef struct item {
     char *key;
@@ -388,62 +388,25 @@ static char *save_target(const ear_storage *s, const char **kind) {
     return NULL;
 }
 
-/* Reads a whole file. Returns EAR_E_NOT_FOUND for a missing file, EAR_E_IO with
- * errno set for other failures. O_NONBLOCK: a FIFO planted at the path opens at once
- * (and is refused by the fstat below) instead of waiting for a writer. */
-static ear_result read_all(const ear_storage *s, const char *path, buffer *out) {
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
-    struct stat st;
-    int e = 0;
-    if (fstat(fd, &st) != 0)
-        e = errno;
-    else if (S_ISDIR(st.st_mode))
-        e = EISDIR;
-    else if (!S_ISREG(st.st_mode))
-        e = EINVAL;
-    else if ((uintmax_t)st.st_size > MAX_FILE_SIZE)
-        e = EFBIG;
-    if (e) {
-        close(fd);
-        errno = e;
-        return EAR_E_IO;
+/* Reads a whole file through core's check (ear_file_read: a regular file of at most
+ * EAR_FILE_MAX_SAVE_BYTES, checked on the open descriptor, so a FIFO planted at the path
+ * is refused at once instead of waited on), from the store's allocator. EAR_E_NOT_FOUND
+ * for a missing file; otherwise the reason in why. */
+static ear_result read_all(const ear_storage *s, const char *path, buffer *out, char *why,
+                           size_t why_size) {
+    char *data = NULL;
+    size_t size = 0;
+    char message[768];
+    ear_result r =
+        ear_file_read(path, MAX_FILE_SIZE, &s->alloc, &data, &size, message, sizeof message);
+    if (r != EAR_OK) {
+        snprintf(why, why_size, "%s", ear_file_reason(message, path));
+        return r;
     }
-    for (;;) {
-        if (!buffer_reserve(s, out, 4096)) {
-            close(fd);
-            errno = ENOMEM;
-            return EAR_E_OUT_OF_MEMORY;
-        }
-        ssize_t got = read(fd, out->data + out->len, out->capacity - out->len);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0) {
-            e = errno;
-            close(fd);
-            errno = e;
-            return EAR_E_IO;
-        }
-        if (got == 0) break;
-        out->len += (size_t)got;
-        if (out->len > MAX_FILE_SIZE) {
-            close(fd);
-            errno = EFBIG;
-            return EAR_E_IO;
-        }
-    }
-    close(fd);
+    out->data = data;
+    out->len = size;
+    out->capacity = size + 1;
     return EAR_OK;
-}
-
-static bool write_all(int fd, const char *data, size_t len) {
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return false;
-        data += n;
-        len -= (size_t)n;
-    }
-    return true;
 }
 
 /* fsyncs the folder that holds path, so a rename in it is on disk. */
@@ -630,7 +593,8 @@ static void load(ear_storage *s) {
         return;
     }
     remove_stale_temps(s, real);
-    ear_result r = read_all(s, real, &file);
+    char why_read[512] = "";
+    ear_result r = read_all(s, real, &file, why_read, sizeof why_read);
     if (r == EAR_E_NOT_FOUND) {
         mem_free(s, real);
         buffer_free(s, &file, false);
@@ -643,7 +607,7 @@ static void load(ear_storage *s) {
         set_error(s,
                   "save '%s': cannot be read (%s); saving is disabled so it is not "
                   "overwritten",
-                  s->path, strerror(errno));
+                  s->path, why_read);
         buffer_free(s, &file, false);
         return;
     }
@@ -822,73 +786,38 @@ static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out
 #endif
 }
 
-/* Makes `<file>.tmp-XXXXXX` (mkstemp, mode 0600: saves are the player's own) and takes a
- * write lock on it, held until the file is closed after its rename, so that a load of the
- * same save in another process (remove_stale_temps) leaves it alone. A load that removed
- * it between mkstemp and the lock leaves it with no name: then another is made. Where
- * the file system has no locks the save goes on without. -1 with errno on failure. */
-static int create_temp(char *tmp, size_t len, const char *file) {
-    for (int attempt = 0;; attempt++) {
-        snprintf(tmp, len, "%s.tmp-XXXXXX", file);
-        int fd = mkstemp(tmp);
-        if (fd < 0) return -1;
-        struct flock lock;
-        memset(&lock, 0, sizeof lock);
-        lock.l_type = F_WRLCK;
-        lock.l_whence = SEEK_SET;
-        (void)fcntl(fd, F_SETLKW, &lock);
-        struct stat st;
-        if (attempt == 2 || fstat(fd, &st) != 0 || st.st_nlink > 0) return fd;
-        close(fd);
-    }
-}
-
-/* Writes bytes to a temporary file beside the save, fsyncs it, renames it over the
- * save and fsyncs the folder. On failure the temporary file is removed, the save
- * is untouched and errno plus *what say what failed. */
+/* Writes bytes through core's safe write (core.md) beside the save: "<file>.tmp-XXXXXX"
+ * (mkstemp, mode 0600: saves are the player's own, with a write lock held until it is
+ * closed after its rename, so that a load of the same save in another process
+ * (remove_stale_temps) leaves it alone), fsync'ed, renamed over the save, the folder
+ * fsync'ed. file is the save's target (save_target): a regular file or nothing, so it may
+ * be replaced. On failure the temporary file is removed, the save is untouched and why
+ * says what failed. */
 static bool write_atomically(const ear_storage *s, const char *file, const buffer *bytes,
-                             const char **what) {
-    size_t len = strlen(file) + 16;
-    char *tmp = mem_alloc(s, len);
-    if (!tmp) {
-        *what = "cannot allocate";
-        errno = ENOMEM;
-        return false;
-    }
-    int fd = create_temp(tmp, len, file);
-    if (fd < 0) {
-        *what = "cannot create a temporary file beside it";
-        int e = errno;
-        mem_free(s, tmp);
-        errno = e;
-        return false;
-    }
-    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    bool ok = write_all(fd, bytes->data, bytes->len);
-    if (!ok) *what = "cannot write the temporary file";
-    if (ok && fsync(fd) != 0) ok = false, *what = "cannot fsync the temporary file";
-    int e = errno;
-    if (ok) {
-        if (ear__storage_before_rename) ear__storage_before_rename(tmp);
-        if (rename(tmp, file) != 0) ok = false, e = errno, *what = "cannot rename over it";
-    }
-    if (!ok) (void)unlink(tmp);
-    /* Closed only now, so its lock covers the rename (a load elsewhere leaves a held
-     * temporary file alone); the bytes were fsync'ed, close has nothing left to say. */
-    (void)close(fd);
+                             char *why, size_t why_size) {
+    (void)s;
+    ear_file_write_config c = ear_file_write_config_default();
+    c.overwrite = true;
+    c.mode = 0600;
+    char message[768];
+    ear_file_writer w;
+    bool ok = ear_file_write_begin(file, &c, &w, message, sizeof message) == EAR_OK;
     if (!ok) {
-        mem_free(s, tmp);
-        errno = e;
+        snprintf(why, why_size, "cannot create a temporary file beside it (%s)",
+                 ear_file_reason(message, file));
         return false;
     }
-    mem_free(s, tmp);
-    int dir_error = sync_parent_dir(file);
-    if (dir_error)
-        ear_log(EAR_LOG_WARN, "storage",
-                "save '%s': written, but its folder could not be "
-                "fsync'ed (%s)",
-                s->path, strerror(dir_error));
-    return true;
+    if (!ear_file_write_all(w.fd, bytes->data, bytes->len)) {
+        snprintf(message, sizeof message, "%s: cannot write the temporary file (%s)", file,
+                 strerror(errno));
+        ear_file_write_abort(&w);
+        ok = false;
+    } else {
+        if (ear__storage_before_rename) ear__storage_before_rename(w.tmp);
+        ok = ear_file_write_commit(&w, message, sizeof message) == EAR_OK;
+    }
+    if (!ok) snprintf(why, why_size, "%s", ear_file_reason(message, file));
+    return ok;
 }
 
 ear_result ear_storage_save(ear_storage *storage) {
@@ -922,11 +851,10 @@ ear_result ear_storage_save(ear_storage *storage) {
             set_error(s, "save '%s': not written, its path cannot be followed (%s)", s->path,
                       strerror(errno));
     } else if (result == EAR_OK) {
-        const char *what = "";
-        if (!write_atomically(s, file, s->encrypt ? &sealed : &plain, &what)) {
-            result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
-            set_error(s, "save '%s': %s (%s); the previous save is intact", s->path, what,
-                      strerror(errno));
+        char why[600];
+        if (!write_atomically(s, file, s->encrypt ? &sealed : &plain, why, sizeof why)) {
+            result = EAR_E_IO;
+            set_error(s, "save '%s': %s; the previous save is intact", s->path, why);
         }
     } else {
         set_error(s, "save '%s': %s", s->path,

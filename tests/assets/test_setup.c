@@ -6,10 +6,15 @@
  * layer's and pool's sound. (Applying it to a stage is test_setup_apply, which needs the
  * mixer.)
  */
+/* mkfifo, symlink, alarm, clock_gettime: _POSIX_C_SOURCE (CMakeLists.txt) */
 #include "earshot/assets.h"
 #include "../decode/sox_util.h"
 #include "assets_files.h"
 #include "test.h"
+
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 static const char *example =
     "{\"buses\": {\"music\": 0.7, \"sfx\": 0.9},\n"
@@ -112,7 +117,11 @@ static const struct {
     const char *json;
     const char *expect;
 } bad[] = {
-    {"[1, 2]", "assets/audio.json: expected an object"},
+    {"[1, 2]", "assets/audio.json: expected an object, got an array"},
+    /* Valid JSON that is no object is told what it is, not called "not valid JSON". */
+    {"42", "assets/audio.json: expected an object, got a number"},
+    {"\"x\"", "assets/audio.json: expected an object, got a string"},
+    {"null", "assets/audio.json: expected an object, got null"},
     {"{\"buses\": {\"music\": 0.7,}}", "assets/audio.json: line 1, column"},
     {"{\"busses\": {}}",
      "assets/audio.json: busses: unknown key (expected one of: buses, ducks"},
@@ -267,6 +276,60 @@ TEST(loading_resolves_clip_names_through_the_assets) {
     remove_tree(root);
 }
 
+/* The issue's repros: an assets folder of 12 KB whose audio.json is a sparse 20 GB file
+ * reached 3-6 GB; a link to /dev/zero 11.5 GB; a FIFO waited for ever. Each is refused at
+ * once now, naming what it is, and so is a blend file that is a FIFO and a clip file that
+ * is one. */
+TEST(an_audio_json_that_is_no_regular_file_or_too_big_is_refused_at_once) {
+    ASSERT_TRUE(scratch_dir(root, sizeof root, "setup-hostile"));
+    ASSERT_TRUE(run("mkdir -p '%s'", at("sounds")));
+    ASSERT_TRUE(run("truncate -s 20G '%s'", at("audio.json")));
+    alarm(20);
+    ear_assets *a;
+    ear_assets_config c = {.root = root};
+    ASSERT_OK(ear_assets_create(&c, &a));
+    ear_audio_setup *s = NULL;
+    ear_io_error err = {{0}};
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_FORMAT);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("  %s\n", err.message);
+    ASSERT_DBL_LT((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+                  1.0);
+    ASSERT_TRUE(
+        strstr(err.message, "audio.json: is 21474836480 bytes, over the 16 MiB limit") != NULL);
+    remove(at("audio.json"));
+    ASSERT_EQ(symlink("/dev/zero", at("audio.json")), 0);
+    ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_IO);
+    printf("  %s\n", err.message);
+    ASSERT_TRUE(strstr(err.message, "audio.json: is a character device, not a file") != NULL);
+    ASSERT_TRUE(strstr(err.message, "empty") == NULL);
+    remove(at("audio.json"));
+    ASSERT_EQ(mkfifo(at("audio.json"), 0600), 0);
+    ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_IO);
+    ASSERT_TRUE(strstr(err.message, "audio.json: is a FIFO, not a file") != NULL);
+    remove(at("audio.json"));
+    /* A clip whose file is a FIFO: named, not waited on. */
+    ASSERT_EQ(mkfifo(at("sounds/bell.ogg"), 0600), 0);
+    ASSERT_TRUE(write_text(at("audio.json"), "{\"clips\": {\"bell\": \"bell.ogg\"}}"));
+    ASSERT_EQ(ear_assets_load_setup(a, &s, &err), EAR_E_FORMAT);
+    printf("  %s\n", err.message);
+    ASSERT_TRUE(strstr(err.message, "clips.bell: ") != NULL);
+    ASSERT_TRUE(strstr(err.message, "bell.ogg: is a FIFO, not a file") != NULL);
+    /* A blend file that is a FIFO. */
+    ASSERT_EQ(mkfifo(at("sounds/hum.blend.json"), 0600), 0);
+    ear_stage *stage = NULL;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    ASSERT_EQ(ear_assets_load_blend_file(a, stage, "hum", &err), EAR_E_IO);
+    ASSERT_TRUE(strstr(err.message, "hum.blend.json: is a FIFO, not a file") != NULL);
+    alarm(0);
+    ear_stage_destroy(stage);
+    ear_assets_destroy(a);
+    remove_tree(root);
+}
+
 TEST_MAIN(TEST_ENTRY(parses_every_part), TEST_ENTRY(errors_name_the_file_and_the_key),
           TEST_ENTRY(a_blend_file_parses_alone),
-          TEST_ENTRY(loading_resolves_clip_names_through_the_assets))
+          TEST_ENTRY(loading_resolves_clip_names_through_the_assets),
+          TEST_ENTRY(an_audio_json_that_is_no_regular_file_or_too_big_is_refused_at_once))

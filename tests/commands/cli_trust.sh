@@ -203,7 +203,7 @@ wav_symlink)
     rc=$?
     expect_rc 0
     mapfile -t replies <out
-    case ${replies[4]} in *E_EXISTS*"is a FIFO, not a file"*) ;; *) fail "FIFO: ${replies[4]}" ;; esac
+    case ${replies[4]} in *E_EXISTS*"is a FIFO; it is never replaced"*) ;; *) fail "FIFO: ${replies[4]}" ;; esac
     [ -p fifo.wav ] || fail "the FIFO was replaced"
     case ${replies[0]} in *E_EXISTS*"is a symbolic link, which is not followed"*) ;;
     *) fail "planted link: ${replies[0]}" ;; esac
@@ -278,6 +278,51 @@ error_wording)
     mapfile -t replies <out
     case ${replies[1]} in *'"where":"line 3, column 4","line":3,'*) ;; *) fail "bad JSON: ${replies[1]}" ;; esac
     case ${replies[2]} in *'"line":4}'*) ;; *) fail "line 4: ${replies[2]}" ;; esac
+    ;;
+
+file_kinds)
+    # The repros for the tool's files: a FIFO as the scene is refused at once (it
+    # waited for ever), a sparse 20 GB scene by its size, and an -o or --plot that is a
+    # device or a FIFO is "never replaced" with no word of --overwrite.
+    mkfifo fifo.scene.json
+    start=$(date +%s%N)
+    timeout 20 "$earshot" render fifo.scene.json </dev/null >out 2>err
+    rc=$?
+    expect_rc 1
+    expect_in err "fifo.scene.json: is a FIFO, not a file"
+    truncate -s 20G huge.scene.json
+    timeout 20 "$earshot" render huge.scene.json </dev/null >out 2>err
+    rc=$?
+    took=$((($(date +%s%N) - start) / 1000000))
+    expect_rc 1
+    expect_in err "huge.scene.json: is 21474836480 bytes, over the 16 MiB limit"
+    [ "$took" -lt 5000 ] || fail "the FIFO and the 20 GB scene took $took ms"
+    echo '{"commands": [], "render": {"seconds": 0.05}}' >s.scene.json
+    run /dev/null render s.scene.json -o /dev/null --overwrite
+    expect_rc 1
+    expect_in err "/dev/null: is a character device; it is never replaced"
+    expect_not_in err "overwrite"
+    run /dev/null render s.scene.json -o fifo.scene.json
+    expect_rc 1
+    expect_in err "is a FIFO; it is never replaced"
+    expect_not_in err "overwrite"
+    echo "my picture" >mine.svg
+    run /dev/null render s.scene.json --plot mine.svg
+    expect_rc 1
+    expect_in err "mine.svg: exists and is not a plot Earshot drew; it is kept (use --overwrite)"
+    [ "$(cat mine.svg)" = "my picture" ] || fail "--plot replaced a foreign file"
+    run /dev/null render s.scene.json --plot own.svg
+    expect_rc 0
+    run /dev/null render s.scene.json --plot own.svg
+    expect_rc 0
+    # valid JSON that is no object is told what it is
+    run /dev/null call audio.status '[1]'
+    expect_rc 1
+    expect_in err "params: expected a JSON object, got an array"
+    echo '42' >num.scene.json
+    run /dev/null render num.scene.json
+    expect_rc 1
+    expect_in err "expected a JSON object (a scene or a world), got a number"
     ;;
 
 beacon_numbers)

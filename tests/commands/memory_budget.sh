@@ -82,6 +82,12 @@ grep -q '^envelope: 0\.353553 0\.353553 0\.353553$' "$out" || fail "render --mem
 rc=0
 "$earshot" render "$scene_dir/long.scene.json" --memory-mb x >/dev/null 2>"$scene_dir/err" || rc=$?
 [ "$rc" -eq 2 ] || fail "render --memory-mb x exited $rc, not 2"
-grep -qF -- '--memory-mb: expected a whole number >= 1, not "x"' "$scene_dir/err" ||
+grep -qF -- '--memory-mb: expected a whole number of MiB from 1 to 8796093022207, not "x"' "$scene_dir/err" ||
     fail "render --memory-mb x said: $(cat "$scene_dir/err")"
+# A value past the range is told the range, not ">= 1" (which it is).
+rc=0
+"$earshot" render "$scene_dir/long.scene.json" --memory-mb 99999999999999 >/dev/null 2>"$scene_dir/err" || rc=$?
+[ "$rc" -eq 2 ] || fail "render --memory-mb 99999999999999 exited $rc, not 2"
+grep -qF -- 'from 1 to 8796093022207, not "99999999999999"' "$scene_dir/err" ||
+    fail "render --memory-mb 99999999999999 said: $(cat "$scene_dir/err")"
 echo "memory_budget: render --memory-mb: E_TOO_BIG at 4 MiB, rendered at 64 MiB"

@@ -4,12 +4,13 @@
  * messages, and the schemas against docs/commands.md's examples. Every check reads a
  * value out of the reply: a code, a voice id, a measured frequency or level.
  */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp */
-#include "commands_internal.h"  /* the fast reader and writer */
+#define _DEFAULT_SOURCE        /* mkdtemp, mkfifo, alarm */
+#include "commands_internal.h" /* the fast reader and writer */
 #include "earshot/analysis.h"
 #include "earshot/commands.h"
 #include "test.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 static ear_commands *make(void) {
@@ -1038,7 +1039,135 @@ TEST(the_limiter_through_serve) {
     ear_commands_destroy(c);
 }
 
+/* Valid JSON that is no object is told what it is: a serve line "42" is not "not valid
+ * JSON" but "expected a JSON object ..., got a number"; over MCP it is an Invalid Request
+ * (-32600), not a Parse error (-32700). */
+TEST(valid_json_that_is_no_object_is_named) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands *c = make();
+    ASSERT_TRUE(c != NULL);
+    static const struct {
+        const char *line, *kind;
+    } lines[] = {{"42", "got a number"},
+                 {"[1, 2]", "got an array"},
+                 {"\"audio.status\"", "got a string"},
+                 {"null", "got null"}};
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        json_t *r = serve(c, lines[i].line);
+        ASSERT_STR_EQ(code(r), "E_BAD_JSON");
+        const char *m =
+            json_string_value(json_object_get(json_object_get(r, "error"), "message"));
+        ASSERT_TRUE(m && strstr(m, "expected a JSON object") && strstr(m, lines[i].kind));
+        ASSERT_TRUE(strstr(m, "not valid JSON") == NULL);
+        json_decref(r);
+    }
+    json_t *r = mcp(c, "42");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32600);
+    json_decref(r);
+    r = mcp(c, "{not json");
+    ASSERT_EQ(json_integer_value(json_object_get(json_object_get(r, "error"), "code")), -32700);
+    json_decref(r);
+    ear_commands_destroy(c);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
+static json_t *run_params(ear_commands *c, const char *name, const char *params, json_t **err) {
+    json_t *p = json_loads(params, 0, NULL);
+    json_t *result = ear_commands_run(c, name, p, err);
+    json_decref(p);
+    return result;
+}
+
+static const char *err_message(const json_t *err) {
+    const char *m = json_string_value(json_object_get(err, "message"));
+    return m ? m : "";
+}
+
+/* The issue's repro: over MCP, "overwrite": true let a client replace src/main.c with a
+ * WAV, and each 80-byte call wrote 230 MB. Now "overwrite" replaces only files this
+ * session wrote, a session's files are bounded by its output quota (E_TOO_BIG naming the
+ * bytes, before anything is rendered), and no error shows the server's folder. */
+TEST(mcp_writes_only_its_own_files_within_its_quota) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    char old[4096];
+    ASSERT_TRUE(getcwd(old, sizeof old) != NULL);
+    char dir[] = "/tmp/earshot-mcp-files-XXXXXX";
+    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    ASSERT_EQ(chdir(dir), 0);
+    FILE *f = fopen("main.c", "w");
+    ASSERT_TRUE(f != NULL);
+    fputs("int main(void) { return 0; }\n", f);
+    fclose(f);
+    ASSERT_EQ(mkfifo("fifo.json", 0600), 0);
+    ear_commands_config config = ear_commands_config_default();
+    config.confine_paths = true;
+    config.max_output_bytes = 200000;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *err = NULL;
+    json_t *r =
+        run_params(c, "audio.render_offline",
+                   "{\"seconds\": 0.1, \"path\": \"main.c\", \"overwrite\": true}", &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_EXISTS");
+    printf("  %s\n", err_message(err));
+    ASSERT_TRUE(
+        strstr(err_message(err), "main.c: exists and is not a WAV that Earshot wrote") != NULL);
+    ASSERT_TRUE(strstr(err_message(err), "replaces only files this session wrote") != NULL);
+    ASSERT_TRUE(strstr(err_message(err), dir) == NULL);
+    json_decref(err);
+    f = fopen("main.c", "r");
+    char text[64] = {0};
+    ASSERT_TRUE(f && fgets(text, sizeof text, f));
+    fclose(f);
+    ASSERT_STR_EQ(text, "int main(void) { return 0; }\n");
+    /* Its own file: written, then replaced with "overwrite" (and without). */
+    r = run_params(c, "audio.render_offline", "{\"seconds\": 0.1, \"path\": \"out.wav\"}",
+                   &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    r = run_params(c, "audio.render_offline",
+                   "{\"seconds\": 0.1, \"path\": \"out.wav\", \"overwrite\": true}", &err);
+    ASSERT_TRUE(r != NULL);
+    json_decref(r);
+    /* 0.1 s is 38400 bytes of samples; 1 s (384256 with the header) passes 200000. */
+    r = run_params(c, "audio.render_offline", "{\"seconds\": 1, \"path\": \"big.wav\"}", &err);
+    ASSERT_TRUE(r == NULL);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_TOO_BIG");
+    printf("  %s\n", err_message(err));
+    ASSERT_EQ(json_integer_value(json_object_get(err, "needed_bytes")), 384256);
+    ASSERT_EQ(json_integer_value(json_object_get(err, "quota_bytes")), 200000);
+    ASSERT_GT(json_integer_value(json_object_get(err, "written_bytes")), 76800);
+    ASSERT_TRUE(strstr(err_message(err), "output quota of 200000 bytes") != NULL);
+    json_decref(err);
+    ASSERT_NE(access("big.wav", F_OK), 0);
+    /* A FIFO named as a file is refused at once, and the message is relative. */
+    alarm(10);
+    r = run_params(c, "world.load", "{\"path\": \"fifo.json\"}", &err);
+    ASSERT_TRUE(r == NULL);
+    printf("  %s\n", err_message(err));
+    ASSERT_TRUE(strstr(err_message(err), "fifo.json: is a FIFO, not a file") != NULL);
+    ASSERT_TRUE(strstr(err_message(err), dir) == NULL);
+    json_decref(err);
+    r = run_params(c, "audio.hrtf.load", "{\"path\": \"fifo.json\"}", &err);
+    alarm(0);
+    ASSERT_TRUE(r == NULL);
+    printf("  %s\n", err_message(err));
+    ASSERT_TRUE(strstr(err_message(err), "is a FIFO, not a file") != NULL);
+    ASSERT_TRUE(strstr(err_message(err), dir) == NULL);
+    json_decref(err);
+    ear_commands_destroy(c);
+    unlink("main.c");
+    unlink("out.wav");
+    unlink("fifo.json");
+    ASSERT_EQ(chdir(old), 0);
+    rmdir(dir);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
 TEST_MAIN(TEST_ENTRY(fast_json_agrees_with_jansson),
+          TEST_ENTRY(valid_json_that_is_no_object_is_named),
+          TEST_ENTRY(mcp_writes_only_its_own_files_within_its_quota),
           TEST_ENTRY(quick_start_gives_the_doppler_shifted_horn),
           TEST_ENTRY(every_command_through_serve),
           TEST_ENTRY(bad_input_gives_the_right_error_and_serving_goes_on),

@@ -5,9 +5,13 @@
  * truncated files give errors that name the file and the reason, and never crash
  * (this runs under ASan and UBSan in `make test`).
  */
+#define _DEFAULT_SOURCE /* mkfifo, symlink, alarm */
 #include "earshot/decode.h"
 #include "sox_util.h"
 #include "test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char dir[256];
 
@@ -129,6 +133,34 @@ TEST(missing_file_names_it) {
     SETUP_ONCE(make_files);
     expect_error(at("nothing-here.wav"), EAR_E_NOT_FOUND, "no such file");
     expect_error(dir, EAR_E_IO, "folder");
+}
+
+/* libsndfile reads about twenty-five formats; Earshot decodes the five decode.md names.
+ * An AIFF, a Creative VOC and an AU file (all of which libsndfile reads) are refused by
+ * name, never decoded. */
+TEST(formats_the_docs_do_not_name_are_refused_by_name) {
+    ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.aiff")));
+    ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.voc")));
+    ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.au")));
+    expect_error(
+        at("beep.aiff"), EAR_E_UNSUPPORTED,
+        "its format, AIFF (Apple/SGI), is not one Earshot decodes (WAV, FLAC, Ogg Vorbis, "
+        "Opus, MP3)");
+    expect_error(at("beep.voc"), EAR_E_UNSUPPORTED, "VOC");
+    expect_error(at("beep.au"), EAR_E_UNSUPPORTED, "AU");
+    ear_audio_info info;
+    ear_io_error err = {{0}};
+    ASSERT_EQ(ear_decode_info(at("beep.voc"), &info, &err), EAR_E_UNSUPPORTED);
+}
+
+/* A FIFO or a link to /dev/zero where a sound should be is refused at once. */
+TEST(a_fifo_or_a_device_is_not_a_sound_file) {
+    ASSERT_EQ(mkfifo(at("pipe.wav"), 0600), 0);
+    alarm(10);
+    expect_error(at("pipe.wav"), EAR_E_IO, "is a FIFO, not a file");
+    alarm(0);
+    ASSERT_EQ(symlink("/dev/zero", at("zero.wav")), 0);
+    expect_error(at("zero.wav"), EAR_E_IO, "is a character device, not a file");
 }
 
 TEST(not_audio_names_the_reason) {
@@ -477,6 +509,8 @@ TEST_MAIN(TEST_ENTRY(wav_16_bit_stereo), TEST_ENTRY(wav_32_bit_float),
           TEST_ENTRY(flac_stereo_and_mono_24_bit), TEST_ENTRY(ogg_vorbis), TEST_ENTRY(mp3),
           TEST_ENTRY(opus), TEST_ENTRY(missing_file_names_it),
           TEST_ENTRY(not_audio_names_the_reason),
+          TEST_ENTRY(formats_the_docs_do_not_name_are_refused_by_name),
+          TEST_ENTRY(a_fifo_or_a_device_is_not_a_sound_file),
           TEST_ENTRY(more_than_two_channels_is_unsupported),
           TEST_ENTRY(truncated_files_name_the_reason), TEST_ENTRY(corrupt_bodies_never_crash),
           TEST_ENTRY(overclaiming_headers_cost_what_the_file_holds),

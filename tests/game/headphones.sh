@@ -44,7 +44,7 @@ check "nothing said of a failure" sh -c "! grep -q 'unavailable' en.log"
     --speech-log miss.log >miss.out 2>&1
 check "a missing set: exits 0" test $? -eq 0
 check "a missing set is said" has_line miss.log \
-    "0.02	3D sound unavailable: cannot load '$DIR/none.sofa': No such file or directory. Sounds are panned."
+    "0.02	3D sound unavailable: cannot load '$DIR/none.sofa': no such file. Sounds are panned."
 check "the save kept it on" has_line miss.log "0.92	Headphones (3D sound), check box, checked, 7 of 9"
 check "the game went on" has_line miss.log "1.00	not checked"
 check "a missing set: panned" grep -qx 'spatializer: pan loaded=no directions=0 taps=0 source=-' miss.out

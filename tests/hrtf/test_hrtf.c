@@ -6,6 +6,7 @@
  * DFT), independently of the loader's own code path (its resampling, cepstrum and
  * refinement).
  */
+#define _DEFAULT_SOURCE /* mkfifo, truncate, alarm */
 #include <mysofa.h>
 
 #include "real_spectrum.h"
@@ -13,6 +14,9 @@
 #include "earshot/analysis.h"
 #include "earshot/hrtf.h"
 #include "test.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #define SOFA   EAR_HRTF_DEFAULT_PATH
 #define NFFT   8192
@@ -323,13 +327,37 @@ TEST(weights_pick_measured_directions_and_sum_to_one) {
     ASSERT_EQ(ear_hrtf_lookup(NULL, 0.0f, 0.0f, a, r, &dl, &dr), EAR_E_INVALID_ARG);
 }
 
+/* A FIFO at the path is refused at once (libmysofa opened it by path and waited for a
+ * writer), and a file over 64 MiB is refused from its size (a sparse one costs nothing). */
+TEST(a_fifo_or_a_huge_file_is_refused_at_once) {
+    ear_hrtf_set *s = NULL;
+    ear_hrtf_error err;
+    const char *fifo = "ear_hrtf_fifo.sofa";
+    remove(fifo);
+    ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    alarm(10); /* a wait on the FIFO fails the test instead of hanging it */
+    ASSERT_EQ(ear_hrtf_load(fifo, NULL, &s, &err), EAR_E_IO);
+    alarm(0);
+    ASSERT_TRUE(s == NULL);
+    ASSERT_TRUE(strstr(err.message, "is a FIFO, not a file") != NULL);
+    remove(fifo);
+    const char *huge = "ear_hrtf_huge.sofa";
+    FILE *f = fopen(huge, "wb");
+    ASSERT_TRUE(f != NULL);
+    fclose(f);
+    ASSERT_EQ(truncate(huge, (off_t)1 << 30), 0);
+    ASSERT_EQ(ear_hrtf_load(huge, NULL, &s, &err), EAR_E_FORMAT);
+    ASSERT_TRUE(strstr(err.message, "is 1073741824 bytes, over the 64 MiB limit") != NULL);
+    remove(huge);
+}
+
 TEST(bad_files_are_errors_that_name_the_file) {
     ear_hrtf_set *s = NULL;
     ear_hrtf_error err;
     ASSERT_EQ(ear_hrtf_load("/nonexistent/kemar.sofa", NULL, &s, &err), EAR_E_NOT_FOUND);
     ASSERT_NULL(s);
     ASSERT_STR_CONTAINS(err.message, "/nonexistent/kemar.sofa");
-    ASSERT_STR_CONTAINS(err.message, "No such file");
+    ASSERT_STR_CONTAINS(err.message, "no such file");
 
     const char *path = "ear_hrtf_not_sofa.sofa"; /* in the test's working folder */
     FILE *f = fopen(path, "wb");
@@ -342,8 +370,9 @@ TEST(bad_files_are_errors_that_name_the_file) {
     ASSERT_STR_CONTAINS(err.message, "SOFA");
     remove(path);
 
-    ASSERT_EQ(ear_hrtf_load("/tmp", NULL, &s, &err), EAR_E_FORMAT);
+    ASSERT_EQ(ear_hrtf_load("/tmp", NULL, &s, &err), EAR_E_IO);
     ASSERT_STR_CONTAINS(err.message, "'/tmp'");
+    ASSERT_STR_CONTAINS(err.message, "is a folder, not a file");
 
     ear_hrtf_config c = ear_hrtf_config_default();
     c.taps = 4;
@@ -363,4 +392,5 @@ TEST_MAIN(TEST_ENTRY(loads_the_kemar_set),
           TEST_ENTRY(front_and_back_differ_as_the_dataset_does),
           TEST_ENTRY(an_interpolated_direction_lies_between_its_neighbours),
           TEST_ENTRY(weights_pick_measured_directions_and_sum_to_one),
-          TEST_ENTRY(bad_files_are_errors_that_name_the_file))
+          TEST_ENTRY(bad_files_are_errors_that_name_the_file),
+          TEST_ENTRY(a_fifo_or_a_huge_file_is_refused_at_once))

@@ -10,6 +10,7 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -282,6 +283,34 @@ TEST(load_dir_reports_malformed_lines) {
     remove_dir(dir);
 }
 
+/* A FIFO among the translation files is refused at once (it was read with fopen, which
+ * waits for a writer) and a link to /dev/zero is named a device; the other files load. */
+TEST(a_fifo_or_a_device_among_the_files_is_refused_at_once) {
+    char *dir = make_dir();
+    ASSERT_TRUE(dir != NULL);
+    write_text(dir, "de.lang", "greeting = Hallo\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/fr.lang", dir);
+    ASSERT_EQ(mkfifo(path, 0600), 0);
+    snprintf(path, sizeof path, "%s/it.lang", dir);
+    ASSERT_EQ(symlink("/dev/zero", path), 0);
+    ear_lang *lang = new_lang("en");
+    ear_lang_load_info info;
+    alarm(10);
+    capture_logs();
+    ear_result r = ear_lang_load_dir(lang, dir, &info);
+    restore_logs();
+    alarm(0);
+    ASSERT_OK(r);
+    ASSERT_EQ(info.files, 1);
+    ASSERT_EQ(info.unreadable_files, 2);
+    ASSERT_TRUE(strstr(info.first_error, "fr.lang: is a FIFO, not a file") != NULL);
+    ASSERT_EQ(ear_lang_load_file(lang, "it", path, &info), EAR_E_IO);
+    ASSERT_TRUE(strstr(info.first_error, "it.lang: is a character device, not a file") != NULL);
+    ear_lang_destroy(lang);
+    remove_dir(dir);
+}
+
 TEST(load_errors) {
     ear_lang *lang = new_lang("en");
     capture_logs();
@@ -368,5 +397,6 @@ TEST(choose_start_language) {
 TEST_MAIN(TEST_ENTRY(normalize_codes), TEST_ENTRY(create_and_arguments),
           TEST_ENTRY(fallback_chain), TEST_ENTRY(has_language_and_listing),
           TEST_ENTRY(missing_key_warns_once), TEST_ENTRY(load_dir_reports_malformed_lines),
-          TEST_ENTRY(load_errors), TEST_ENTRY(format_placeholders),
-          TEST_ENTRY(choose_start_language))
+          TEST_ENTRY(load_errors),
+          TEST_ENTRY(a_fifo_or_a_device_among_the_files_is_refused_at_once),
+          TEST_ENTRY(format_placeholders), TEST_ENTRY(choose_start_language))

@@ -97,7 +97,10 @@ TEST(errors_name_the_field) {
     static const struct {
         const char *text, *where, *message;
     } cases[] = {
-        {"[]", "", "expected an object {gravity, step_hz, level, bodies}"},
+        {"[]", "", "expected an object {gravity, step_hz, level, bodies}, got an array"},
+        /* Valid JSON that is no object is told what it is, not "not valid JSON". */
+        {"42", "", "expected an object {gravity, step_hz, level, bodies}, got a number"},
+        {"true", "", "expected an object {gravity, step_hz, level, bodies}, got true"},
         {"{\"step_hz\": 0}", "step_hz", "step_hz: must be >= 1 (got 0)"},
         {"{\"gravity\": [0, -9.81]}", "gravity", "gravity: expected [x, y, z] (three numbers)"},
         {"{\"bodies\": [{\"shape\": \"box\"}]}", "bodies[0].name",

@@ -11,6 +11,10 @@
 #include "test.h"
 
 #include <math.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -287,6 +291,77 @@ TEST(old_and_unknown_formats_are_refused_by_name_and_version) {
     ASSERT_EQ(ear_replay_load(path, &rp, err, sizeof err), EAR_E_NOT_FOUND);
 }
 
+/* A FIFO given as the replay is refused at once (it was opened with fopen, which waits
+ * for a writer), and so is a link to /dev/zero. A recording keeps a foreign file, never
+ * replaces a device, and one whose writes fail (a file-size limit, as a full disk) is the
+ * run's error with the path as it was. */
+TEST(replay_files_are_checked_and_recordings_written_safely) {
+    char dir[] = "/tmp/earshot-replay-files-XXXXXX";
+    ASSERT_TRUE(mkdtemp(dir) != NULL);
+    char fifo[300], zero[300], foreign[300], out[300], err[512];
+    snprintf(fifo, sizeof fifo, "%s/fifo.rep", dir);
+    snprintf(zero, sizeof zero, "%s/zero.rep", dir);
+    snprintf(foreign, sizeof foreign, "%s/notes.txt", dir);
+    snprintf(out, sizeof out, "%s/run.rep", dir);
+    ASSERT_EQ(mkfifo(fifo, 0600), 0);
+    ASSERT_EQ(symlink("/dev/zero", zero), 0);
+    ear_replay *rp = NULL;
+    alarm(10);
+    ASSERT_EQ(ear_replay_load(fifo, &rp, err, sizeof err), EAR_E_IO);
+    alarm(0);
+    ASSERT_TRUE(strstr(err, "fifo.rep: is a FIFO, not a file") != NULL);
+    ASSERT_EQ(ear_replay_load(zero, &rp, err, sizeof err), EAR_E_IO);
+    ASSERT_TRUE(strstr(err, "zero.rep: is a character device, not a file") != NULL);
+
+    static walker w;
+    memset(&w, 0, sizeof w);
+    ear_scene s = walker_scene(&w);
+    ear_engine_config cfg = ear_engine_config_default("record");
+    cfg.backend = EAR_BACKEND_HEADLESS;
+    cfg.frames = 30;
+    write_file(foreign, "keep me", 7);
+    cfg.record_path = foreign;
+    ASSERT_EQ(ear_engine_run(&cfg, &s), EAR_E_STATE);
+    FILE *f = fopen(foreign, "rb");
+    char text[16] = {0};
+    ASSERT_TRUE(f != NULL);
+    ASSERT_EQ(fread(text, 1, sizeof text - 1, f), 7);
+    fclose(f);
+    ASSERT_STR_EQ(text, "keep me");
+    cfg.record_path = "/dev/null";
+    ASSERT_EQ(ear_engine_run(&cfg, &s), EAR_E_STATE);
+    /* A recording that does not fit: the run fails, and the path holds nothing. */
+    fflush(NULL);
+    pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        signal(SIGXFSZ, SIG_IGN);
+        struct rlimit lim = {200, 200};
+        if (setrlimit(RLIMIT_FSIZE, &lim) != 0) _exit(3);
+        cfg.record_path = out;
+        cfg.frames = 600;
+        memset(&w, 0, sizeof w);
+        _exit(ear_engine_run(&cfg, &s) == EAR_E_IO ? 0 : 4);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status));
+    ASSERT_EQ(WEXITSTATUS(status), 0);
+    ASSERT_NE(access(out, F_OK), 0);
+    /* Recorded again where one was, it is replaced. */
+    cfg.record_path = out;
+    ASSERT_OK(ear_engine_run(&cfg, &s));
+    ASSERT_OK(ear_engine_run(&cfg, &s));
+    ASSERT_OK(ear_replay_load(out, &rp, err, sizeof err));
+    ear_replay_free(rp);
+    unlink(out);
+    unlink(foreign);
+    unlink(fifo);
+    unlink(zero);
+    rmdir(dir);
+}
+
 TEST_MAIN(TEST_ENTRY(replay_reproduces_10000_steps_of_state_and_sound),
           TEST_ENTRY(replay_that_takes_no_step_stops_as_stalled),
-          TEST_ENTRY(old_and_unknown_formats_are_refused_by_name_and_version))
+          TEST_ENTRY(old_and_unknown_formats_are_refused_by_name_and_version),
+          TEST_ENTRY(replay_files_are_checked_and_recordings_written_safely))

@@ -15,7 +15,16 @@ const types = {
 export function serve(dir, port = 0) {
   const root = resolve(dir);
   const server = createServer(async (req, res) => {
-    let path = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
+    // A request whose path does not decode ("/%", "/%zz") is the client's error: it is
+    // answered 400 and the server stays up (decodeURIComponent throws, and a throw in this
+    // async handler used to end the process).
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url, "http://127.0.0.1").pathname);
+    } catch {
+      res.writeHead(400, { "content-type": "text/plain" }).end("bad request: the path does not decode\n");
+      return;
+    }
     if (path.endsWith("/")) path += "index.html";
     const file = resolve(root, "." + path);
     if (file !== root && !file.startsWith(root + sep)) {

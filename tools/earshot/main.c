@@ -50,8 +50,9 @@ static const char usage_text[] =
     "       earshot render <scene.json | world.json> [-o out.wav] [--overwrite]\n"
     "                      [--plot out.svg]\n"
     "                      [--allow-root DIR]... [--unconfined] [--memory-mb N]\n"
-    "         serve and mcp also take --memory-mb N (default 1024) and --max-line-bytes N\n"
-    "         (default 67108864)\n"
+    "         serve and mcp also take --memory-mb N (default 1024), --max-line-bytes N\n"
+    "         (default 67108864) and --max-output-mb N (the files a session writes;\n"
+    "         default 1024)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -163,12 +164,23 @@ static void print_result(const json_t *result, bool as_json) {
 
 static bool size_arg(const char *text, size_t scale, size_t *out);
 
-/* --memory-mb's value (call, serve, mcp, render) into *bytes; false, having said why on
- * stderr, when it is not a whole number >= 1. */
-static bool memory_mb_arg(const char *text, size_t *bytes) {
+/* The largest value size_arg takes at this scale. */
+static unsigned long long size_arg_max(size_t scale) {
+    return (unsigned long long)(SIZE_MAX / 2) / scale;
+}
+
+/* A value in MiB (--memory-mb: call, serve, mcp, render; --max-output-mb: serve, mcp) into
+ * *bytes; false, having said why and the range on stderr, when it is not a whole number
+ * from 1 to the most a size holds. */
+static bool mb_arg(const char *flag, const char *text, size_t *bytes) {
     if (size_arg(text, (size_t)1 << 20, bytes)) return true;
-    fprintf(stderr, "earshot: --memory-mb: expected a whole number >= 1, not \"%s\"\n", text);
+    fprintf(stderr, "earshot: %s: expected a whole number of MiB from 1 to %llu, not \"%s\"\n",
+            flag, size_arg_max((size_t)1 << 20), text);
     return false;
+}
+
+static bool memory_mb_arg(const char *text, size_t *bytes) {
+    return mb_arg("--memory-mb", text, bytes);
 }
 
 static int cmd_call(int argc, char **argv) {
@@ -195,10 +207,21 @@ static int cmd_call(int argc, char **argv) {
     json_t *params = NULL;
     if (text) {
         json_error_t jerr;
-        params = json_loads(text, JSON_REJECT_DUPLICATES, &jerr);
-        if (!params || !json_is_object(params)) {
+        /* JSON_DECODE_ANY: valid JSON that is no object ("[1]", "42") is told what it is,
+         * not given a line and column of no error. */
+        params = json_loads(text, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
+        if (!params) {
             fprintf(stderr, "earshot: E_BAD_JSON: line %d, column %d: %s\n", jerr.line,
-                    jerr.column, params ? "params must be an object" : jerr.text);
+                    jerr.column, jerr.text);
+            return 1;
+        }
+        if (!json_is_object(params)) {
+            fprintf(stderr, "earshot: E_BAD_JSON: params: expected a JSON object, got %s\n",
+                    json_is_array(params)    ? "an array"
+                    : json_is_string(params) ? "a string"
+                    : json_is_number(params) ? "a number"
+                    : json_is_null(params)   ? "null"
+                                             : "true or false");
             json_decref(params);
             return 1;
         }
@@ -360,7 +383,7 @@ static bool size_arg(const char *text, size_t scale, size_t *out) {
 static int cmd_serve(bool mcp, int argc, char **argv) {
     ear_commands_config config = ear_commands_config_default();
     config.confine_paths = mcp;
-    size_t max_line = DEFAULT_MAX_LINE_BYTES, memory = 0;
+    size_t max_line = DEFAULT_MAX_LINE_BYTES, memory = 0, output = 0;
     const char **roots = calloc((size_t)argc + 2, sizeof *roots);
     size_t root_count = 0;
     if (!roots) return 1;
@@ -381,14 +404,19 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
         } else if (strcmp(argv[i], "--max-line-bytes") == 0 && i + 1 < argc) {
             if (!size_arg(argv[++i], 1, &max_line)) {
                 fprintf(stderr,
-                        "earshot: --max-line-bytes: expected a whole number >= 1, "
+                        "earshot: --max-line-bytes: expected a whole number from 1 to %llu, "
                         "not \"%s\"\n",
-                        argv[i]);
+                        size_arg_max(1), argv[i]);
                 free(roots);
                 return 2;
             }
         } else if (strcmp(argv[i], "--memory-mb") == 0 && i + 1 < argc) {
             if (!memory_mb_arg(argv[++i], &memory)) {
+                free(roots);
+                return 2;
+            }
+        } else if (strcmp(argv[i], "--max-output-mb") == 0 && i + 1 < argc) {
+            if (!mb_arg("--max-output-mb", argv[++i], &output)) {
                 free(roots);
                 return 2;
             }
@@ -398,6 +426,7 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
         }
     }
     if (memory) config.max_memory_bytes = memory;
+    if (output) config.max_output_bytes = output;
     if (root_count) {
         /* The working directory stays allowed; the flag adds folders (and, for serve, turns
          * confinement on). */
@@ -639,11 +668,13 @@ static int cmd_render(int argc, char **argv) {
     if (wav) {
         ear_wav_write_config wc = ear_wav_write_config_default();
         wc.overwrite = overwrite;
+        /* Only a file or a link that --overwrite may replace is told so: a folder, FIFO
+         * or device is never replaced, and its message says that instead. */
+        wc.overwrite_hint = " (use --overwrite)";
         ear_io_error io = {{0}};
         ear_result r = ear_wav_write_with(wav_path, buf, frames, 2, 48000, &wc, &io);
         if (r != EAR_OK) {
-            fprintf(stderr, "earshot: -o %s: %s%s\n", wav, io.message,
-                    r == EAR_E_STATE ? " (use --overwrite)" : "");
+            fprintf(stderr, "earshot: -o %s: %s\n", wav, io.message);
             json_decref(result);
             goto done;
         }
@@ -654,8 +685,9 @@ static int cmd_render(int argc, char **argv) {
     json_decref(result);
     status = 0;
     if (svg) {
-        if (ear_plot_svg(svg_path, buf, frames, 48000, file) != 0) {
-            fprintf(stderr, "earshot: cannot write %s: %s\n", svg, strerror(errno));
+        char why[600];
+        if (ear_plot_svg(svg_path, buf, frames, 48000, file, overwrite, why, sizeof why) != 0) {
+            fprintf(stderr, "earshot: --plot %s: %s\n", svg, why);
             status = 1;
         } else {
             printf("plot: %s\n", svg);

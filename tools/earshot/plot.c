@@ -10,14 +10,17 @@
  *      at 200 times, 90 log-spaced bands from 40 Hz to 20 kHz, coloured from -100 dB
  *      (dark) to 0 dB (bright).
  */
+#define _DEFAULT_SOURCE /* read */
 #include "plot.h"
 
+#include "earshot/core.h"
 #include "real_fft.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define WIDTH     1000
 #define LEFT      60
@@ -190,16 +193,51 @@ static void escape(FILE *f, const char *s) {
     }
 }
 
+/* The comment every plot carries on its second line: a file that has it is one this
+ * writer may replace unasked. */
+#define PLOT_MARK "<!-- " EAR_PLOT_SOFTWARE " -->"
+
+static bool is_plot(int fd, void *user) {
+    (void)user;
+    char head[512];
+    ssize_t got = read(fd, head, sizeof head - 1);
+    if (got <= 0) return false;
+    head[got] = '\0';
+    const char *line2 = strchr(head, '\n');
+    return strncmp(head, "<svg ", 5) == 0 && line2 &&
+           strncmp(line2 + 1, PLOT_MARK, strlen(PLOT_MARK)) == 0;
+}
+
 int ear_plot_svg(const char *path, const float *stereo, uint64_t frames, uint32_t rate,
-                 const char *title) {
-    if (!path || !stereo || frames == 0 || rate == 0) return -1;
-    FILE *f = fopen(path, "w");
-    if (!f) return -1;
+                 const char *title, bool overwrite, char *error, size_t error_size) {
+    if (error && error_size) error[0] = '\0';
+    if (!path || !stereo || frames == 0 || rate == 0) {
+        if (error && error_size)
+            snprintf(error, error_size, "%s: nothing to plot", path ? path : "");
+        return -1;
+    }
+    /* Core's safe write (core.md): the picture goes to a temporary file renamed over the
+     * path, so a full disk never truncates the previous plot; a link is not followed; a
+     * file that is not a plot is kept unless overwrite; a device never replaced. */
+    ear_file_write_config wc = ear_file_write_config_default();
+    wc.overwrite = overwrite;
+    wc.ours = is_plot;
+    wc.ours_name = "a plot Earshot drew";
+    wc.overwrite_hint = " (use --overwrite)";
+    ear_file_writer w;
+    if (ear_file_write_begin(path, &wc, &w, error, error_size) != EAR_OK) return -1;
+    FILE *f = ear_file_writer_stream(&w);
+    if (!f) {
+        ear_file_write_abort(&w);
+        if (error && error_size) snprintf(error, error_size, "%s: out of memory", path);
+        return -1;
+    }
     int wave_top = 64, rms_top = wave_top + WAVE_H + 40, spec_top = rms_top + RMS_H + 40;
     int height = spec_top + SPEC_H + 50;
     fprintf(f,
             "<svg xmlns='http://www.w3.org/2000/svg' width='%d' height='%d' "
-            "font-family='sans-serif'>\n<rect width='100%%' height='100%%' fill='white'/>\n",
+            "font-family='sans-serif'>\n" PLOT_MARK "\n"
+            "<rect width='100%%' height='100%%' fill='white'/>\n",
             WIDTH, height);
     fprintf(f, "<text x='%d' y='22' font-size='15'>", LEFT);
     escape(f, title);
@@ -229,6 +267,10 @@ int ear_plot_svg(const char *path, const float *stereo, uint64_t frames, uint32_
                 spec_top + SPEC_H + 17, t);
     }
     fprintf(f, "</svg>\n");
-    if (fclose(f) != 0) r = -1;
-    return r;
+    if (r != 0) {
+        ear_file_write_abort(&w);
+        if (error && error_size) snprintf(error, error_size, "%s: out of memory", path);
+        return -1;
+    }
+    return ear_file_write_commit(&w, error, error_size) == EAR_OK ? 0 : -1;
 }

@@ -83,9 +83,11 @@ void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, 
 /* Adds or replaces an audio.json clip name. */
 ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *path);
 
-/* Reads a whole file into a NUL-terminated buffer (free with free()). EAR_E_NOT_FOUND when
- * it does not exist or is outside the allowed folders (the same message), EAR_E_IO
- * otherwise; the reason goes into err. */
+/* Reads a whole file (ear_file_read: a regular file of at most EAR_FILE_MAX_DOCUMENT_BYTES)
+ * into a NUL-terminated buffer (free with free()). EAR_E_NOT_FOUND when it does not exist
+ * or is outside the allowed folders (the same message); EAR_E_IO for a folder, FIFO or
+ * device (refused at once, never waited on); EAR_E_FORMAT over the limit; the reason
+ * goes into err. */
 ear_result ear__assets_read_file(const ear_assets *a, const char *path, char **out_text,
                                  size_t *out_len, ear_io_error *err);
 

@@ -463,44 +463,16 @@ ear_assets_stats ear_assets_get_stats(const ear_assets *a) {
 ear_result ear__assets_read_file(const ear_assets *a, const char *path, char **out_text,
                                  size_t *out_len, ear_io_error *err) {
     /* Outside the allowed folders reads exactly as a missing file. */
-    FILE *f = ear__assets_allowed(a, path) ? fopen(path, "rb") : (errno = ENOENT, NULL);
-    if (!f) {
-        ear_result r = errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO;
-        if (err) snprintf(err->message, sizeof err->message, "%s: %s", path, strerror(errno));
-        return r;
+    if (!ear__assets_allowed(a, path)) {
+        if (err) snprintf(err->message, sizeof err->message, "%s: no such file", path);
+        return EAR_E_NOT_FOUND;
     }
-    size_t cap = 4096, len = 0;
-    char *text = malloc(cap);
-    while (text) {
-        if (cap - len < 2048) {
-            char *bigger = realloc(text, cap * 2);
-            if (!bigger) {
-                free(text);
-                text = NULL;
-                break;
-            }
-            text = bigger;
-            cap *= 2;
-        }
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (n == 0) break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (!text) {
-        if (err) snprintf(err->message, sizeof err->message, "%s: out of memory", path);
-        return EAR_E_OUT_OF_MEMORY;
-    }
-    if (failed) {
-        free(text);
-        if (err) snprintf(err->message, sizeof err->message, "%s: read error", path);
-        return EAR_E_IO;
-    }
-    text[len] = '\0';
-    *out_text = text;
-    *out_len = len;
-    return EAR_OK;
+    /* A regular file of at most 16 MiB, checked on the open descriptor: a FIFO is not
+     * waited on, /dev/zero and a sparse 20 GB file are refused at once (core.md). */
+    char scratch[EAR_ERROR_TEXT_MAX];
+    return ear_file_read(path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, out_text, out_len,
+                         err ? err->message : scratch,
+                         err ? sizeof err->message : sizeof scratch);
 }
 
 /* <root>/<folder>/<name> with each music extension; true when one exists. */

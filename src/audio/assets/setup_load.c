@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Here, not beside the parser, because the native parser and the web build's refusing
  * one (setup_parse_web.c) share it. */
@@ -119,16 +120,26 @@ ear_result ear_assets_load_setup(ear_assets *a, ear_audio_setup **out_setup,
             snprintf(file, sizeof file, "%s", s->clips[i].file);
         else
             snprintf(file, sizeof file, "%s/sounds/%s", a->root, s->clips[i].file);
-        /* Outside the allowed folders reads exactly as a missing file. */
-        FILE *f = ear__assets_allowed(a, file) ? fopen(file, "rb") : NULL;
-        if (!f) {
-            if (err)
+        /* Outside the allowed folders reads exactly as a missing file. The check is the
+         * one every read makes (a FIFO is refused, not waited on). */
+        char why[EAR_ERROR_TEXT_MAX] = "";
+        int fd = -1;
+        ear_result opened =
+            ear__assets_allowed(a, file)
+                ? ear_file_open_read(file, EAR_FILE_MAX_SOUND_BYTES, &fd, NULL, why, sizeof why)
+                : EAR_E_NOT_FOUND;
+        if (opened == EAR_OK)
+            close(fd);
+        else {
+            if (err && opened == EAR_E_NOT_FOUND)
                 snprintf(err->message, sizeof err->message,
                          "%.200s: clips.%.100s: no file %.180s", path, s->clips[i].name, file);
+            else if (err)
+                snprintf(err->message, sizeof err->message, "%.150s: clips.%.80s: %.250s", path,
+                         s->clips[i].name, why);
             ear_audio_setup_destroy(s);
             return EAR_E_FORMAT;
         }
-        fclose(f);
         r = ear__assets_set_alias(a, s->clips[i].name, file);
         if (r != EAR_OK) {
             ear_audio_setup_destroy(s);

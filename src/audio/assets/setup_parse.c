@@ -86,8 +86,24 @@ static ear_result check_keys(parser *p, json_t *obj, const char *path,
     return EAR_OK;
 }
 
+/* What a JSON value is, for "expected an object, got an array". */
+static const char *json_kind(const json_t *v) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "an array";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER:
+    case JSON_REAL: return "a number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: break;
+    }
+    return "null";
+}
+
 static ear_result want_object(parser *p, json_t *v, const char *path) {
-    return json_is_object(v) ? EAR_OK : fail(p, path, "expected an object");
+    return json_is_object(v) ? EAR_OK
+                             : fail(p, path, "expected an object, got %s", json_kind(v));
 }
 
 /* A number field: absent leaves *out alone (unless required). */
@@ -465,7 +481,9 @@ static ear_result parse_reverb_json(parser *p, json_t *v, ear_audio_setup *s) {
 
 static json_t *load_json(parser *p, const char *text, size_t length) {
     json_error_t jerr;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &jerr);
+    /* JSON_DECODE_ANY: a document that is valid JSON but not an object ("42") is told
+     * so by the caller's check, not called "not valid JSON". */
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
     if (!root) {
         char text_at[EAR_ERROR_TEXT_MAX];
         snprintf(text_at, sizeof text_at, "line %d, column %d", jerr.line, jerr.column);

@@ -15,12 +15,16 @@
  * Magnitudes are resampled, not waveforms, so a filter's gain at a frequency is the
  * dataset's gain there whatever the two rates.
  */
+#define _POSIX_C_SOURCE 200809L /* fstat, stat, close */
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <threads.h>
+#include <unistd.h>
 
 #include <mysofa.h>
 
@@ -537,15 +541,29 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     ear_hrtf_config cfg;
     ear_result r = check_config(config, &cfg, path, err);
     if (r != EAR_OK) return r;
-    FILE *probe = fopen(path, "rb");
-    if (!probe) {
-        char why[300];
-        snprintf(why, sizeof why, "%s", strerror(errno));
-        return fail(err, errno == ENOENT ? EAR_E_NOT_FOUND : EAR_E_IO, path, why);
-    }
-    fclose(probe);
+    /* The path is checked through core (a regular file of at most EAR_FILE_MAX_HRTF_BYTES,
+     * checked on the open descriptor: a FIFO is refused, never waited on). libmysofa opens
+     * files by path, and its in-memory reader (mysofa_load_data) reads out of bounds on
+     * truncated files (hrtf.md, "Fuzzing"), so it is handed the checked descriptor's own
+     * name, /proc/self/fd/N, which opens the very file that was checked: nothing swapped in
+     * at the path since is read. Where /proc is missing it is handed the path itself, and
+     * a file put there between the check and libmysofa's open would be read (a window of a
+     * few system calls). */
+    int fd = -1;
+    char why[EAR_HRTF_ERROR_MAX];
+    r = ear_file_open_read(path, EAR_FILE_MAX_HRTF_BYTES, &fd, NULL, why, sizeof why);
+    if (r != EAR_OK) return fail(err, r, path, ear_file_reason(why, path));
+    char own[64];
+    snprintf(own, sizeof own, "/proc/self/fd/%d", fd);
+    struct stat checked, named;
+    const char *open_as = fstat(fd, &checked) == 0 && stat(own, &named) == 0 &&
+                                  checked.st_dev == named.st_dev &&
+                                  checked.st_ino == named.st_ino
+                              ? own
+                              : path;
     int code = 0;
-    struct MYSOFA_HRTF *h = mysofa_load(path, &code);
+    struct MYSOFA_HRTF *h = mysofa_load(open_as, &code);
+    close(fd);
     return build(h, code, path, &cfg, out_set, err);
 }
 

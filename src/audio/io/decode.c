@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Frames asked of libsndfile per call. */
 #define DECODE_CHUNK_FRAMES 16384u
@@ -106,31 +107,80 @@ bool ear__io_header_overstates(SNDFILE *file) {
     return false;
 }
 
-ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
-                        ear_audio_info *out, ear_io_error *err) {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return ear__io_fail(err, EAR_E_NOT_FOUND, path, "no such file");
-        return ear__io_fail(err, EAR_E_IO, path, "cannot read: %s", strerror(errno));
+/* The formats Earshot decodes (decode.md): WAV (with its WAVE_FORMAT_EXTENSIBLE and RF64
+ * forms), FLAC, Ogg Vorbis, Ogg Opus and MP3. libsndfile reads about twenty more (PAF,
+ * MAT, VOC, headerless VOX ADPCM...), which no game is asked to ship and whose decoders get
+ * little use: a file in one of them is refused by name. */
+static bool documented_format(const SF_INFO *info) {
+    switch (info->format & SF_FORMAT_TYPEMASK) {
+    case SF_FORMAT_WAV:
+    case SF_FORMAT_WAVEX:
+    case SF_FORMAT_RF64:
+    case SF_FORMAT_FLAC:
+    case SF_FORMAT_MPEG: return true;
+    case SF_FORMAT_OGG: {
+        int sub = info->format & SF_FORMAT_SUBMASK;
+        return sub == SF_FORMAT_VORBIS || sub == SF_FORMAT_OPUS;
     }
-    if (S_ISDIR(st.st_mode))
-        return ear__io_fail(err, EAR_E_IO, path, "is a folder, not a sound file");
-    if (st.st_size == 0) return ear__io_fail(err, EAR_E_FORMAT, path, "the file is empty");
+    default: return false;
+    }
+}
 
+/* libsndfile's name of the file's container ("PAF (Ensoniq PARIS)"), or "unknown". */
+static const char *major_name(const SF_INFO *info) {
+    SF_FORMAT_INFO f;
+    memset(&f, 0, sizeof f);
+    f.format = info->format & SF_FORMAT_TYPEMASK;
+    if (sf_command(NULL, SFC_GET_FORMAT_INFO, &f, (int)sizeof f) == 0 && f.name) return f.name;
+    return "unknown";
+}
+
+ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
+                        ear_audio_info *out, uint64_t *out_bytes, ear_io_error *err) {
+    /* A regular file of at most EAR_FILE_MAX_SOUND_BYTES, checked on the descriptor that
+     * libsndfile then reads (core.md): a FIFO is refused, not waited on. */
+    int fd = -1;
+    uint64_t bytes = 0;
+    char why[EAR_ERROR_TEXT_MAX];
+    ear_result opened =
+        ear_file_open_read(path, EAR_FILE_MAX_SOUND_BYTES, &fd, &bytes, why, sizeof why);
+    if (opened != EAR_OK) {
+        const char *reason = ear_file_reason(why, path);
+        if (strcmp(reason, "is a folder, not a file") == 0)
+            reason = "is a folder, not a sound file";
+        return ear__io_fail(err, opened, path, "%s", reason);
+    }
+    if (bytes == 0) {
+        close(fd);
+        return ear__io_fail(err, EAR_E_FORMAT, path, "the file is empty");
+    }
+    /* A second descriptor on the same open file, to look at its first bytes when
+     * libsndfile refuses it (it closes its own either way). */
+    int sniff = dup(fd);
     memset(info, 0, sizeof *info);
-    SNDFILE *file = sf_open(path, SFM_READ, info);
+    SNDFILE *file = sf_open_fd(fd, SFM_READ, info, SF_TRUE);
     if (!file) {
         int code = sf_error(NULL);
+        bool text = sniff >= 0 && ear__io_is_text_fd(sniff);
+        if (sniff >= 0) close(sniff);
         if (code == SF_ERR_SYSTEM)
             return ear__io_fail(err, EAR_E_IO, path, "cannot read: %s", sf_strerror(NULL));
         if (code == SF_ERR_MALFORMED_FILE)
             return ear__io_fail(err, EAR_E_FORMAT, path, "malformed or truncated: %s",
                                 sf_strerror(NULL));
-        if (ear__io_is_text(path))
+        if (text)
             return ear__io_fail(err, EAR_E_FORMAT, path, "is a text file, not a sound file");
         return ear__io_fail(err, EAR_E_FORMAT, path, "not a sound file libsndfile can read: %s",
                             sf_strerror(NULL));
+    }
+    if (sniff >= 0) close(sniff);
+    if (!documented_format(info)) {
+        ear_result r = ear__io_fail(err, EAR_E_UNSUPPORTED, path,
+                                    "its format, %s, is not one Earshot decodes (WAV, FLAC, "
+                                    "Ogg Vorbis, Opus, MP3)",
+                                    major_name(info));
+        sf_close(file);
+        return r;
     }
     ear_result result = EAR_OK;
     if (info->channels < 1 || info->channels > 2)
@@ -149,13 +199,13 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
                               "truncated: the Ogg stream's last page is missing");
     else if (info->frames == 0)
         result = ear__io_fail(err, EAR_E_FORMAT, path, "holds no audio frames");
-    else if (info->frames > 0 && most_frames(info, (uint64_t)st.st_size) &&
-             (uint64_t)info->frames > most_frames(info, (uint64_t)st.st_size))
+    else if (info->frames > 0 && most_frames(info, bytes) &&
+             (uint64_t)info->frames > most_frames(info, bytes))
         result = ear__io_fail(err, EAR_E_FORMAT, path,
                               "corrupt: the header claims %lld frames, more than a file of "
                               "%lld bytes can hold (at most %llu)",
-                              (long long)info->frames, (long long)st.st_size,
-                              (unsigned long long)most_frames(info, (uint64_t)st.st_size));
+                              (long long)info->frames, (long long)bytes,
+                              (unsigned long long)most_frames(info, bytes));
     if (result != EAR_OK) {
         sf_close(file);
         return result;
@@ -170,6 +220,7 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
         out->format = format_of(info);
     }
     *out_file = file;
+    if (out_bytes) *out_bytes = bytes;
     return EAR_OK;
 }
 
@@ -177,7 +228,7 @@ ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *
     if (!path || !out) return EAR_E_INVALID_ARG;
     SNDFILE *file;
     SF_INFO info;
-    ear_result r = ear__io_open(path, &file, &info, out, err);
+    ear_result r = ear__io_open(path, &file, &info, out, NULL, err);
     if (r == EAR_OK) sf_close(file);
     return r;
 }
@@ -293,10 +344,9 @@ ear_result ear_decode_file(const char *path, const ear_allocator *alloc, ear_cli
     if (!path || !out_clip) return EAR_E_INVALID_ARG;
     SNDFILE *file;
     SF_INFO info;
-    ear_result r = ear__io_open(path, &file, &info, NULL, err);
+    uint64_t bytes = 0;
+    ear_result r = ear__io_open(path, &file, &info, NULL, &bytes, err);
     if (r != EAR_OK) return r;
-    struct stat st;
-    uint64_t bytes = stat(path, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
     r = decode_clip(path, file, &info, bytes, alloc, out_clip, err);
     sf_close(file);
     return r;

@@ -25,10 +25,13 @@ ear_result ear__io_fail(ear_io_error *err, ear_result result, const char *path,
 ear_result ear__io_failv(ear_io_error *err, ear_result result, const char *path,
                          const char *log_prefix, const char *format, va_list args);
 
-/* Opens path for reading and fills *info and *out (which may be NULL). Fails, with
- * nothing open, as ear_decode_file documents. */
+/* Opens path for reading (ear_file_open_read: a regular file of at most
+ * EAR_FILE_MAX_SOUND_BYTES, the descriptor handed to sf_open_fd) and fills *info, *out and
+ * *out_bytes (the file's size; both may be NULL). A file libsndfile reads in a format
+ * decode.md does not name is EAR_E_UNSUPPORTED. Fails, with nothing open, as
+ * ear_decode_file documents. */
 ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
-                        ear_audio_info *out, ear_io_error *err);
+                        ear_audio_info *out, uint64_t *out_bytes, ear_io_error *err);
 
 /* True when libsndfile's frame count for this file is exact (so a shorter body is a
  * truncated file): everything but MP3, whose count is an estimate. */
@@ -38,9 +41,10 @@ bool ear__io_frames_exact(const SF_INFO *info);
  * says (its log then holds "(should be N)"). */
 bool ear__io_header_overstates(SNDFILE *file);
 
-/* True when the file's first 512 bytes look like text (no NUL or other control bytes but
+/* True when the first 512 bytes of the file open at fd (read with pread, so its offset
+ * does not matter) look like text (no NUL or other control bytes but
  * tab, newlines, form feed; UTF-8 allowed): a file that will not decode because it is
  * text, not audio (sniff.c). */
-bool ear__io_is_text(const char *path);
+bool ear__io_is_text_fd(int fd);
 
 #endif

@@ -5,17 +5,17 @@
  * container Earshot reads has binary bytes (NULs, lengths) in its first few hundred
  * bytes; a text file has none.
  */
+#define _POSIX_C_SOURCE 200809L /* pread */
+
 #include "io_internal.h"
 
-#include <stdio.h>
+#include <unistd.h>
 
-bool ear__io_is_text(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
+bool ear__io_is_text_fd(int fd) {
     unsigned char head[512];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    if (n == 0) return false;
+    ssize_t got = pread(fd, head, sizeof head, 0);
+    if (got <= 0) return false;
+    size_t n = (size_t)got;
     for (size_t i = 0; i < n; i++) {
         unsigned char b = head[i];
         /* Tab, newlines, form feed and carriage return are text; other controls are not. */

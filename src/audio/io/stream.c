@@ -196,7 +196,7 @@ ear_result ear_file_stream_open(const char *path, const ear_file_stream_config *
 
     SNDFILE *file;
     SF_INFO info;
-    ear_result r = ear__io_open(path, &file, &info, NULL, err);
+    ear_result r = ear__io_open(path, &file, &info, NULL, NULL, err);
     if (r != EAR_OK) return r;
 
     const ear_allocator *a = c.allocator;

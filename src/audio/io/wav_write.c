@@ -11,12 +11,13 @@
  * FIFO or a device is refused even with overwrite (opening a FIFO would wait for a writer
  * that never comes; replacing a device node is never what a render means).
  *
- * The samples go to a temporary file made with mkstemp (O_EXCL: no planted name is ever
- * opened) in the target's folder, which is fsync'ed and renamed over the target only
- * once complete: a failure leaves no half file and the old file, if any, intact. rename
- * replaces a name, never what a link at that name points to.
+ * The samples go through core's safe write (ear_file_write_begin/commit, core.md): a
+ * temporary file made with mkstemp (O_EXCL: no planted name is ever opened) in the
+ * target's folder, fsync'ed and renamed over the target only once complete: a failure
+ * leaves no half file and the old file, if any, intact. rename replaces a name, never what
+ * a link at that name points to.
  */
-#define _DEFAULT_SOURCE /* mkstemp, fsync, fchmod */
+#define _DEFAULT_SOURCE
 #include "earshot/wav.h"
 
 #include "io_internal.h"
@@ -37,7 +38,7 @@
 #define WRITE_CHUNK_FRAMES 65536u
 
 ear_wav_write_config ear_wav_write_config_default(void) {
-    return (ear_wav_write_config){.overwrite = false};
+    return (ear_wav_write_config){.overwrite = false, .overwrite_hint = NULL};
 }
 
 static ear_result fail(ear_io_error *err, ear_result r, const char *path, const char *format,
@@ -47,6 +48,13 @@ static ear_result fail(ear_io_error *err, ear_result r, const char *path, const 
     r = ear__io_failv(err, r, path, "cannot write ", format, args);
     va_end(args);
     return r;
+}
+
+/* A failure core's safe write described as "<path>: <reason>", said as this writer says
+ * its own. */
+static ear_result fail_core(ear_io_error *err, ear_result r, const char *path,
+                            const char *why) {
+    return fail(err, r, path, "%s", ear_file_reason(why, path));
 }
 
 /* Whether the open regular file fd is a WAV this writer made. */
@@ -62,40 +70,10 @@ static bool written_by_us(int fd) {
     return ours;
 }
 
-/* EAR_OK when path may be (re)written; else the refusal. */
-static ear_result check_target(const char *path, bool overwrite, ear_io_error *err) {
-    struct stat st;
-    if (lstat(path, &st) != 0) {
-        if (errno == ENOENT) return EAR_OK;
-        return fail(err, EAR_E_IO, path, "%s",
-                    errno == ENOTDIR ? "no such folder" : strerror(errno));
-    }
-    if (S_ISLNK(st.st_mode))
-        return overwrite ? EAR_OK
-                         : fail(err, EAR_E_STATE, path,
-                                "is a symbolic link, which is not followed (overwrite "
-                                "replaces the link itself)");
-    if (S_ISDIR(st.st_mode)) return fail(err, EAR_E_STATE, path, "is a folder");
-    if (!S_ISREG(st.st_mode))
-        return fail(err, EAR_E_STATE, path, "is a %s, not a file",
-                    S_ISFIFO(st.st_mode)   ? "FIFO"
-                    : S_ISSOCK(st.st_mode) ? "socket"
-                                           : "device");
-    if (overwrite) return EAR_OK;
-    /* O_NOFOLLOW and O_NONBLOCK: whatever replaced the file since lstat is not followed
-     * and not waited on. */
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    bool ours = false;
-    if (fd >= 0) {
-        struct stat now;
-        ours = fstat(fd, &now) == 0 && S_ISREG(now.st_mode) && written_by_us(fd);
-        close(fd);
-    }
-    if (!ours)
-        return fail(err, EAR_E_STATE, path,
-                    "exists and is not a WAV that Earshot wrote; it is kept (overwrite "
-                    "replaces it)");
-    return EAR_OK;
+/* written_by_us as core's ours check. */
+static bool ours_check(int fd, void *user) {
+    (void)user;
+    return written_by_us(fd);
 }
 
 ear_result ear_wav_write(const char *path, const float *samples, uint64_t frames,
@@ -118,22 +96,18 @@ ear_result ear_wav_write_with(const char *path, const float *samples, uint64_t f
     size_t path_len = strlen(path);
     if (path[path_len - 1] == '/') return fail(err, EAR_E_INVALID_ARG, path, "not a file name");
 
-    ear_result result = check_target(path, c.overwrite, err);
-    if (result != EAR_OK) return result;
-
-    char *tmp = malloc(path_len + sizeof ".tmp-XXXXXX");
-    if (!tmp) return EAR_E_OUT_OF_MEMORY;
-    memcpy(tmp, path, path_len);
-    memcpy(tmp + path_len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(tmp);
-        return fail(err, EAR_E_IO, path, "%s",
-                    e == ENOENT || e == ENOTDIR ? "no such folder" : strerror(e));
-    }
-    (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
-    (void)fchmod(fd, 0644); /* a render is for listening to, not a secret */
+    /* Core's safe write (core.md): the target checked without following a link, the
+     * samples into a temporary file beside it, fsync'ed and renamed over it. */
+    ear_file_write_config fc = ear_file_write_config_default();
+    fc.overwrite = c.overwrite;
+    fc.ours = ours_check;
+    fc.ours_name = "a WAV that Earshot wrote";
+    fc.overwrite_hint = c.overwrite_hint;
+    char why[EAR_ERROR_TEXT_MAX];
+    ear_file_writer w;
+    ear_result result = ear_file_write_begin(path, &fc, &w, why, sizeof why);
+    if (result != EAR_OK) return fail_core(err, result, path, why);
+    int fd = w.fd;
 
     SF_INFO info;
     memset(&info, 0, sizeof info);
@@ -160,14 +134,11 @@ ear_result ear_wav_write_with(const char *path, const float *samples, uint64_t f
         if (close_error != 0 && result == EAR_OK)
             result = fail(err, EAR_E_IO, path, "%s", sf_error_number(close_error));
     }
-    if (result == EAR_OK && fsync(fd) != 0)
-        result = fail(err, EAR_E_IO, path, "%s", strerror(errno));
-    if (close(fd) != 0 && result == EAR_OK)
-        result = fail(err, EAR_E_IO, path, "%s", strerror(errno));
-    if (result == EAR_OK && rename(tmp, path) != 0)
-        result =
-            fail(err, EAR_E_IO, path, "renaming %s over it failed: %s", tmp, strerror(errno));
-    if (result != EAR_OK) unlink(tmp);
-    free(tmp);
-    return result;
+    if (result != EAR_OK) {
+        ear_file_write_abort(&w);
+        return result;
+    }
+    result = ear_file_write_commit(&w, why, sizeof why);
+    if (result != EAR_OK) return fail_core(err, result, path, why);
+    return EAR_OK;
 }
