@@ -36,7 +36,8 @@ static const char usage_text[] =
     "  --autoplay          headless, played by the bot that only hears\n"
     "  --record FILE       record the run's input and hashes per step\n"
     "  --replay FILE       play a recording back, checking every step's hashes\n"
-    "  --speech-log FILE   every spoken line as \"<game time s>\\t<text>\"\n"
+    "  --speech-log FILE   what was heard: \"<start s>\\t<text>\\theard\" for each line\n"
+    "                      said whole, \"...\\tcut <said s>/<full s>\" for one cut short\n"
     "  --level N           start straight in level N (1..3)\n"
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
@@ -84,11 +85,27 @@ typedef struct run {
     bot *bot;
 } run;
 
-static void on_line(void *user, double game_s, const char *text) {
+/* A line whose fate is known. The log says what was heard: "<start s>\t<text>\theard",
+ * or "cut <said s>/<full s>" for a line cut short (0.00 for one dropped before it began).
+ * The bot hears what a player heard: a whole line when it was said whole, the words said
+ * before the cut of a cut one, nothing of a dropped one. */
+static void on_line(void *user, const ear_speech_event *e) {
     run *r = user;
-    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\n", game_s, text);
-    if (r->echo) printf("%7.2f  %s\n", game_s, text);
-    if (r->bot) bot_hear_line(r->bot, text);
+    bool whole = e->kind == EAR_SPEECH_EVENT_END;
+    char fate[48];
+    if (whole)
+        snprintf(fate, sizeof fate, "heard");
+    else
+        snprintf(fate, sizeof fate, "cut %.2f/%.2f", e->said_s, e->full_s);
+    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\t%s\n", e->start_s, e->text, fate);
+    if (r->echo) printf("%7.2f  %s  [%s]\n", e->start_s, e->text, fate);
+    if (r->bot && e->said_len > 0) {
+        char said[EAR_SPEECH_TEXT_MAX];
+        size_t n = e->said_len < sizeof said ? e->said_len : sizeof said - 1;
+        memcpy(said, e->text, n);
+        said[n] = '\0';
+        bot_hear_line(r->bot, said);
+    }
 }
 
 static uint64_t fnv(uint64_t h, const float *s, size_t n) {

@@ -344,8 +344,13 @@ typedef struct ear_ui_menu_config {
     const char *message; /* dialogs: a translation key read after the title */
     ear_ui_menu_role role;
     ear_ui_escape escape;
-    bool no_wrap;                /* default false: Up on the first item wraps to the last */
-    bool hide_position;          /* default false */
+    bool no_wrap;       /* default false: Up on the first item wraps to the last */
+    bool hide_position; /* default false */
+    /* default false: opening says the title at once, cutting what is being said (the
+     * player asked for the menu). true: the title waits until what is being said is done
+     * (a menu the game opens after it reported something: a result, an error), so the
+     * report is heard whole (docs/modules/speech.md, "What interrupts"). */
+    bool after_speech;
     const char *music;           /* a track for while this menu is on top; NULL: none */
     const char *default_item;    /* forms: the button Enter presses; NULL: the first button
                                     that closes */
@@ -356,6 +361,9 @@ typedef struct ear_ui_menu_config {
  * EAR_E_OUT_OF_MEMORY. The caller owns it until it is opened or made a submenu.
  * Thread: game. */
 ear_result ear_ui_menu_create(const ear_ui_menu_config *config, ear_ui_menu **out_menu);
+/* config.after_speech after creation (a game that knows only when it opens the menu
+ * whether it has just reported something). Thread: game. */
+void ear_ui_menu_set_after_speech(ear_ui_menu *menu, bool after_speech);
 /* Frees a menu that was never opened. NULL does nothing. Thread: game. */
 void ear_ui_menu_destroy(ear_ui_menu *menu);
 /* Adds an item at the end (copied; a submenu is taken even on failure, then freed).
