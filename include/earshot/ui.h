@@ -240,6 +240,13 @@ ear_result ear_ui_set_sound_data(ear_ui *ui, const char *name, const float *samp
                                  uint64_t frames, uint32_t channels, uint32_t sample_rate);
 /* Turns "3 of 6" on or off for every widget. Thread: game. */
 void ear_ui_set_hide_position(ear_ui *ui, bool hide);
+/* Sets the repeat timing of held navigation keys (the player's key-repeat setting): a
+ * held key repeats after delay_s, then every every_s. EAR_E_INVALID_ARG for a value that
+ * is not finite and above 0 (nothing changes then). Thread: game. */
+ear_result ear_ui_set_repeat(ear_ui *ui, double delay_s, double every_s);
+/* The repeat timing in force. Thread: game. */
+double ear_ui_repeat_delay_s(const ear_ui *ui);
+double ear_ui_repeat_every_s(const ear_ui *ui);
 
 /* ---- Events -------------------------------------------------------------------------- */
 
@@ -273,7 +280,9 @@ const char *ear_ui_sound_name(ear_ui_context *uc, ear_ui_sound_slot slot);
 ear_result ear_ui_post(ear_ui_context *uc, const char *kind, const char *item,
                        const char *value, int index);
 /* Keys through the raw view: pressed this frame; pressed or repeating while held (the
- * UI's repeat timing); held; this frame's typed text. Thread: game. */
+ * UI's repeat timing); held; this frame's typed text. A key that was held when the top
+ * widget opened or resumed is none of these until it is let go and pressed again
+ * (Shift, Ctrl and Alt excepted: they only modify). Thread: game. */
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key);
