@@ -475,9 +475,9 @@ static void focus_rule(ear_ctx *ctx, demo *d) {
     if (lost == d->focus_lost) return;
     d->focus_lost = lost;
     if (lost)
-        report(ctx, d, ear_tr(ctx, "focus.lost"));
+        say(ctx, ear_tr(ctx, "focus.lost")); /* the player's doing: at once */
     else
-        report(ctx, d, ear_tr(ctx, d->paused_by_player ? "focus.still" : "focus.back"));
+        say(ctx, ear_tr(ctx, d->paused_by_player ? "focus.still" : "focus.back"));
 }
 
 demo *demo_create(const demo_options *options) {

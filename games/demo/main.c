@@ -47,6 +47,7 @@ static const char usage_text[] =
     "  --wav FILE          headless: write what was heard\n"
     "  --plot FILE         headless: an SVG picture of it\n"
     "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
+    "  --bot-keys FILE     autoplay: the bot's keys as a --script (\"<frame> down KEY\")\n"
     "  --assets DIR        the sounds folder's parent (default: the build's)\n"
     "  --headphones        3D sound (HRTF) on headphones, whatever the save says\n"
     "  --no-headphones     panned sound, whatever the save says\n"
@@ -157,7 +158,7 @@ int main(int argc, char **argv) {
     bool headless = false, autoplay = false, all = false, choose_mode = true;
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
-    const char *assets = DEMO_ASSETS, *bot_log_path = NULL;
+    const char *assets = DEMO_ASSETS, *bot_log_path = NULL, *bot_keys_path = NULL;
     const char *hrtf_path = EAR_HRTF_DEFAULT_PATH;
     int level = 0, headphones = 0;
     double seconds = 0;
@@ -213,6 +214,8 @@ int main(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--bot-log") && v) {
             bot_log_path = argv[++i];
+        } else if (!strcmp(a, "--bot-keys") && v) {
+            bot_keys_path = argv[++i];
         } else if (!strcmp(a, "--wav") && v) {
             wav = argv[++i];
         } else if (!strcmp(a, "--plot") && v) {
@@ -254,6 +257,13 @@ int main(int argc, char **argv) {
     }
     r.echo = autoplay;
     FILE *bot_log = bot_log_path ? fopen(bot_log_path, "w") : NULL;
+    /* the bot's keys as a script another run can play (tests/game/heard.sh walks level 1
+     * to its goal by them, with the speech at any rate) */
+    FILE *bot_keys_out = bot_keys_path ? fopen(bot_keys_path, "w") : NULL;
+    if (bot_keys_path && !bot_keys_out) {
+        fprintf(stderr, "earshot-demo: --bot-keys %s: %s\n", bot_keys_path, strerror(errno));
+        return 1;
+    }
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
 
     ear_script script = {0};
@@ -376,13 +386,20 @@ int main(int argc, char **argv) {
                     bot_keys k;
                     bot_decide(r.bot, &k);
                     for (int key = 1; key < EAR_KEY_COUNT; key++) {
-                        if (k.held[key] && !held[key]) ear_runner_key_down(rn, (ear_key)key);
-                        if (!k.held[key] && held[key]) ear_runner_key_up(rn, (ear_key)key);
+                        bool down = k.held[key] && !held[key], up = !k.held[key] && held[key];
+                        if (down) ear_runner_key_down(rn, (ear_key)key);
+                        if (up) ear_runner_key_up(rn, (ear_key)key);
+                        if (bot_keys_out && (down || up))
+                            fprintf(bot_keys_out, "%llu %s %s\n", (unsigned long long)frame,
+                                    down ? "down" : "up", ear_key_name((ear_key)key));
                         held[key] = k.held[key];
                     }
                     for (size_t t = 0; t < k.tap_count; t++) {
                         ear_runner_key_down(rn, k.taps[t]);
                         ear_runner_key_up(rn, k.taps[t]);
+                        if (bot_keys_out)
+                            fprintf(bot_keys_out, "%llu press %s\n", (unsigned long long)frame,
+                                    ear_key_name(k.taps[t]));
                     }
                 }
             }
@@ -466,6 +483,7 @@ int main(int argc, char **argv) {
     if (r.speech_log) fclose(r.speech_log);
     bot_destroy(r.bot);
     if (bot_log) fclose(bot_log);
+    if (bot_keys_out) fclose(bot_keys_out);
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);
