@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define WINDOW    30 /* frames: one period of the guide bell at 60 frames a second */
-#define PI_F      3.14159265f
-#define BELL_HZ   1000.0f
-#define BRIGHT_HZ 4000.0f
-#define BUZZ_HZ   55.0f
+#define WINDOW      30 /* frames: one period of the guide bell at 60 frames a second */
+#define PI_F        3.14159265f
+#define BELL_HZ     1000.0f
+#define BRIGHT_HZ   4000.0f
+#define BUZZ_HZ     55.0f
+#define BRIGHT_HIST 180    /* frames: 3 s of the bright partial */
+#define BESIDE_HZ   180.0f /* the bell's neighbours, 820 and 1180 Hz, three bins away */
 /* walking: the game turns the player 90 degrees a second, 1.5 a frame */
 #define TURN_DEG_PER_FRAME 1.5f
 #define PROBE_DEG          20.0f /* the least turn that tells front from behind */
@@ -27,6 +29,7 @@ typedef enum act { ACT_LISTEN, ACT_TURN, ACT_WALK, ACT_WAIT } act;
 
 typedef struct bands {
     float bell_l, bell_r, bright, buzz;
+    float beside; /* at 820 and 1180 Hz: what is not the bell around it */
 } bands;
 
 enum {
@@ -83,6 +86,11 @@ struct bot {
     int walks, doubts;
     bool walk_after; /* a small turn: then walk at once */
     bool news;
+    int silent_frames, bell_frames; /* frames in a row without and with the bell */
+    int stopped_frames;             /* since it stopped */
+    float bright_hist[BRIGHT_HIST]; /* each frame's window of the bright partial */
+    float stop_ref;                 /* the loudest bright partial when it stopped */
+    bool stopped;
 };
 
 bot *bot_create(bool play_all, FILE *log) {
@@ -123,6 +131,11 @@ static bool item_of(const char *text, char *label, size_t cap, size_t *total) {
     if (!comma || !strstr(comma + 2, ", ") || len == 0 || text[len - 1] < '0' ||
         text[len - 1] > '9')
         return false;
+    /* the position, "1 of 4": two numbers (a line cut before its end, "…, button, 1",
+     * is not an item) */
+    const char *pos = text + len;
+    while (pos > text && !(pos[-1] == ' ' && pos - 2 > text && pos[-2] == ',')) pos--;
+    if (pos[0] < '0' || pos[0] > '9' || !strchr(pos, ' ')) return false;
     size_t n = (size_t)(comma - text);
     if (n >= cap) n = cap - 1;
     memcpy(label, text, n);
@@ -170,9 +183,25 @@ void bot_hear_line(bot *b, const char *text) {
         b->turned = 0;
         b->walks = b->doubts = 0;
         b->news = false;
+        b->stopped = false;
+        b->silent_frames = b->bell_frames = 0;
+        memset(b->bright_hist, 0, sizeof b->bright_hist);
         note(b, b->mode == MODE_DRIVE ? "driving: listening for the bell"
                                       : "walking: listening for the bell");
         return;
+    }
+    char label[128];
+    size_t total = 0;
+    if (b->mode != MODE_MENU && item_of(text, label, sizeof label, &total)) {
+        /* A menu while playing whose title it missed (cut by its own keys): the
+         * completion menu has "Next level", the game-over menu "Retry"; else Exit. */
+        b->mode = MODE_MENU;
+        b->want_count = 0;
+        if (b->play_all) b->want[b->want_count++] = b->words[W_NEXT];
+        b->want[b->want_count++] = b->words[W_RETRY];
+        b->want[b->want_count++] = b->words[W_EXIT];
+        b->seen_items = 0;
+        note(b, "a menu: choosing");
     }
     if (b->mode == MODE_WALK) {
         /* something happened (a goal found: the next is elsewhere): look again */
@@ -181,14 +210,12 @@ void bot_hear_line(bot *b, const char *text) {
         return;
     }
     if (b->mode != MODE_MENU) return;
-    char label[128];
-    size_t total = 0;
     if (!item_of(text, label, sizeof label, &total)) return;
     b->item_total = total;
     b->seen_items++;
     /* the best wanted item not yet given up on */
     size_t skip = total ? (b->seen_items - 1) / (total + 1) : 0;
-    for (size_t i = skip; i < b->want_count; i++) {
+    for (size_t i = skip; i < b->want_count && i <= skip; i++) {
         if (strcmp(label, b->want[i]) == 0) {
             b->pending_tap = EAR_KEY_ENTER;
             note(b, label);
@@ -217,6 +244,10 @@ void bot_hear_audio(bot *b, const float *stereo, uint32_t frames, uint32_t rate)
     x.bright =
         power(stereo, frames, 0, BRIGHT_HZ, rate) + power(stereo, frames, 1, BRIGHT_HZ, rate);
     x.buzz = power(stereo, frames, 0, BUZZ_HZ, rate) + power(stereo, frames, 1, BUZZ_HZ, rate);
+    x.beside = 0;
+    for (int ch = 0; ch < 2; ch++)
+        x.beside += power(stereo, frames, ch, BELL_HZ - BESIDE_HZ, rate) +
+                    power(stereo, frames, ch, BELL_HZ + BESIDE_HZ, rate);
     b->ring[b->ring_pos] = x;
     b->ring_pos = (b->ring_pos + 1) % WINDOW;
     if (b->heard < WINDOW) b->heard++;
@@ -230,6 +261,7 @@ static bands window_sum(const bot *b, size_t last) {
         s.bell_r += x->bell_r;
         s.bright += x->bright;
         s.buzz += x->buzz;
+        s.beside += x->beside;
     }
     return s;
 }
@@ -457,9 +489,47 @@ static void drive(bot *b, bot_keys *k) {
     }
 }
 
+/* The guide bell rings until the level's goal is reached: a player who hears it stop
+ * stands still and listens for what the game says (a result is said whole only if no
+ * key cuts it). On foot the bell has stopped when, for half a second, the window's
+ * 1000 Hz is less than twice its neighbours' (the music and the world are broad; the bell
+ * is a peak). In the car, where the engine fills 1000 Hz, when the bright partial
+ * (4000 Hz) falls below a tenth of its loudest of the last 3 s. It goes on once the bell
+ * is heard again for half a second, or after 8 s (the bell was there all along: a player
+ * would try again). */
+#define STOPPED_MAX_FRAMES 480
+
+static bool bell_stopped(bot *b) {
+    bands s = window_sum(b, WINDOW);
+    b->bright_hist[b->frame % BRIGHT_HIST] = s.bright;
+    float loudest = 0;
+    for (size_t i = 0; i < BRIGHT_HIST; i++)
+        if (b->bright_hist[i] > loudest) loudest = b->bright_hist[i];
+    bool silent;
+    if (b->mode == MODE_DRIVE)
+        silent = b->heard >= WINDOW && s.bright < 0.1f * (b->stopped ? b->stop_ref : loudest);
+    else
+        silent = b->heard >= WINDOW && s.bell_l + s.bell_r < 2.0f * s.beside;
+    b->silent_frames = silent ? b->silent_frames + 1 : 0;
+    b->bell_frames = silent ? 0 : b->bell_frames + 1;
+    if (!b->stopped && b->silent_frames >= WINDOW) {
+        b->stopped = true;
+        b->stopped_frames = 0;
+        b->stop_ref = loudest;
+        note(b, "the bell has stopped: listening");
+    } else if (b->stopped &&
+               (b->bell_frames >= WINDOW || ++b->stopped_frames > STOPPED_MAX_FRAMES)) {
+        b->stopped = false;
+        b->silent_frames = 0;
+        note(b, "going on");
+    }
+    return b->stopped;
+}
+
 void bot_decide(bot *b, bot_keys *out) {
     memset(out, 0, sizeof *out);
     b->frame++;
+    if (b->mode != MODE_MENU && bell_stopped(b)) return; /* listening for what happened */
     if (b->pending_tap != EAR_KEY_UNKNOWN) {
         out->taps[out->tap_count++] = b->pending_tap;
         b->pending_tap = EAR_KEY_UNKNOWN;

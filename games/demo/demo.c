@@ -292,7 +292,7 @@ struct demo {
     int route_level; /* 1-based for DEMO_ROUTE_PLAY */
     bool closing;
     uint64_t audio_hash;
-    uint64_t speech_seen;
+    bool reported; /* the game reported something this frame: the next menu waits for it */
 
     /* the level being played */
     int level; /* 1-based, 0: none */
@@ -344,6 +344,24 @@ static void say_fmt(ear_ctx *ctx, const char *key, const ear_lang_arg *args, siz
     if (ear_lang_format(ear_ctx_lang(ctx), key, args, n, text, sizeof text, NULL) != EAR_OK)
         snprintf(text, sizeof text, "%s", ear_tr(ctx, key));
     say(ctx, text);
+}
+
+/* What the game reports (a result, an error, a find, a level's intro) is not cut by what
+ * follows it: it waits for what is being said (SSIP "message"), and a menu the game opens
+ * in the same frame says its title after it (ear_ui_menu_set_after_speech). Only what
+ * the player asks for (a key, a menu move) interrupts (docs/game.md, "Speech"). */
+static void report(ear_ctx *ctx, demo *d, const char *text) {
+    ear_say_queued(ctx, text);
+    ear_stage_trigger_duck(ear_ctx_stage(ctx), "speech", (float)(0.06 * (double)strlen(text)));
+    d->reported = true;
+}
+
+static void report_fmt(ear_ctx *ctx, demo *d, const char *key, const ear_lang_arg *args,
+                       size_t n) {
+    char text[600];
+    if (ear_lang_format(ear_ctx_lang(ctx), key, args, n, text, sizeof text, NULL) != EAR_OK)
+        snprintf(text, sizeof text, "%s", ear_tr(ctx, key));
+    report(ctx, d, text);
 }
 
 static ear_lang_arg arg_s(const char *name, const char *value) {
@@ -425,7 +443,7 @@ static void apply_headphones(ear_ctx *ctx, demo *d, bool spoken) {
     }
     if (on && d->hrtf_failed && spoken) {
         ear_lang_arg a[1] = {arg_s("why", d->hrtf_why)};
-        say_fmt(ctx, "hrtf.unavailable", a, 1);
+        report_fmt(ctx, d, "hrtf.unavailable", a, 1);
     }
     ear_spatializer want = on && d->hrtf_loaded ? EAR_SPATIALIZER_HRTF : EAR_SPATIALIZER_PAN;
     if (!d->spatializer_sent || want != d->spatializer) {
@@ -464,7 +482,7 @@ static void focus_rule(ear_ctx *ctx, demo *d) {
     if (lost == d->focus_lost) return;
     d->focus_lost = lost;
     if (lost)
-        say(ctx, ear_tr(ctx, "focus.lost"));
+        say(ctx, ear_tr(ctx, "focus.lost")); /* the player's doing: at once */
     else
         say(ctx, ear_tr(ctx, d->paused_by_player ? "focus.still" : "focus.back"));
 }
@@ -866,7 +884,12 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
             .name = def->music, .source = {.clip = m}, .loop = true, .crossfade_s = 1.0f};
         ear_stage_music_play(ear_ctx_stage(ctx), &mp);
     }
-    say(ctx, ear_tr(ctx, def->intro_key));
+    /* the player chose the level: the intro answers at once; at the start, after a
+     * report (a damaged save), it waits for it */
+    if (d->reported)
+        report(ctx, d, ear_tr(ctx, def->intro_key));
+    else
+        say(ctx, ear_tr(ctx, def->intro_key));
     d->screen = SCREEN_GAME;
     d->result.level = level;
     d->result.finished = false;
@@ -964,6 +987,7 @@ static void open_main_menu(ear_ctx *ctx, demo *d, const char *focus) {
     button(m, "help", "menu.help", false);
     button(m, "quit", "menu.quit", true);
     if (focus) ear_ui_menu_focus(m, focus);
+    ear_ui_menu_set_after_speech(m, d->reported); /* after a damaged save's report */
     ear_ui_open_menu(ctx, m);
     d->screen = SCREEN_MENU;
 }
@@ -1004,6 +1028,7 @@ static void open_end_menu(ear_ctx *ctx, demo *d, bool complete) {
         button(m, "retry", "menu.retry", true);
     button(m, "levels", "menu.levels", true); /* the Level Select route */
     button(m, "exit", "menu.exit", true);
+    ear_ui_menu_set_after_speech(m, d->reported); /* the result first, whole */
     ear_ui_open_menu(ctx, m);
 }
 
@@ -1126,7 +1151,7 @@ static void finish_level(ear_ctx *ctx, demo *d) {
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
     ear_lang_arg a[2] = {arg_s("time", t), arg_s("score", s)};
-    say_fmt(ctx, "complete", a, 2);
+    report_fmt(ctx, d, "complete", a, 2);
     d->result.finished = true;
     d->result.time_s = d->time_s;
     d->result.score = d->score;
@@ -1140,7 +1165,7 @@ static void lose(ear_ctx *ctx, demo *d) {
     char s[32];
     snprintf(s, sizeof s, "%ld", d->score);
     ear_lang_arg a[1] = {arg_s("score", s)};
-    say_fmt(ctx, "gameover", a, 1);
+    report_fmt(ctx, d, "gameover", a, 1);
     d->result.finished = false;
     d->result.time_s = d->time_s;
     d->result.score = d->score;
@@ -1175,7 +1200,7 @@ static void reach(ear_ctx *ctx, demo *d, thing *t) {
     char text[400];
     snprintf(text, sizeof text, "%s %s",
              ear_tr(ctx, t->kind == THING_RADIO ? "found.radio" : "found.pickup"), left);
-    say(ctx, text);
+    report(ctx, d, text);
 }
 
 /* Walls within 2.5 m tick where they are (front, left, right), a little before they are
@@ -1295,7 +1320,7 @@ static void play_step(ear_ctx *ctx, demo *d) {
             char n[16]; /* room for any int */
             snprintf(n, sizeof n, "%d", d->lives);
             ear_lang_arg a[1] = {arg_s("n", n)};
-            say_fmt(ctx, "hurt", a, 1);
+            report_fmt(ctx, d, "hurt", a, 1);
         }
     }
     /* crates scrape while they move (shoved by the player or sliding on) */
@@ -1326,7 +1351,7 @@ static void play_step(ear_ctx *ctx, demo *d) {
         ear_vehicle_state vs;
         if (ear_vehicle_get_state(ph, d->car, &vs) == EAR_OK && !vs.engine_on &&
             fabsf(vs.speed_mps) < 0.05f) {
-            say(ctx, ear_tr(ctx, "fuel.out"));
+            report(ctx, d, ear_tr(ctx, "fuel.out"));
             lose(ctx, d);
             return;
         }
@@ -1409,8 +1434,17 @@ static void register_sound(void *user, const char *name, ear_result made, ear_cl
     ear_clip_release(clip);
 }
 
+/* What the player heard: each line's fate (said whole, or cut), for the speech log and
+ * the bot's ears (main.c). */
+static void heard(void *user, const ear_speech_event *e) {
+    demo *d = user;
+    if (e->kind != EAR_SPEECH_EVENT_START && d->opt.on_line)
+        d->opt.on_line(d->opt.line_user, e);
+}
+
 static void start(ear_ctx *ctx, void *user) {
     demo *d = user;
+    ear_speech_set_listener(ear_ctx_speech(ctx), heard, d);
     if (d->opt.sounds_in_memory) demo_sounds_make(register_sound, ear_ctx_assets(ctx));
     ear_lang *lang = ear_ctx_lang(ctx);
     ear_lang_load_text(lang, "en", english, sizeof english - 1, "demo english", NULL);
@@ -1427,7 +1461,7 @@ static void start(ear_ctx *ctx, void *user) {
     snprintf(crash.name, sizeof crash.name, "crash");
     ear_stage_set_duck(st, &crash);
     apply_settings(ctx, d);
-    if (d->save_broken) say(ctx, ear_tr(ctx, "save.broken"));
+    if (d->save_broken) report(ctx, d, ear_tr(ctx, "save.broken"));
     apply_headphones(ctx, d, false);
     if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS) {
         load_level(ctx, d, d->opt.start_level);
@@ -1446,13 +1480,6 @@ static void fixed_update(ear_ctx *ctx, void *user) {
     play_step(ctx, d);
 }
 
-/* A line spoken again (F1, the history key) is not a new message for speech, but it is
- * heard: the log gets it too. */
-static void log_spoken(ear_ctx *ctx, demo *d, const char *text) {
-    if (d->opt.on_line && text)
-        d->opt.on_line(d->opt.line_user, ear_ctx_time(ctx)->game_s, text);
-}
-
 static void update(ear_ctx *ctx, void *user) {
     demo *d = user;
     if (d->screen != SCREEN_GAME || d->completed || d->game_over || !d->map) return;
@@ -1462,11 +1489,9 @@ static void update(ear_ctx *ctx, void *user) {
         open_pause_menu(ctx, d);
         return;
     }
-    ear_speech *sp = ear_ctx_speech(ctx);
-    if (ear_key_pressed(ctx, EAR_KEY_F1) && ear_say_repeat_last(ctx) == EAR_OK)
-        log_spoken(ctx, d, ear_speech_history_at(sp, ear_speech_history_count(sp) - 1));
-    if (ear_key_pressed(ctx, EAR_KEY_H) && ear_speech_history_back(sp) == EAR_OK)
-        log_spoken(ctx, d, ear_speech_history_at(sp, ear_speech_history_cursor(sp)));
+    /* a repeat and a history read are lines too: the log hears them (heard) */
+    if (ear_key_pressed(ctx, EAR_KEY_F1)) ear_say_repeat_last(ctx);
+    if (ear_key_pressed(ctx, EAR_KEY_H)) ear_speech_history_back(ear_ctx_speech(ctx));
     if (ear_key_pressed(ctx, EAR_KEY_W)) speak_where(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_C)) speak_facing(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_T)) speak_status(ctx, d);
@@ -1474,7 +1499,8 @@ static void update(ear_ctx *ctx, void *user) {
     if (ear_key_pressed(ctx, EAR_KEY_K)) say(ctx, ear_tr(ctx, "keys"));
 }
 
-/* After the frame: the routes, the music rule and the speech log. */
+/* After the frame: the routes and the music rule (the speech log hears lines as they end:
+ * heard). */
 static void after_frame(ear_ctx *ctx, void *user) {
     demo *d = user;
     demo_route r = d->route;
@@ -1498,17 +1524,7 @@ static void after_frame(ear_ctx *ctx, void *user) {
     focus_rule(ctx, d);
     music_rule(ctx, d);
     note_room(ctx, d);
-    /* every new line of speech goes to the log with the game time */
-    ear_speech *sp = ear_ctx_speech(ctx);
-    uint64_t total = ear_speech_total(sp);
-    size_t count = ear_speech_history_count(sp);
-    uint64_t fresh = total - d->speech_seen;
-    if (fresh > count) fresh = count;
-    for (size_t i = count - (size_t)fresh; i < count; i++)
-        if (d->opt.on_line)
-            d->opt.on_line(d->opt.line_user, ear_ctx_time(ctx)->game_s,
-                           ear_speech_history_at(sp, i));
-    d->speech_seen = total;
+    d->reported = false;
 }
 
 static void end(ear_ctx *ctx, void *user) {

@@ -55,8 +55,11 @@ typedef struct demo_options {
     /* 0: the save's headphones setting (default off); 1: on, -1: off (--headphones,
      * --no-headphones; the setting is not changed in the save). */
     int headphones;
-    /* Every spoken line, with the game time (the speech log, and the bot's ears). */
-    void (*on_line)(void *user, double game_s, const char *text);
+    /* Every line when its fate is known: said whole (EAR_SPEECH_EVENT_END) or cut
+     * (EAR_SPEECH_EVENT_CUT, with the time and words said), repeats and history reads
+     * included; times on the speech clock (the runner's real clock: the fixed frames in
+     * a headless run). The speech log, and the bot's ears. */
+    void (*on_line)(void *user, const ear_speech_event *line);
     void *line_user;
 } demo_options;
 

@@ -37,7 +37,8 @@ static const char usage_text[] =
     "  --autoplay          headless, played by the bot that only hears\n"
     "  --record FILE       record the run's input and hashes per step\n"
     "  --replay FILE       play a recording back, checking every step's hashes\n"
-    "  --speech-log FILE   every spoken line as \"<game time s>\\t<text>\"\n"
+    "  --speech-log FILE   what was heard: \"<start s>\\t<text>\\theard\" for each line\n"
+    "                      said whole, \"...\\tcut <said s>/<full s>\" for one cut short\n"
     "  --level N           start straight in level N (1..3)\n"
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
@@ -47,6 +48,7 @@ static const char usage_text[] =
     "  --wav FILE          headless: write what was heard\n"
     "  --plot FILE         headless: an SVG picture of it\n"
     "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
+    "  --bot-keys FILE     autoplay: the bot's keys as a --script (\"<frame> down KEY\")\n"
     "  --assets DIR        the sounds folder's parent (default: the build's)\n"
     "  --headphones        3D sound (HRTF) on headphones, whatever the save says\n"
     "  --no-headphones     panned sound, whatever the save says\n"
@@ -132,11 +134,27 @@ static bool close_log(ear_file_writer *w, const char *flag) {
     return false;
 }
 
-static void on_line(void *user, double game_s, const char *text) {
+/* A line whose fate is known. The log says what was heard: "<start s>\t<text>\theard",
+ * or "cut <said s>/<full s>" for a line cut short (0.00 for one dropped before it began).
+ * The bot hears what a player heard: a whole line when it was said whole, the words said
+ * before the cut of a cut one, nothing of a dropped one. */
+static void on_line(void *user, const ear_speech_event *e) {
     run *r = user;
-    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\n", game_s, text);
-    if (r->echo) printf("%7.2f  %s\n", game_s, text);
-    if (r->bot) bot_hear_line(r->bot, text);
+    bool whole = e->kind == EAR_SPEECH_EVENT_END;
+    char fate[48];
+    if (whole)
+        snprintf(fate, sizeof fate, "heard");
+    else
+        snprintf(fate, sizeof fate, "cut %.2f/%.2f", e->said_s, e->full_s);
+    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\t%s\n", e->start_s, e->text, fate);
+    if (r->echo) printf("%7.2f  %s  [%s]\n", e->start_s, e->text, fate);
+    if (r->bot && e->said_len > 0) {
+        char said[EAR_SPEECH_TEXT_MAX];
+        size_t n = e->said_len < sizeof said ? e->said_len : sizeof said - 1;
+        memcpy(said, e->text, n);
+        said[n] = '\0';
+        bot_hear_line(r->bot, said);
+    }
 }
 
 static void queue_script(ear_runner *rn, const ear_script_event *e) {
@@ -183,7 +201,7 @@ int main(int argc, char **argv) {
     bool headless = false, autoplay = false, all = false, choose_mode = true;
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
-    const char *assets = DEMO_ASSETS, *bot_log_path = NULL;
+    const char *assets = DEMO_ASSETS, *bot_log_path = NULL, *bot_keys_path = NULL;
     const char *hrtf_path = EAR_HRTF_DEFAULT_PATH;
     int level = 0, headphones = 0;
     double seconds = 0;
@@ -239,6 +257,8 @@ int main(int argc, char **argv) {
             }
         } else if (!strcmp(a, "--bot-log") && v) {
             bot_log_path = argv[++i];
+        } else if (!strcmp(a, "--bot-keys") && v) {
+            bot_keys_path = argv[++i];
         } else if (!strcmp(a, "--wav") && v) {
             wav = argv[++i];
         } else if (!strcmp(a, "--plot") && v) {
@@ -282,6 +302,13 @@ int main(int argc, char **argv) {
     FILE *bot_log = bot_log_path ? open_log(&bot_out, "--bot-log", bot_log_path, true) : NULL;
     if (bot_log_path && !bot_log) {
         ear_file_write_abort(&speech_out);
+        return 1;
+    }
+    /* the bot's keys as a script another run can play (tests/game/heard.sh walks level 1
+     * to its goal by them, with the speech at any rate) */
+    FILE *bot_keys_out = bot_keys_path ? fopen(bot_keys_path, "w") : NULL;
+    if (bot_keys_path && !bot_keys_out) {
+        fprintf(stderr, "earshot-demo: --bot-keys %s: %s\n", bot_keys_path, strerror(errno));
         return 1;
     }
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
@@ -414,13 +441,20 @@ int main(int argc, char **argv) {
                     bot_keys k;
                     bot_decide(r.bot, &k);
                     for (int key = 1; key < EAR_KEY_COUNT; key++) {
-                        if (k.held[key] && !held[key]) ear_runner_key_down(rn, (ear_key)key);
-                        if (!k.held[key] && held[key]) ear_runner_key_up(rn, (ear_key)key);
+                        bool down = k.held[key] && !held[key], up = !k.held[key] && held[key];
+                        if (down) ear_runner_key_down(rn, (ear_key)key);
+                        if (up) ear_runner_key_up(rn, (ear_key)key);
+                        if (bot_keys_out && (down || up))
+                            fprintf(bot_keys_out, "%llu %s %s\n", (unsigned long long)frame,
+                                    down ? "down" : "up", ear_key_name((ear_key)key));
                         held[key] = k.held[key];
                     }
                     for (size_t t = 0; t < k.tap_count; t++) {
                         ear_runner_key_down(rn, k.taps[t]);
                         ear_runner_key_up(rn, k.taps[t]);
+                        if (bot_keys_out)
+                            fprintf(bot_keys_out, "%llu press %s\n", (unsigned long long)frame,
+                                    ear_key_name(k.taps[t]));
                     }
                 }
             }
@@ -509,6 +543,7 @@ int main(int argc, char **argv) {
     bot_destroy(r.bot);
     if (!close_log(&bot_out, "--bot-log")) code = 1;
     if (demo_get_result(d).save_failures) code = 1;
+    if (bot_keys_out) fclose(bot_keys_out);
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);

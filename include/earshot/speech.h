@@ -231,6 +231,71 @@ uint64_t ear_speech_delivered(const ear_speech *speech);
  * Thread: game. */
 bool ear_speech_braille_connected(ear_speech *speech);
 
+/* ---- Speech takes time: what is being said, and what was heard ----------------------------
+ *
+ * Every message, character and key the object says (not muted) is a line on a timeline:
+ * it starts when nothing is said before it (at once when it interrupts), lasts its
+ * length, and ends whole (heard) or is cut: by an interrupting line, a stop, a newer
+ * notification, or a message over text. A line dropped before it started is cut after
+ * 0 s. The clock is the caller's (ear_speech_advance; the runner gives its real clock,
+ * which a headless run takes from its fixed frames, so the same run gives the same
+ * times). A line's length:
+ *   - log_only (headless runs): as long as espeak-ng takes to say it at the rate and in
+ *     the language set (synthesised into memory, never played; cached by text, rate and
+ *     voice), or the estimate below when espeak-ng is absent or skip_espeak is set;
+ *   - the console, and the web build's live regions: the estimate;
+ *   - speech-dispatcher and espeak-ng on the stage: the estimate too (docs/modules/speech.md).
+ */
+typedef enum ear_speech_event_kind {
+    EAR_SPEECH_EVENT_START = 0, /* the line begins to be said */
+    EAR_SPEECH_EVENT_END,       /* it was said whole */
+    EAR_SPEECH_EVENT_CUT,       /* it was cut short (said_s < full_s), or dropped (0) */
+} ear_speech_event_kind;
+
+/* "start", "end", "cut"; "unknown" otherwise. Thread: any. */
+const char *ear_speech_event_name(ear_speech_event_kind kind);
+
+typedef struct ear_speech_event {
+    ear_speech_event_kind kind;
+    const char *text;             /* the whole line (valid during the call) */
+    ear_speech_priority priority; /* characters, keys, repeats: EAR_SPEECH_INTERRUPT */
+    bool again;                   /* a repeat or a history read */
+    double start_s;  /* when it began (a line dropped before it began: when dropped) */
+    double said_s;   /* how much of it was said (END: full_s) */
+    double full_s;   /* how long it takes whole */
+    size_t said_len; /* bytes of text said whole, word by word (ear_speech_said_len) */
+} ear_speech_event;
+
+/* Called on the game thread, inside the call that started, ended or cut the line (say,
+ * stop, advance, destroy). It must not call back into the speech object. */
+typedef void (*ear_speech_event_fn)(void *user, const ear_speech_event *event);
+
+/* Receives every start, end and cut from now on (NULL: none). Thread: game. */
+void ear_speech_set_listener(ear_speech *speech, ear_speech_event_fn fn, void *user);
+/* The clock moves to now_s (seconds; never backwards): lines whose time is up end, and
+ * the next waiting line starts where the last one ended. Lines said afterwards start at
+ * now_s. Thread: game. */
+void ear_speech_advance(ear_speech *speech, double now_s);
+/* Whether a line is being said at the clock's time. Thread: game. */
+bool ear_speech_speaking(const ear_speech *speech);
+/* The line being said: START with said_s and said_len so far. False when silent.
+ * Thread: game. */
+bool ear_speech_current(const ear_speech *speech, ear_speech_event *out);
+/* The language lines are timed in ("en", "de": espeak-ng's voice for it; default "en").
+ * Nothing is sent to speech-dispatcher. Thread: game. */
+void ear_speech_set_language(ear_speech *speech, const char *code);
+
+/* The documented estimate: how long a line takes at rate (-100 .. 100, 0 the normal
+ * rate, as ear_speech_set_rate), in words at wpm = 80 .. 175 .. 450 words a minute
+ * (espeak-ng's scale) of 60 / wpm seconds each: a letter counts a fifth of a word, a
+ * digit 1.25, a comma, colon or semicolon a quarter and a sentence's end one, both only
+ * when more words follow. At least 0.1 s. Thread: any. */
+double ear_speech_estimate_s(const char *text, int rate);
+/* How many bytes of text are said when fraction (0 .. 1) of its time has passed: the
+ * whole words whose last character is within the first fraction of its characters
+ * (strlen(text) at 1). Thread: any. */
+size_t ear_speech_said_len(const char *text, double fraction);
+
 /* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */
 ear_voice_id ear_speech_stage_voice(const ear_speech *speech);
 

@@ -240,6 +240,13 @@ ear_result ear_ui_set_sound_data(ear_ui *ui, const char *name, const float *samp
                                  uint64_t frames, uint32_t channels, uint32_t sample_rate);
 /* Turns "3 of 6" on or off for every widget. Thread: game. */
 void ear_ui_set_hide_position(ear_ui *ui, bool hide);
+/* Sets the repeat timing of held navigation keys (the player's key-repeat setting): a
+ * held key repeats after delay_s, then every every_s. EAR_E_INVALID_ARG for a value that
+ * is not finite and above 0 (nothing changes then). Thread: game. */
+ear_result ear_ui_set_repeat(ear_ui *ui, double delay_s, double every_s);
+/* The repeat timing in force. Thread: game. */
+double ear_ui_repeat_delay_s(const ear_ui *ui);
+double ear_ui_repeat_every_s(const ear_ui *ui);
 
 /* ---- Events -------------------------------------------------------------------------- */
 
@@ -273,7 +280,9 @@ const char *ear_ui_sound_name(ear_ui_context *uc, ear_ui_sound_slot slot);
 ear_result ear_ui_post(ear_ui_context *uc, const char *kind, const char *item,
                        const char *value, int index);
 /* Keys through the raw view: pressed this frame; pressed or repeating while held (the
- * UI's repeat timing); held; this frame's typed text. Thread: game. */
+ * UI's repeat timing); held; this frame's typed text. A key that was held when the top
+ * widget opened or resumed is none of these until it is let go and pressed again
+ * (Shift, Ctrl and Alt excepted: they only modify). Thread: game. */
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key);
@@ -344,8 +353,13 @@ typedef struct ear_ui_menu_config {
     const char *message; /* dialogs: a translation key read after the title */
     ear_ui_menu_role role;
     ear_ui_escape escape;
-    bool no_wrap;                /* default false: Up on the first item wraps to the last */
-    bool hide_position;          /* default false */
+    bool no_wrap;       /* default false: Up on the first item wraps to the last */
+    bool hide_position; /* default false */
+    /* default false: opening says the title at once, cutting what is being said (the
+     * player asked for the menu). true: the title waits until what is being said is done
+     * (a menu the game opens after it reported something: a result, an error), so the
+     * report is heard whole (docs/modules/speech.md, "What interrupts"). */
+    bool after_speech;
     const char *music;           /* a track for while this menu is on top; NULL: none */
     const char *default_item;    /* forms: the button Enter presses; NULL: the first button
                                     that closes */
@@ -356,6 +370,9 @@ typedef struct ear_ui_menu_config {
  * EAR_E_OUT_OF_MEMORY. The caller owns it until it is opened or made a submenu.
  * Thread: game. */
 ear_result ear_ui_menu_create(const ear_ui_menu_config *config, ear_ui_menu **out_menu);
+/* config.after_speech after creation (a game that knows only when it opens the menu
+ * whether it has just reported something). Thread: game. */
+void ear_ui_menu_set_after_speech(ear_ui_menu *menu, bool after_speech);
 /* Frees a menu that was never opened. NULL does nothing. Thread: game. */
 void ear_ui_menu_destroy(ear_ui_menu *menu);
 /* Adds an item at the end (copied; a submenu is taken even on failure, then freed).

@@ -218,6 +218,15 @@ ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *f
     return EAR_OK;
 }
 
+/* Speech takes time on the runner's real clock (a headless run's comes from its fixed
+ * frames, so the same run gives the same times), timed in the language the game speaks. */
+static void speech_clock(ear_runner *r) {
+    if (!r->speech) return;
+    const char *code = ear_lang_language(r->lang);
+    if (code) ear_speech_set_language(r->speech, code);
+    ear_speech_advance(r->speech, r->time.real_s);
+}
+
 /* Speech starts with the first frame: by then the backend has attached the audio
  * device or not, which decides whether espeak-ng can be heard. */
 static void start_speech(ear_runner *r) {
@@ -227,6 +236,7 @@ static void start_speech(ear_runner *r) {
     sc.stage = r->device ? r->stage : NULL;
     if (ear_speech_create(&sc, &r->speech) != EAR_OK)
         ear_log(EAR_LOG_ERROR, "runtime", "speech could not start; messages are not spoken");
+    speech_clock(r);
 }
 
 static void shutdown_scenes(ear_runner *r) {
@@ -436,6 +446,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     /* 1. Time: clocks advance (clamped), the scheduler fires. */
     phase_mark("time");
     ear_time_advance(&r->time, now_s);
+    speech_clock(r);
 
     /* 2. Input: queued events become this frame's state. */
     phase_mark("input");

@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE /* POLLRDHUP */
 #include "espeak_dl.h"
+#include "espeak_time.h"
 #include "speech_internal.h"
 
 #include <speech-dispatcher/libspeechd.h>
@@ -90,6 +91,9 @@ struct ear_speech {
     ear_speech_priority stage_priority;      /* of the voice on the stage */
     ready_clip *pending_head, *pending_tail; /* clips waiting their turn on the stage */
     ready_clip *deferred_progress;           /* the last progress message held back */
+    ear__speech_timeline timeline;           /* what is being said, and when */
+    int timing_rate;                         /* the rate lines are timed at */
+    char language[16];                       /* the language lines are timed in */
     /* Shared. */
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -127,9 +131,9 @@ static double now_s(void) {
 
 /* ---- espeak-ng, process-wide ----------------------------------------------------------- */
 
-static pthread_mutex_t espeak_lock = PTHREAD_MUTEX_INITIALIZER;
-static int espeak_rate_hz = 0; /* > 0 once initialised; < 0 when it failed */
-/* The library's functions once espeak_ready has loaded them (NULL: absent). Every es->
+/* The lock and the initialisation are shared with the timing of lines (espeak_time.c). */
+#define espeak_lock ear__espeak_lock
+/* The library's functions once espeak_ready has found them (NULL: absent). Every es->
  * call below runs with espeak_lock held, after espeak_ready said yes. */
 static const ear__espeak_table *es;
 
@@ -165,16 +169,10 @@ static int espeak_collect(short *wav, int n, espeak_EVENT *events) {
 /* Called with espeak_lock held. False when the library is absent (*absent set; the
  * loader has said so) or could not start. */
 static bool espeak_ready(bool *absent) {
-    if (espeak_rate_hz == 0) {
-        es = ear__espeak_api();
-        int rate =
-            es ? es->Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT)
-               : -1;
-        espeak_rate_hz = rate > 0 ? rate : -1;
-        if (rate > 0) es->SetSynthCallback(espeak_collect);
-    }
+    int rate = ear__espeak_start();
+    es = ear__espeak_api();
     *absent = es == NULL;
-    return espeak_rate_hz > 0;
+    return rate > 0 && es;
 }
 
 static int espeak_wpm(int rate) {
@@ -206,6 +204,7 @@ static ear_clip *espeak_clip(const cmd *c) {
     pcm_buf b = {0};
     pthread_mutex_lock(&espeak_lock);
     espeak_target = &b;
+    es->SetSynthCallback(espeak_collect); /* the timing sets its own */
     espeak_ERROR err = EE_INTERNAL_ERROR;
     uint32_t cp = 0;
     if (c->what == SAY_CHAR && ear__speech_utf8_char(c->text, &cp) > 0) {
@@ -225,7 +224,7 @@ static ear_clip *espeak_clip(const cmd *c) {
                         NULL, NULL);
     }
     espeak_target = NULL;
-    int rate = espeak_rate_hz;
+    int rate = ear__espeak_start();
     pthread_mutex_unlock(&espeak_lock);
     ear_clip *clip = NULL;
     if (err == EE_OK && !b.failed && b.count > 0)
@@ -781,6 +780,8 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
     sp->cfg.volume = clamp100(sp->cfg.volume);
     if (!(sp->cfg.espeak_volume > 0)) sp->cfg.espeak_volume = 1;
     sp->mute = cfg.mute;
+    sp->timing_rate = sp->cfg.use_rate ? sp->cfg.rate : 0;
+    snprintf(sp->language, sizeof sp->language, "en");
     atomic_init(&sp->echo, cfg.echo);
     atomic_init(&sp->latest_epoch, 0);
     atomic_init(&sp->delivered, 0);
@@ -842,6 +843,7 @@ void ear_speech_destroy(ear_speech *sp) {
     free_ready_list(sp->deferred_progress);
     free_names(sp->voices, sp->voice_count);
     free_names(sp->old_voices, sp->old_voice_count);
+    ear__timeline_free(&sp->timeline); /* what is still said or waits: cut */
     ear__speech_history_clear(&sp->history);
     pthread_cond_destroy(&sp->cond);
     pthread_mutex_destroy(&sp->lock);
@@ -858,9 +860,37 @@ static void drop_stage_speech(ear_speech *sp) {
     sp->stage_voice = EAR_VOICE_NONE;
 }
 
+/* How long a line takes: a headless run (log_only) asks espeak-ng (espeak_time.c) at the
+ * timing rate in the language (or the game's voice, when espeak-ng knows it); the other
+ * outputs, and a run without espeak-ng, the estimate (ear_speech_estimate_s). */
+static double line_seconds(const ear_speech *sp, const char *text) {
+    double s = 0;
+    if (sp->cfg.log_only && !sp->cfg.skip_espeak &&
+        ear__espeak_seconds(text, sp->timing_rate, sp->voice ? sp->voice : sp->language, &s))
+        return s;
+    return ear_speech_estimate_s(text, sp->timing_rate);
+}
+
+/* The line on the timeline: the text, a character as its name, a key as words. */
+static ear_result time_line(ear_speech *sp, say_kind what, const char *text,
+                            ear_speech_priority priority, bool again) {
+    char words[128];
+    const char *shown = text;
+    if (what == SAY_CHAR && strcmp(text, " ") == 0) shown = "space";
+    if (what == SAY_KEY) {
+        snprintf(words, sizeof words, "%s", text);
+        for (char *p = words; *p; p++)
+            if (*p == '_') *p = ' ';
+        shown = words;
+    }
+    return ear__timeline_say(&sp->timeline, shown, priority, again, line_seconds(sp, shown));
+}
+
 static ear_result say(ear_speech *sp, say_kind what, const char *text,
-                      ear_speech_priority priority) {
+                      ear_speech_priority priority, bool again) {
     if (sp->mute) return EAR_OK;
+    ear_result timed = time_line(sp, what, text, priority, again);
+    if (timed != EAR_OK) return timed;
     if (sp->cfg.log_only) {
         atomic_fetch_add(&sp->delivered, 1);
         if (atomic_load(&sp->echo))
@@ -882,18 +912,18 @@ ear_result ear_speech_say(ear_speech *sp, const char *text, ear_speech_priority 
         ear_result res = ear__speech_history_add(&sp->history, text);
         if (res != EAR_OK) return res;
     }
-    return say(sp, SAY_TEXT, text, priority);
+    return say(sp, SAY_TEXT, text, priority, false);
 }
 
 ear_result ear_speech_say_char(ear_speech *sp, const char *utf8_char_text) {
     if (!sp || !utf8_char_text || !ear__speech_char_valid(utf8_char_text))
         return EAR_E_INVALID_ARG;
-    return say(sp, SAY_CHAR, utf8_char_text, EAR_SPEECH_INTERRUPT);
+    return say(sp, SAY_CHAR, utf8_char_text, EAR_SPEECH_INTERRUPT, false);
 }
 
 ear_result ear_speech_say_key(ear_speech *sp, const char *key_name) {
     if (!sp || !key_name || !ear__speech_key_valid(key_name)) return EAR_E_INVALID_ARG;
-    return say(sp, SAY_KEY, key_name, EAR_SPEECH_INTERRUPT);
+    return say(sp, SAY_KEY, key_name, EAR_SPEECH_INTERRUPT, false);
 }
 
 ear__speech_history *ear__speech_history_of(ear_speech *sp) {
@@ -905,11 +935,12 @@ const ear__speech_history *ear__speech_history_of_const(const ear_speech *sp) {
 }
 
 ear_result ear__speech_say_again(ear_speech *sp, const char *text) {
-    return say(sp, SAY_TEXT, text, EAR_SPEECH_INTERRUPT);
+    return say(sp, SAY_TEXT, text, EAR_SPEECH_INTERRUPT, true);
 }
 
 void ear_speech_stop(ear_speech *sp) {
     if (!sp) return;
+    ear__timeline_stop(&sp->timeline);
     sp->epoch++;
     atomic_store(&sp->latest_epoch, sp->epoch);
     drop_stage_speech(sp);
@@ -1115,6 +1146,7 @@ ear_result ear_speech_set_voice(ear_speech *sp, const char *name) {
 
 void ear_speech_set_rate(ear_speech *sp, int rate) {
     if (!sp) return;
+    sp->timing_rate = clamp100(rate);
     send_cmd(sp, CMD_RATE, SAY_TEXT, NULL, EAR_SPEECH_MESSAGE, clamp100(rate));
 }
 
@@ -1134,4 +1166,27 @@ uint64_t ear_speech_delivered(const ear_speech *sp) {
 
 ear_voice_id ear_speech_stage_voice(const ear_speech *sp) {
     return sp ? sp->stage_voice : EAR_VOICE_NONE;
+}
+
+void ear_speech_set_listener(ear_speech *sp, ear_speech_event_fn fn, void *user) {
+    if (!sp) return;
+    sp->timeline.fn = fn;
+    sp->timeline.user = user;
+}
+
+void ear_speech_advance(ear_speech *sp, double now_s) {
+    if (sp) ear__timeline_advance(&sp->timeline, now_s);
+}
+
+bool ear_speech_speaking(const ear_speech *sp) {
+    return sp && ear__timeline_current(&sp->timeline, NULL);
+}
+
+bool ear_speech_current(const ear_speech *sp, ear_speech_event *out) {
+    return sp && ear__timeline_current(&sp->timeline, out);
+}
+
+void ear_speech_set_language(ear_speech *sp, const char *code) {
+    if (!sp || !code || !code[0] || strlen(code) >= sizeof sp->language) return;
+    snprintf(sp->language, sizeof sp->language, "%s", code);
 }

@@ -49,4 +49,36 @@ bool ear__speech_key_valid(const char *key_name);
  * stdout with a newline (flushed). */
 void ear__speech_write_line(const ear_speech_config *cfg, const char *text);
 
+/* The timeline of what is being said (timeline.c; speech.h's "Speech takes time"): the
+ * line being said (now.text NULL: silent), the lines waiting in order, the last progress
+ * message held back, the clock and the listener. Zero-initialised is silent at 0 s.
+ * Game thread. */
+typedef struct ear__speech_line {
+    char *text; /* owned */
+    ear_speech_priority priority;
+    bool again;
+    double start_s, full_s;
+} ear__speech_line;
+
+typedef struct ear__speech_timeline {
+    ear__speech_line now;
+    ear__speech_line *wait;
+    size_t wait_count, wait_cap;
+    ear__speech_line progress; /* text NULL: none held back */
+    double clock_s;
+    ear_speech_event_fn fn;
+    void *user;
+} ear__speech_timeline;
+
+/* A line of full_s seconds said now with priority (SSIP's rules, as speech-dispatcher
+ * applies them); again: a repeat or history read. EAR_E_OUT_OF_MEMORY changes nothing. */
+ear_result ear__timeline_say(ear__speech_timeline *tl, const char *text,
+                             ear_speech_priority priority, bool again, double full_s);
+/* Cuts the line being said and drops every waiting one. */
+void ear__timeline_stop(ear__speech_timeline *tl);
+void ear__timeline_advance(ear__speech_timeline *tl, double now_s);
+bool ear__timeline_current(const ear__speech_timeline *tl, ear_speech_event *out);
+/* Stops (reporting the cuts) and frees. */
+void ear__timeline_free(ear__speech_timeline *tl);
+
 #endif

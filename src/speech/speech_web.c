@@ -11,6 +11,11 @@
  * line after the ones before, so queued messages are said in order. The page clears a
  * region before it sets the same words again, so a repeat is spoken again
  * (web/page/earshot-web.js). A log_only object (headless runs) touches no page.
+ *
+ * The page cannot tell when the screen reader has said a line, so the timeline
+ * (timeline.c) times each line by the documented estimate (ear_speech_estimate_s at the
+ * screen reader's normal rate): an assertive line cuts what the estimate says is still
+ * being said, a polite one waits for it.
  */
 #include "speech_internal.h"
 
@@ -34,6 +39,7 @@ struct ear_speech {
     ear__speech_history history;
     atomic_uint_fast64_t delivered;
     bool mute, echo;
+    ear__speech_timeline timeline;
 };
 
 ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_speech) {
@@ -56,13 +62,19 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
 
 void ear_speech_destroy(ear_speech *sp) {
     if (!sp) return;
+    ear__timeline_free(&sp->timeline);
     ear__speech_history_clear(&sp->history);
     free(sp);
 }
 
 /* Hands one message to the page: assertive interrupts, polite waits its turn. */
-static ear_result say(ear_speech *sp, const char *text, bool assertive) {
+static ear_result say(ear_speech *sp, const char *text, ear_speech_priority priority,
+                      bool again) {
     if (sp->mute) return EAR_OK;
+    bool assertive = priority == EAR_SPEECH_INTERRUPT;
+    ear_result timed =
+        ear__timeline_say(&sp->timeline, text, priority, again, ear_speech_estimate_s(text, 0));
+    if (timed != EAR_OK) return timed;
     atomic_fetch_add(&sp->delivered, 1);
     if (sp->echo) ear__speech_write_line(&sp->cfg, text);
     if (sp->cfg.log_only) return EAR_OK;
@@ -79,14 +91,15 @@ ear_result ear_speech_say(ear_speech *sp, const char *text, ear_speech_priority 
         ear_result res = ear__speech_history_add(&sp->history, text);
         if (res != EAR_OK) return res;
     }
-    return say(sp, text, priority == EAR_SPEECH_INTERRUPT);
+    return say(sp, text, priority, false);
 }
 
 ear_result ear_speech_say_char(ear_speech *sp, const char *utf8_char_text) {
     if (!sp || !utf8_char_text || !ear__speech_char_valid(utf8_char_text))
         return EAR_E_INVALID_ARG;
     /* A live region reads a lone space as nothing: the word instead. */
-    return say(sp, strcmp(utf8_char_text, " ") == 0 ? "space" : utf8_char_text, true);
+    return say(sp, strcmp(utf8_char_text, " ") == 0 ? "space" : utf8_char_text,
+               EAR_SPEECH_INTERRUPT, false);
 }
 
 ear_result ear_speech_say_key(ear_speech *sp, const char *key_name) {
@@ -95,11 +108,13 @@ ear_result ear_speech_say_key(ear_speech *sp, const char *key_name) {
     char words[65];
     size_t len = strlen(key_name);
     for (size_t i = 0; i <= len; i++) words[i] = key_name[i] == '_' ? ' ' : key_name[i];
-    return say(sp, words, true);
+    return say(sp, words, EAR_SPEECH_INTERRUPT, false);
 }
 
 void ear_speech_stop(ear_speech *sp) {
-    if (!sp || sp->cfg.log_only) return;
+    if (!sp) return;
+    ear__timeline_stop(&sp->timeline);
+    if (sp->cfg.log_only) return;
     ear__web_announce_stop();
 }
 
@@ -112,7 +127,7 @@ const ear__speech_history *ear__speech_history_of_const(const ear_speech *sp) {
 }
 
 ear_result ear__speech_say_again(ear_speech *sp, const char *text) {
-    return say(sp, text, true);
+    return say(sp, text, EAR_SPEECH_INTERRUPT, true);
 }
 
 void ear_speech_update(ear_speech *sp) {
@@ -180,4 +195,26 @@ bool ear_speech_braille_connected(ear_speech *sp) {
 ear_voice_id ear_speech_stage_voice(const ear_speech *sp) {
     (void)sp;
     return EAR_VOICE_NONE;
+}
+
+void ear_speech_set_listener(ear_speech *sp, ear_speech_event_fn fn, void *user) {
+    if (!sp) return;
+    sp->timeline.fn = fn;
+    sp->timeline.user = user;
+}
+
+void ear_speech_advance(ear_speech *sp, double now_s) {
+    if (sp) ear__timeline_advance(&sp->timeline, now_s);
+}
+
+bool ear_speech_speaking(const ear_speech *sp) {
+    return sp && ear__timeline_current(&sp->timeline, NULL);
+}
+
+bool ear_speech_current(const ear_speech *sp, ear_speech_event *out) {
+    return sp && ear__timeline_current(&sp->timeline, out);
+}
+
+void ear_speech_set_language(ear_speech *sp, const char *code) {
+    (void)sp, (void)code; /* the page's lang attribute is the screen reader's */
 }

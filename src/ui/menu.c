@@ -37,7 +37,7 @@ struct ear_ui_menu {
     char *title, *message, *music, *default_item;
     ear_ui_menu_role role;
     ear_ui_escape escape;
-    bool no_wrap, hide_position;
+    bool no_wrap, hide_position, after_speech;
     ear__ui_owned_sounds sounds;
     menu_item *items;
     size_t count, cap;
@@ -58,6 +58,10 @@ static char *dup_str(const char *s) {
     char *d = malloc(n);
     if (d) memcpy(d, s, n);
     return d;
+}
+
+void ear_ui_menu_set_after_speech(ear_ui_menu *m, bool after_speech) {
+    if (m) m->after_speech = after_speech;
 }
 
 static void free_item(menu_item *it) {
@@ -90,6 +94,7 @@ ear_result ear_ui_menu_create(const ear_ui_menu_config *config, ear_ui_menu **ou
     m->escape = config->escape;
     m->no_wrap = config->no_wrap;
     m->hide_position = config->hide_position;
+    m->after_speech = config->after_speech;
     m->escape_item = SIZE_MAX;
     ear__ui_sounds_copy(&m->sounds, config->sounds);
     *out_menu = m;
@@ -293,7 +298,10 @@ static void say_title(ear_ui_context *uc, const ear_ui_menu *m) {
     ear__ui_append(
         t, sizeof t,
         ear_ui_tr(uc, m->role == EAR_UI_ROLE_MENU ? "ui.role.menu" : "ui.role.dialog"));
-    ear_ui_say(uc, t);
+    if (m->after_speech)
+        ear_ui_say_queued(uc, t); /* after the game's report */
+    else
+        ear_ui_say(uc, t);
     if (m->message) ear_ui_say_queued(uc, ear_ui_tr(uc, m->message));
     char d[EAR_UI_TEXT_MAX];
     describe_focus(uc, m, d, sizeof d);

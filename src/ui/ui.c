@@ -241,6 +241,22 @@ void ear_ui_set_hide_position(ear_ui *ui, bool hide) {
     if (ui) ui->cfg.hide_position = hide;
 }
 
+ear_result ear_ui_set_repeat(ear_ui *ui, double delay_s, double every_s) {
+    if (!ui || !(delay_s > 0) || !isfinite(delay_s) || !(every_s > 0) || !isfinite(every_s))
+        return EAR_E_INVALID_ARG;
+    ui->cfg.repeat_delay_s = delay_s;
+    ui->cfg.repeat_every_s = every_s;
+    return EAR_OK;
+}
+
+double ear_ui_repeat_delay_s(const ear_ui *ui) {
+    return ui ? ui->cfg.repeat_delay_s : 0;
+}
+
+double ear_ui_repeat_every_s(const ear_ui *ui) {
+    return ui ? ui->cfg.repeat_every_s : 0;
+}
+
 ear_result ear_ui_set_sound_data(ear_ui *ui, const char *name, const float *samples,
                                  uint64_t frames, uint32_t channels, uint32_t sample_rate) {
     if (!ui || !name || !name[0] || !samples) return EAR_E_INVALID_ARG;
@@ -398,18 +414,43 @@ void ear__ui_say_char(ear_ui_context *uc, const char *ch, size_t len, bool passw
 
 /* ---- Keys ------------------------------------------------------------------------------- */
 
+static bool is_modifier(int key) {
+    return key == EAR_KEY_LSHIFT || key == EAR_KEY_RSHIFT || key == EAR_KEY_LCTRL ||
+           key == EAR_KEY_RCTRL || key == EAR_KEY_LALT || key == EAR_KEY_RALT;
+}
+
+/* A key held when the top widget opened or resumed is not the widget's (see `stale`). */
+static bool stale_key(const ear_ui_context *uc, ear_key key) {
+    return uc->ui && (unsigned)key < EAR_KEY_COUNT && uc->ui->stale[key];
+}
+
+/* Called as the top widget opens or resumes: every key held now is stale for it. */
+static void mark_held_stale(ear_ui *ui, const ear_input *input) {
+    for (int k = 0; k < EAR_KEY_COUNT; k++)
+        ui->stale[k] = input && !is_modifier(k) && ear_input_raw_held(input, (ear_key)k);
+}
+
+/* At each update: a stale key that was let go (or let go and pressed again within the
+ * frame) is the widget's again. */
+static void refresh_stale(ear_ui *ui, const ear_input *input) {
+    for (int k = 0; k < EAR_KEY_COUNT; k++)
+        if (ui->stale[k] && (!input || !ear_input_raw_held(input, (ear_key)k) ||
+                             ear_input_raw_pressed(input, (ear_key)k)))
+            ui->stale[k] = false;
+}
+
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input && ear_input_raw_pressed(uc->input, key);
+    return uc && uc->input && !stale_key(uc, key) && ear_input_raw_pressed(uc->input, key);
 }
 
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input &&
+    return uc && uc->input && !stale_key(uc, key) &&
            ear_input_raw_repeating(uc->input, key, uc->ui->cfg.repeat_delay_s,
                                    uc->ui->cfg.repeat_every_s);
 }
 
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input && ear_input_raw_held(uc->input, key);
+    return uc && uc->input && !stale_key(uc, key) && ear_input_raw_held(uc->input, key);
 }
 
 const char *ear_ui_text_typed(ear_ui_context *uc) {
@@ -636,6 +677,7 @@ void ear_ui_update(ear_ctx *ctx, void *user) {
     ui->event_count = 0;
     ear_input *input = ear_ctx_input(ctx);
     register_customs(ui, ear_ctx_assets(ctx));
+    refresh_stale(ui, input);
     bool was_open = ui->depth > 0;
 
     apply_closes(ui, ctx);
@@ -648,6 +690,7 @@ void ear_ui_update(ear_ctx *ctx, void *user) {
         switch (e->state) {
         case EAR__UI_FRESH:
             e->state = EAR__UI_ACTIVE;
+            mark_held_stale(ui, input);
             if (e->widget.open)
                 e->widget.open(&uc, e->widget.self);
             else
@@ -655,6 +698,7 @@ void ear_ui_update(ear_ctx *ctx, void *user) {
             break;
         case EAR__UI_RESUME:
             e->state = EAR__UI_ACTIVE;
+            mark_held_stale(ui, input);
             if (e->widget.resume)
                 e->widget.resume(&uc, e->widget.self, e->has_value ? &e->value : NULL);
             e->has_value = false;

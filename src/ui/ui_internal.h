@@ -57,6 +57,10 @@ struct ear_ui {
      * played before the first widget music. */
     char track[EAR_SOUND_NAME_MAX];
     char previous[EAR_SOUND_NAME_MAX];
+    /* Keys held when the top widget opened or resumed: the widget sees none of them until
+     * they are let go (or pressed again), so a key held from the game (Up while walking
+     * onto the goal) neither repeats in the menu that opens nor activates anything. */
+    bool stale[EAR_KEY_COUNT];
     /* Set during an update. */
     ear_ctx *ctx;
 };

@@ -15,15 +15,17 @@ SRC=$(cd "$(dirname "$0")/../../games/demo" && pwd)
 "$GAME" --autoplay --all --level 1 --speech-log all.log --bot-log bot.log >all.out 2>all.err
 check "autoplay exits 0" test $? -eq 0
 check "summary: three levels done" grep -q '^summary: level=3 finished=yes .*levels_done=3 ' all.out
+# (the bot's own keys may cut a result: it hears a line only as it is said, and drives on
+# until it hears the bell stop)
 check "speech log: three completions with time and score" \
-    test "$(grep -cE '^[0-9]+\.[0-9]{2}	Level complete\. Time [0-9]+\.[0-9] seconds\. Score [0-9]+\.$' all.log)" -eq 3
+    test "$(grep -cE '^[0-9]+\.[0-9]{2}	Level complete\. Time [0-9]+\.[0-9] seconds\. Score [0-9]+\.	(heard|cut [0-9]+\.[0-9]{2}/[0-9]+\.[0-9]{2})$' all.log)" -eq 3
 check "the bot logged its own decisions" grep -q 'the bell is ahead' bot.log
 # The bot in German: it listens for the words of the game's German table (level 1 and its
 # completion menu here, to keep the test short; all three levels pass too).
 "$GAME" --autoplay --level 1 --lang de --speech-log de-all.log >de-all.out 2>&1
 check "German autoplay: level 1 done" grep -q '^summary: level=1 finished=yes .*levels_done=1 ' de-all.out
 check "German speech log: the completion" \
-    grep -qE '^[0-9]+\.[0-9]{2}	Level geschafft\. Zeit [0-9]+,[0-9] Sekunden\. Punkte [0-9]+\.$' de-all.log
+    grep -qE '^[0-9]+\.[0-9]{2}	Level geschafft\. Zeit [0-9]+,[0-9] Sekunden\. Punkte [0-9]+\.	heard$' de-all.log
 # Cache: level 2 adds its music only (walking sounds stay), level 3 the car's six sounds.
 check "cache loads 22 23 29 across next level" grep -qx 'loads: 22 23 29' all.out
 # Each level's room, as the world (its zone) and the stage (its room) report it; panned
@@ -49,18 +51,18 @@ cat >menu.script <<'S'
 230 quit
 S
 "$GAME" --headless --script menu.script --save s.save --speech-log en.log >en.out 2>&1
-for line in "0.02	Main menu, menu" "0.02	Play, button, 1 of 5" "0.08	Choose a level, submenu, 2 of 5" \
-    "0.17	Settings, submenu, 3 of 5" "0.27	Settings, menu" \
-    "0.27	Master volume, slider, 100 percent, 1 of 9" "0.50	Music volume, slider, 60 percent, 2 of 9" \
-    "0.58	70 percent" "1.00	Level 1: the garden. Follow the bell. Find two sparkles, then the beacon." \
-    "3.33	Paused, menu" "3.33	Resume, button, 1 of 5"; do
+for line in "0.02	Main menu, menu	cut 0.07/1.25" "0.08	Play, button, 1 of 5	cut 0.00/1.80" "0.08	Choose a level, submenu, 2 of 5	cut 0.08/2.45" \
+    "0.17	Settings, submenu, 3 of 5	cut 0.10/2.29" "0.27	Settings, menu	cut 0.23/1.18" \
+    "0.50	Master volume, slider, 100 percent, 1 of 9	cut 0.00/3.61" "0.50	Music volume, slider, 60 percent, 2 of 9	cut 0.08/3.52" \
+    "0.58	70 percent	cut 0.10/1.00" "1.00	Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.	cut 2.35/5.16" \
+    "3.35	Paused, menu	cut 0.48/1.04" "3.83	Resume, button, 1 of 5	cut 0.00/1.98"; do
     check "English: $line" has_line en.log "$line"
 done
 # 3. The save kept the music volume (70); German this time.
 "$GAME" --headless --script menu.script --save s.save --lang de --speech-log de.log >de.out 2>&1
-for line in "0.02	Hauptmenü, Menü" "0.02	Spielen, Schalter, 1 von 5" "0.27	Einstellungen, Menü" \
-    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 9" "0.58	80 Prozent" \
-    "3.33	Pause, Menü"; do
+for line in "0.02	Hauptmenü, Menü	cut 0.07/1.29" "0.08	Spielen, Schalter, 1 von 5	cut 0.00/2.08" "0.27	Einstellungen, Menü	cut 0.23/1.26" \
+    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 9	cut 0.08/4.27" "0.58	80 Prozent	cut 0.10/0.99" \
+    "3.35	Pause, Menü	cut 0.48/0.96"; do
     check "German: $line" has_line de.log "$line"
 done
 check "the save is encrypted" sh -c "head -c 18 s.save | grep -q EARSHOT-SAVE-ENC1"
@@ -78,7 +80,7 @@ if [ -n "$KILLER" ]; then
         awk '{ exit !($1 > 40 && $2 == int($1 / 2)) }' kill.note
     check "the save from before is intact" cmp -s k.save k.before
     "$GAME" --headless --script menu.script --save k.save --speech-log kill.log >/dev/null 2>&1
-    check "the next run loads it (music 70)" has_line kill.log "0.50	Music volume, slider, 70 percent, 2 of 9"
+    check "the next run loads it (music 70)" has_line kill.log "0.50	Music volume, slider, 70 percent, 2 of 9	cut 0.08/3.63"
     check "and says nothing of damage" sh -c "! grep -q 'damaged' kill.log"
 fi
 
@@ -110,13 +112,14 @@ check "focus loss pauses 2 s of 5 (time_s 2.98)" grep -q 'time_s=2.98 ' focus.ou
 printf '10 press ESCAPE\n20 focus_lost\n40 focus_gained\n300 quit\n' >pause.script
 "$GAME" --headless --level 1 --script pause.script >pause.out 2>&1
 check "player pause survives focus regained (time_s 0.17)" grep -q 'time_s=0.17 ' pause.out
-# The player hears the focus go and come back (the frame's game time: 10 frames in).
+# The player hears the focus go and come back (10 frames in: the run's clock; the loss is
+# the player's doing, so it is said at once, and cut by the return).
 "$GAME" --headless --level 1 --script focus.script --speech-log focus.log >/dev/null 2>&1
-check "focus loss is said" has_line focus.log "0.15	Paused: the window lost focus."
-check "focus regained is said" has_line focus.log "0.17	Resumed."
+check "focus loss is said" has_line focus.log "0.17	Paused: the window lost focus.	cut 2.00/2.02"
+check "focus regained is said" has_line focus.log "2.17	Resumed.	heard"
 "$GAME" --headless --level 1 --script pause.script --lang de --speech-log pause.log >/dev/null 2>&1
-for line in "0.17	Pausiert: das Fenster hat den Fokus verloren." \
-    "0.17	Das Fenster hat wieder den Fokus. Weiter pausiert."; do
+for line in "0.33	Pausiert: das Fenster hat den Fokus verloren.	cut 0.33/2.69" \
+    "0.67	Das Fenster hat wieder den Fokus. Weiter pausiert.	heard"; do
     check "German focus: $line" has_line pause.log "$line"
 done
 check "German: no Fortgesetzt while the player pause stays" sh -c "! grep -q 'Fortgesetzt' pause.log"
@@ -124,15 +127,15 @@ check "German: no Fortgesetzt while the player pause stays" sh -c "! grep -q 'Fo
 # 8. The keys in a level: where am I, facing (compass and clock), status, F1, key help, history.
 printf '10 press W\n20 press C\n30 press T\n40 press F1\n50 press K\n60 press H\n70 press H\n100 quit\n' >keys.script
 "$GAME" --headless --level 1 --script keys.script --speech-log keys.log >/dev/null 2>&1
-for line in "0.17	Level 1: the garden. The bell is 2 meters ahead, 1 to the right. 0 of 3 found. Time 0.2 seconds, score 0." \
-    "0.33	Facing east. The bell is at 1 o'clock." "0.50	Time 0.5 seconds, score 0, 3 lives." \
-    "0.67	Time 0.5 seconds, score 0, 3 lives." "1.00	Time 0.5 seconds, score 0, 3 lives." \
-    "1.17	Facing east. The bell is at 1 o'clock."; do
+for line in "0.17	Level 1: the garden. The bell is 2 meters ahead, 1 to the right. 0 of 3 found. Time 0.2 seconds, score 0.	cut 0.17/8.66" \
+    "0.33	Facing east. The bell is at 1 o'clock.	cut 0.17/2.25" "0.50	Time 0.5 seconds, score 0, 3 lives.	cut 0.17/3.62" \
+    "0.67	Time 0.5 seconds, score 0, 3 lives.	cut 0.17/3.62" "1.00	Time 0.5 seconds, score 0, 3 lives.	cut 0.17/3.62" \
+    "1.17	Facing east. The bell is at 1 o'clock.	cut 0.50/2.25"; do
     check "keys: $line" has_line keys.log "$line"
 done
 printf '10 press S\n100 down UP\n300 press S\n400 quit\n' >car.script
 "$GAME" --headless --level 3 --script car.script --lang de --speech-log car.log >/dev/null 2>&1
-check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer pro Stunde, Gang 3, 1,5 Liter im Tank."
+check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer pro Stunde, Gang 3, 1,5 Liter im Tank.	cut 1.67/4.84"
 
 # 10. Cache loads across restart (nothing read again), level select to level 2 (the start
 # menu's music read once, as the session keeps it from the first menu on; level 2's music
@@ -141,23 +144,23 @@ check "car: speed, gear and fuel in German" has_line car.log "5.00	26 Kilometer 
 printf '10 press ESCAPE\n20 press DOWN\n25 press ENTER\n40 press ESCAPE\n50 press DOWN\n55 press DOWN\n60 press ENTER\n70 press DOWN\n75 press ENTER\n90 press ESCAPE\n100 press DOWN\n105 press DOWN\n110 press ENTER\n120 press ENTER\n200 quit\n' >cache.script
 "$GAME" --headless --level 1 --script cache.script --speech-log cache.log >cache.out 2>&1
 check "cache loads 22 22 24 25 across restart and level select" grep -qx 'loads: 22 22 24 25' cache.out
-check "level select reaches level 2" grep -q '^0.67	Level 2: the cellar. Follow the bell.' cache.log
+check "level select reaches level 2" grep -q '^1.25	Level 2: the cellar. Follow the bell.' cache.log
 
 # 11. Level select from the pause menu: the game closes, the start menu opens with its
 # level list on top; Escape goes back to the start menu (focused on Choose a level).
 printf '10 press ESCAPE\n20 press DOWN\n25 press DOWN\n30 press ENTER\n50 press DOWN\n60 press ESCAPE\n80 press DOWN\n200 quit\n' >ls.script
 "$GAME" --headless --level 1 --script ls.script --speech-log ls.log >/dev/null 2>&1
-for line in "0.17	Choose a level, button, 3 of 5" "0.18	Choose a level, menu" \
-    "0.18	Level 1: the garden, button, 1 of 3" "0.50	Level 2: the cellar, button, 2 of 3" \
-    "0.68	Main menu, menu" "0.68	Choose a level, submenu, 2 of 5" \
-    "1.00	Settings, submenu, 3 of 5"; do
+for line in "0.42	Choose a level, button, 3 of 5	cut 0.10/2.26" "0.52	Choose a level, menu	cut 0.32/1.34" \
+    "0.83	Level 1: the garden, button, 1 of 3	cut 0.00/2.81" "0.83	Level 2: the cellar, button, 2 of 3	cut 0.18/2.69" \
+    "1.02	Main menu, menu	cut 0.32/1.25" "1.33	Choose a level, submenu, 2 of 5	cut 0.00/2.45" \
+    "1.33	Settings, submenu, 3 of 5	cut 2.00/2.29"; do
     check "level select: $line" has_line ls.log "$line"
 done
 "$GAME" --headless --level 1 --script ls.script --lang de --speech-log lsde.log >/dev/null 2>&1
-for line in "0.17	Level wählen, Schalter, 3 von 5" "0.18	Level wählen, Menü" \
-    "0.18	Level 1: der Garten, Schalter, 1 von 3" "0.50	Level 2: der Keller, Schalter, 2 von 3" \
-    "0.68	Hauptmenü, Menü" "0.68	Level wählen, Untermenü, 2 von 5" \
-    "1.00	Einstellungen, Untermenü, 3 von 5"; do
+for line in "0.42	Level wählen, Schalter, 3 von 5	cut 0.10/2.44" "0.52	Level wählen, Menü	cut 0.32/1.35" \
+    "0.83	Level 1: der Garten, Schalter, 1 von 3	cut 0.00/3.14" "0.83	Level 2: der Keller, Schalter, 2 von 3	cut 0.18/3.18" \
+    "1.02	Hauptmenü, Menü	cut 0.32/1.29" "1.33	Level wählen, Untermenü, 2 von 5	cut 0.00/2.73" \
+    "1.33	Einstellungen, Untermenü, 3 von 5	cut 2.00/2.52"; do
     check "German level select: $line" has_line lsde.log "$line"
 done
 
@@ -197,7 +200,7 @@ if [ -n "$LEVEL" ]; then
       for i in 0 1 2 3 4 5 6 7 8 9; do echo "$((40 + i * 5)) press LEFT"; done
       printf '100 press ESCAPE\n110 quit\n'; } >mute.script
     "$GAME" --headless --script mute.script --save mute.save --speech-log mute.log >/dev/null 2>&1
-    check "sound volume 0 set" has_line mute.log "1.42	0 percent"
+    check "sound volume 0 set" has_line mute.log "1.42	0 percent	cut 0.27/0.88"
     near() { # near <what> <expected dB> <music_level args...>
         what=$1 want=$2
         shift 2

@@ -454,6 +454,94 @@ TEST(held_keys_repeat_at_the_ui_repeat_rate) {
     h_free(&h);
 }
 
+static ear_ui_menu *numbered_menu(const char *id, int n) {
+    ear_ui_menu *m = NULL;
+    if (ear_ui_menu_create(&(ear_ui_menu_config){.id = id}, &m) != EAR_OK) return NULL;
+    for (int i = 0; i < n; i++) {
+        char item[16];
+        snprintf(item, sizeof item, "i%d", i);
+        ear_ui_menu_add(m, &(ear_ui_item){.id = item, .closes = i == n - 1});
+    }
+    return m;
+}
+
+TEST(a_key_held_when_a_widget_opens_does_nothing_until_pressed_again) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    /* Up held from the game (walking) for a second, then a menu opens under it: in the
+     * next second it would have repeated 13 times at 0.5 s + 0.08 s steps. */
+    ear_runner_key_down(h.r, EAR_KEY_UP);
+    h_frames(&h, 60);
+    ASSERT_OK(ear_ui_open_menu(h.ctx, numbered_menu("m", 5)));
+    h_frame(&h);
+    uint64_t opened = h_spoken(&h);
+    ASSERT_STR_EQ(h_said(&h, 0), "i0, button, 1 of 5");
+    h_frames(&h, 60);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 0);
+    ASSERT_EQ(h_spoken(&h), opened);
+    /* Let go and pressed again, it is the menu's: one move up (wrapping to the last). */
+    ear_runner_key_up(h.r, EAR_KEY_UP);
+    h_frame(&h);
+    ASSERT_EQ(h_spoken(&h), opened);
+    h_press(&h, EAR_KEY_UP);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 4);
+    ASSERT_STR_EQ(h_said(&h, 0), "i4, button, 5 of 5");
+    /* Enter held as a question opens on top does not answer it; Down held as the
+     * question closes (Escape) does not move the menu that resumes. */
+    ear_runner_key_down(h.r, EAR_KEY_ENTER);
+    ASSERT_OK(ear_ui_question(h.ctx, "q", "t.q", false));
+    h_frames(&h, 30);
+    ASSERT_TRUE(ear_ui_is_open(h.ctx, "q"));
+    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "q", NULL) == NULL);
+    ear_runner_key_up(h.r, EAR_KEY_ENTER);
+    ear_runner_key_down(h.r, EAR_KEY_DOWN);
+    h_frame(&h);
+    ASSERT_TRUE(h_find(&h, EAR_UI_CLOSED, "q", NULL) == NULL);
+    ear_runner_key_down(h.r, EAR_KEY_ESCAPE);
+    ear_runner_key_up(h.r, EAR_KEY_ESCAPE);
+    h_frames(&h, 60); /* Down held on, across the resume */
+    ASSERT_FALSE(ear_ui_is_open(h.ctx, "q"));
+    ASSERT_TRUE(h_find(&h, EAR_UI_CANCELLED, "q", NULL) != NULL);
+    /* The question took Down at once (it was pressed while the question was up): Yes to
+     * No. The menu that resumed under the held key stays on its last item. */
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 4);
+    ear_runner_key_up(h.r, EAR_KEY_DOWN);
+    h_frame(&h);
+    h_press(&h, EAR_KEY_DOWN);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 0);
+    /* Shift held as a widget opens still modifies: it is not stale. */
+    ear_runner_key_down(h.r, EAR_KEY_LSHIFT);
+    ASSERT_OK(ear_ui_question(h.ctx, "q2", "t.q", false));
+    h_frames(&h, 2);
+    ear_runner_key_down(h.r, EAR_KEY_TAB);
+    ear_runner_key_up(h.r, EAR_KEY_TAB);
+    h_frame(&h);
+    ear_runner_key_up(h.r, EAR_KEY_LSHIFT);
+    h_frame(&h);
+    ASSERT_STR_EQ(h_said(&h, 0), "No, button, 2 of 2"); /* Shift+Tab from Yes wraps */
+    h_free(&h);
+}
+
+TEST(the_repeat_timing_can_be_changed_while_running) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    ASSERT_NEAR(ear_ui_repeat_delay_s(h.ui), 0.5, 1e-12);
+    ASSERT_NEAR(ear_ui_repeat_every_s(h.ui), 0.08, 1e-12);
+    ASSERT_EQ(ear_ui_set_repeat(h.ui, 0, 0.1), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_ui_set_repeat(h.ui, 0.3, -1), EAR_E_INVALID_ARG);
+    ASSERT_NEAR(ear_ui_repeat_delay_s(h.ui), 0.5, 1e-12);
+    ASSERT_OK(ear_ui_set_repeat(h.ui, 0.3, 0.2));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, numbered_menu("m", 40)));
+    h_frame(&h);
+    /* Down held 2 s (up to 119/60 s): the press, then 0.3, 0.5, ..., 1.9 s: 1 + 9. */
+    ear_runner_key_down(h.r, EAR_KEY_DOWN);
+    h_frames(&h, 120);
+    ear_runner_key_up(h.r, EAR_KEY_DOWN);
+    h_frames(&h, 5);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 10);
+    h_free(&h);
+}
+
 /* ---- Text ------------------------------------------------------------------------------ */
 
 TEST(a_text_item_child_returns_its_text_and_changed_is_posted) {
@@ -902,6 +990,8 @@ TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(sliders_step_by_fractions_clamp_and_speak_in_the_players_language),
           TEST_ENTRY(first_letters_cycle_and_typed_prefixes_search),
           TEST_ENTRY(held_keys_repeat_at_the_ui_repeat_rate),
+          TEST_ENTRY(a_key_held_when_a_widget_opens_does_nothing_until_pressed_again),
+          TEST_ENTRY(the_repeat_timing_can_be_changed_while_running),
           TEST_ENTRY(a_text_item_child_returns_its_text_and_changed_is_posted),
           TEST_ENTRY(text_editing_keys_move_by_character_and_word_and_speak_deletions),
           TEST_ENTRY(password_mode_says_star),
