@@ -26,6 +26,7 @@ typedef enum demo_route {
     DEMO_ROUTE_REPLAY,       /* this level again (completion) */
     DEMO_ROUTE_RETRY,        /* this level again (game over, pause restart) */
     DEMO_ROUTE_LEVEL_SELECT, /* back to the main menu's level list */
+    DEMO_ROUTE_MENU,         /* back to the main menu (Escape on completion, game over) */
     DEMO_ROUTE_EXIT,         /* quit the game */
 } demo_route;
 

@@ -28,9 +28,9 @@ cat >hp.script <<'S'
 S
 "$GAME" --headless --script hp.script --save hp.save --speech-log en.log >en.out 2>&1
 check "exits 0" test $? -eq 0
-for line in "0.27	Master volume, slider, 100 percent, 1 of 9" \
-    "0.83	Language, combo box, English, 6 of 9" \
-    "0.92	Headphones (3D sound), check box, not checked, 7 of 9" "1.00	checked" \
+for line in "0.27	Master volume, slider, 100 percent, 1 of 11" \
+    "0.83	Language, combo box, English, 6 of 11" \
+    "0.92	Headphones (3D sound), check box, not checked, 7 of 11" "1.00	checked" \
     "1.18	Settings, submenu, 3 of 5"; do
     check "English: $line" has_line en.log "$line"
 done
@@ -45,7 +45,7 @@ check "nothing said of a failure" sh -c "! grep -q 'unavailable' en.log"
 check "a missing set: exits 0" test $? -eq 0
 check "a missing set is said" has_line miss.log \
     "0.02	3D sound unavailable: cannot load '$DIR/none.sofa': No such file or directory. Sounds are panned."
-check "the save kept it on" has_line miss.log "0.92	Headphones (3D sound), check box, checked, 7 of 9"
+check "the save kept it on" has_line miss.log "0.92	Headphones (3D sound), check box, checked, 7 of 11"
 check "the game went on" has_line miss.log "1.00	not checked"
 check "a missing set: panned" grep -qx 'spatializer: pan loaded=no directions=0 taps=0 source=-' miss.out
 
@@ -55,7 +55,7 @@ printf 'not a SOFA file\n' >bad.sofa
     --speech-log de.log >de.out 2>&1
 check "German: exits 0" test $? -eq 0
 check "German: the option" has_line de.log \
-    "0.92	Kopfhörer (3D-Klang), Kontrollkästchen, nicht aktiviert, 7 von 9"
+    "0.92	Kopfhörer (3D-Klang), Kontrollkästchen, nicht aktiviert, 7 von 11"
 check "German: a bad set is said when turned on" \
     grep -qE '^1\.00	3D-Klang nicht verfügbar: .*bad\.sofa.* Die Geräusche werden gepannt\.$' de.log
 check "German: panned" grep -qx 'spatializer: pan loaded=no directions=0 taps=0 source=-' de.out

@@ -130,8 +130,8 @@ try {
   const steps = [
     ["ArrowDown", [say("Choose a level, submenu, 2 of 5", true)]],
     ["ArrowDown", [say("Settings, submenu, 3 of 5", true)]],
-    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 8", false)]],
-    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 8", true)]],
+    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 10", false)]],
+    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 10", true)]],
     ["ArrowRight", [say("70 percent", true)]],
     ["Escape", [say("Settings, submenu, 3 of 5", true)]],
     ["ArrowUp", [say("Choose a level, submenu, 2 of 5", true)]],
@@ -167,7 +167,8 @@ try {
   check(json(got) === json([say("Paused: the window lost focus.", true), say("Resumed.", true)]),
         "focus: lost and back, word for word", json(got));
 
-  // 7. Escape: the pause menu; Quit ends the game, the save goes to browser storage.
+  // 7. Escape: the pause menu; Quit asks (No first), Yes ends the game, the save goes to
+  // browser storage.
   got = await press("Escape", 2);
   check(json(got) === json([say("Paused, menu", true), say("Resume, button, 1 of 5", false)]),
         "Escape: the pause menu, word for word", json(got));
@@ -175,6 +176,11 @@ try {
     got = await press("ArrowDown");
     check(json(got) === json([say(`${label}, ${n} of 5`, true)]), `pause menu: ${label}, ${n} of 5`, json(got));
   }
+  got = await press("Enter", 2);
+  check(json(got) === json([say("Quit the game?, dialog", true), say("No, button, 2 of 2", false)]),
+        "Quit asks, No first", json(got));
+  got = await press("ArrowUp");
+  check(json(got) === json([say("Yes, button, 1 of 2", true)]), "the question: Yes", json(got));
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => earshotWeb.ended && earshotWeb.savedAtEnd, null, { timeout: 5000 }).catch(() => {});
   got = await page.evaluate(() => earshotWeb.announcements.slice(-1)[0].text);
@@ -194,7 +200,7 @@ try {
   await press("ArrowDown");
   await press("Enter", 2);
   got = await press("ArrowDown");
-  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 8", true)]),
+  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 10", true)]),
         "loaded again: the music volume kept (70 percent)", json(got));
 
   check(errors.length === 0, "no console errors", json(errors));
