@@ -134,7 +134,11 @@ static const char english[] =
     "set.repeat_delay = Key repeat delay\n"
     "set.repeat_every = Key repeat interval\n"
     "quit.ask = Quit the game?\n"
-    "load.failed = {level} could not be loaded: {why} You stay in {current}.\n"
+    "load.failed = {level} could not be loaded: {why}\n"
+    "load.stay = You stay in {current}.\n"
+    "load.stay_menu = You are in the main menu.\n"
+    "load.no_start = the map has no start ('{tile}').\n"
+    "load.no_goal = the map has no goal ('{tile}').\n"
     "best = Best time {time} seconds.\n"
     "best.label = {level}, best time {time} seconds\n"
     "hrtf.unavailable = 3D sound unavailable: {why} Sounds are panned.\n"
@@ -212,7 +216,11 @@ static const char german[] =
     "set.repeat_delay = Tastenwiederholung nach\n"
     "set.repeat_every = Tastenwiederholung alle\n"
     "quit.ask = Spiel beenden?\n"
-    "load.failed = {level} konnte nicht geladen werden: {why} Du bleibst in {current}.\n"
+    "load.failed = {level} konnte nicht geladen werden: {why}\n"
+    "load.stay = Du bleibst in {current}.\n"
+    "load.stay_menu = Du bist im Hauptmenü.\n"
+    "load.no_start = die Karte hat keinen Start ('{tile}').\n"
+    "load.no_goal = die Karte hat kein Ziel ('{tile}').\n"
     "best = Bestzeit {time} Sekunden.\n"
     "best.label = {level}, Bestzeit {time} Sekunden\n"
     "hrtf.unavailable = 3D-Klang nicht verfügbar: {why} Die Geräusche werden gepannt.\n"
@@ -758,7 +766,69 @@ static void unload_level(ear_ctx *ctx, demo *d) {
     d->player = d->guide = d->car = EAR_BODY_NONE;
 }
 
-static void load_level(ear_ctx *ctx, demo *d, int level) {
+static void open_main_menu(ear_ctx *ctx, demo *d, const char *focus);
+static void open_pause_menu(ear_ctx *ctx, demo *d);
+static void open_end_menu(ear_ctx *ctx, demo *d, bool complete, const char *note);
+static void play_menu_music(ear_ctx *ctx, demo *d);
+
+/* Builds a level's map (demo_options.maps[level - 1], else the built-in one) and checks
+ * that it has what the level needs: its start and its goal. NULL on failure, with the
+ * reason in why (the builder's "row 3, column 4: ..." or the missing tile). Nothing of
+ * the level being played is touched, so a level that cannot load leaves it whole. */
+static ear_level *build_map(ear_ctx *ctx, demo *d, int level, char *why, size_t cap) {
+    const level_def *def = &levels[level - 1];
+    const char *text = d->opt.maps[level - 1] ? d->opt.maps[level - 1] : def->map;
+    ear_level *map = NULL;
+    ear_level_error err;
+    memset(&err, 0, sizeof err);
+    if (ear_level_build(text, def->cell_m, 3.0f, &map, &err) != EAR_OK) {
+        snprintf(why, cap, "%s.", err.message[0] ? err.message : "the map is not a map");
+        return NULL;
+    }
+    uint32_t start = def->drive ? 'V' : 'P', goal = def->drive ? 'F' : 'B';
+    if (ear_level_tile_count(map, start) == 0 || ear_level_tile_count(map, goal) == 0) {
+        /* the builder's reasons are English (as the HRTF loader's); this one is the game's */
+        bool no_start = ear_level_tile_count(map, start) == 0;
+        char tile[2] = {(char)(no_start ? start : goal), '\0'};
+        ear_lang_arg a[1] = {arg_s("tile", tile)};
+        if (ear_lang_format(ear_ctx_lang(ctx), no_start ? "load.no_start" : "load.no_goal", a,
+                            1, why, cap, NULL) != EAR_OK)
+            snprintf(why, cap, "%s", tile);
+        ear_level_destroy(map);
+        return NULL;
+    }
+    return map;
+}
+
+/* A level that could not be loaded is said, with why, and the player stays where they
+ * were: the level being played (its menu again: the completion or game-over menu, or the
+ * pause menu, each of which closed as it was chosen), or the main menu. */
+static void load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
+    ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, why);
+    char text[800];
+    ear_lang_arg a[2] = {arg_s("level", ear_tr(ctx, levels[level - 1].title_key)),
+                         arg_s("why", why)};
+    if (ear_lang_format(ear_ctx_lang(ctx), "load.failed", a, 2, text, sizeof text, NULL) !=
+        EAR_OK)
+        snprintf(text, sizeof text, "%s", why);
+    char stay[300] = "";
+    ear_lang_arg c[1] = {
+        arg_s("current", d->map ? ear_tr(ctx, levels[d->level - 1].title_key) : "")};
+    ear_lang_format(ear_ctx_lang(ctx), d->map ? "load.stay" : "load.stay_menu", c, 1, stay,
+                    sizeof stay, NULL);
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %s", stay);
+    say(ctx, text);
+    if (!d->map) {
+        open_main_menu(ctx, d, NULL);
+    } else if (d->completed || d->game_over) {
+        open_end_menu(ctx, d, d->completed, NULL);
+    } else if (d->paused_by_player) {
+        open_pause_menu(ctx, d);
+    }
+}
+
+/* Loads a level from its built map (build_map's, taken). */
+static void load_level(ear_ctx *ctx, demo *d, int level, ear_level *map) {
     unload_level(ctx, d);
     const level_def *def = &levels[level - 1];
     swap_level_assets(ctx, d, level);
@@ -766,11 +836,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
     ear_physics *ph = ear_ctx_physics(ctx);
     ear_world *w = ear_ctx_world(ctx);
     ear_physics_set_gravity(ph, (ear_vec3){0, 0, 0});
-    ear_level_error err;
-    if (ear_level_build(def->map, def->cell_m, 3.0f, &d->map, &err) != EAR_OK) {
-        ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, err.message);
-        return;
-    }
+    d->map = map;
     ear_level_add_to_world(d->map, ph, NULL);
     set_room(d, w, def);
     d->level = level;
@@ -1587,8 +1653,14 @@ static void start(ear_ctx *ctx, void *user) {
     apply_settings(ctx, d);
     if (d->save_broken) say(ctx, ear_tr(ctx, "save.broken"));
     apply_headphones(ctx, d, false);
-    if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS) {
-        load_level(ctx, d, d->opt.start_level);
+    char why[300];
+    ear_level *map = NULL;
+    if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS &&
+        !(map = build_map(ctx, d, d->opt.start_level, why, sizeof why))) {
+        play_menu_music(ctx, d);
+        load_failed(ctx, d, d->opt.start_level, why); /* to the main menu */
+    } else if (map) {
+        load_level(ctx, d, d->opt.start_level, map);
     } else {
         play_menu_music(ctx, d);
         open_main_menu(ctx, d, NULL);
@@ -1642,11 +1714,18 @@ static void after_frame(ear_ctx *ctx, void *user) {
     case DEMO_ROUTE_PLAY:
     case DEMO_ROUTE_NEXT:
     case DEMO_ROUTE_REPLAY:
-    case DEMO_ROUTE_RETRY:
+    case DEMO_ROUTE_RETRY: {
+        int level = d->route_level >= 1 && d->route_level <= DEMO_LEVELS ? d->route_level : 1;
+        char why[300];
+        ear_level *map = build_map(ctx, d, level, why, sizeof why);
+        if (!map) {
+            load_failed(ctx, d, level, why);
+            break;
+        }
         ear_ui_close_all(ctx);
-        load_level(ctx, d,
-                   d->route_level >= 1 && d->route_level <= DEMO_LEVELS ? d->route_level : 1);
+        load_level(ctx, d, level, map);
         break;
+    }
     case DEMO_ROUTE_LEVEL_SELECT: open_level_select(ctx, d); break;
     case DEMO_ROUTE_MENU: open_menu_route(ctx, d); break;
     case DEMO_ROUTE_EXIT:

@@ -59,6 +59,10 @@ typedef struct demo_options {
     /* Every spoken line, with the game time (the speech log, and the bot's ears). */
     void (*on_line)(void *user, double game_s, const char *text);
     void *line_user;
+    /* A map for level N + 1 in place of the built-in one, in the same characters (NULL:
+     * the built-in map; borrowed for the game's life). A map that does not build, or has
+     * no start or goal, is not loaded: the game says why and stays where it was. */
+    const char *maps[DEMO_LEVELS];
 } demo_options;
 
 /* Creates the game (its save is read here: a tampered save is set aside as .broken and
