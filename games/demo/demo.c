@@ -1035,7 +1035,9 @@ static ear_ui_menu *settings_menu(demo *d) {
     const char *ids[] = {"master", "music", "sound", "speech"};
     const char *labels[] = {"set.master", "set.music", "set.sound", "set.speech"};
     double values[] = {d->set.master, d->set.music, d->set.sound, d->set.speech};
-    for (int i = 0; i < 4; i++)
+    /* the web's speech is the player's screen reader: no volume or rate of the game's */
+    bool speech = !d->opt.screen_reader_speech;
+    for (int i = 0; i < (speech ? 4 : 3); i++)
         ear_ui_menu_add(m, &(ear_ui_item){.id = ids[i],
                                           .label = labels[i],
                                           .kind = EAR_UI_SLIDER,
@@ -1044,13 +1046,14 @@ static ear_ui_menu *settings_menu(demo *d) {
                                           .max = 100,
                                           .step = 10,
                                           .unit = "ui.unit.percent"});
-    ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
-                                      .label = "set.rate",
-                                      .kind = EAR_UI_SLIDER,
-                                      .value = d->set.rate,
-                                      .min = -100,
-                                      .max = 100,
-                                      .step = 10});
+    if (speech)
+        ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
+                                          .label = "set.rate",
+                                          .kind = EAR_UI_SLIDER,
+                                          .value = d->set.rate,
+                                          .min = -100,
+                                          .max = 100,
+                                          .step = 10});
     ear_ui_menu_add(m, &(ear_ui_item){.id = "language",
                                       .label = "set.language",
                                       .kind = EAR_UI_CHOICE,

@@ -48,6 +48,10 @@ typedef struct demo_options {
      * natively: the files, the encrypted save. */
     bool sounds_in_memory;
     bool plain_save;
+    /* The web build: speech reaches the player only through their own screen reader (the
+     * page's live regions), whose voice, volume and rate the game cannot set, so the
+     * settings offer no speech volume or rate. False natively. */
+    bool screen_reader_speech;
     /* Headphones (3D sound): the loader of the HRTF set; NULL when the build has none (the
      * web build, which has no libmysofa): the settings then do not offer the option and
      * voices are panned. */

@@ -130,17 +130,32 @@ try {
   const steps = [
     ["ArrowDown", [say("Choose a level, submenu, 2 of 5", true)]],
     ["ArrowDown", [say("Settings, submenu, 3 of 5", true)]],
-    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 10", false)]],
-    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 10", true)]],
+    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 8", false)]],
+    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 8", true)]],
     ["ArrowRight", [say("70 percent", true)]],
+    // The page offers no speech volume or rate (the player's screen reader speaks):
+    // Sound volume is followed by Language.
+    ["ArrowDown", [say("Sound volume, slider, 100 percent, 3 of 8", true)]],
+    ["ArrowDown", [say("Language, combo box, English, 4 of 8", true)]],
+    ["ArrowRight", [say("German", true)], "de"],
+    ["ArrowLeft", [say("Englisch", true)], "en"],
     ["Escape", [say("Settings, submenu, 3 of 5", true)]],
     ["ArrowUp", [say("Choose a level, submenu, 2 of 5", true)]],
     ["ArrowUp", [say("Play, button, 1 of 5", true)]],
     ["Enter", [say("Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.", true)]],
   ];
-  for (const [key, expected] of steps) {
+  const pageLanguage = () => page.evaluate(() => [document.documentElement.lang,
+    document.getElementById("earshot-assertive").lang, document.getElementById("earshot-polite").lang].join(" "));
+  check(await pageLanguage() === "en en en", "the page and its live regions speak English", await pageLanguage());
+  for (const [key, expected, language] of steps) {
     const got = await press(key, expected.length);
     check(json(got) === json(expected), `${key}: ${expected.map((e) => e.text).join(" / ")}`, json(got));
+    if (language) {
+      // The page's lang follows the game's at the next frame.
+      await page.waitForFunction((l) => document.documentElement.lang === l, language, { timeout: 2000 }).catch(() => {});
+      const want = `${language} ${language} ${language}`;
+      check(await pageLanguage() === want, `the page's and live regions' lang: ${language}`, await pageLanguage());
+    }
   }
 
   // 5. In the level: C says where the player faces (the same line as natively); F1 repeats.
@@ -200,7 +215,7 @@ try {
   await press("ArrowDown");
   await press("Enter", 2);
   got = await press("ArrowDown");
-  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 10", true)]),
+  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 8", true)]),
         "loaded again: the music volume kept (70 percent)", json(got));
 
   check(errors.length === 0, "no console errors", json(errors));
