@@ -2,7 +2,7 @@
 /*
  * A next level that cannot be loaded keeps the current one: the game's own scene (demo.c,
  * through the runner as main.c's headless loop drives it) plays level 1 to its goal by
- * keys (the route of game.sh's goal script: turns of 60 frames are 90 degrees, walks at
+ * keys (the route of keys.sh's goal script: turns of 60 frames are 90 degrees, walks at
  * 2 m/s), with level 2's map replaced by one that does not build (a control character) or
  * has no start. Next level is chosen on the completion menu: the player hears which level
  * could not be loaded and why, stays in level 1 (its bodies still in the world, the level
@@ -24,7 +24,7 @@ typedef struct key_event {
     ear_key key;
 } key_event;
 
-/* Level 1 from its start to the beacon (game.sh's goal script). */
+/* Level 1 from its start to the beacon (keys.sh's goal script). */
 static const key_event route[] = {
     {10, true, EAR_KEY_RIGHT},    {70, false, EAR_KEY_RIGHT},   {70, true, EAR_KEY_UP},
     {160, false, EAR_KEY_UP},     {160, true, EAR_KEY_LEFT},    {220, false, EAR_KEY_LEFT},
