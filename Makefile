@@ -31,7 +31,8 @@ run: deps
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory \
 	  >$(BUILD)/run-build.log 2>&1 || { cat $(BUILD)/run-build.log; exit 1; }
 	@echo "game: $(abspath $(BUILD))/games/demo/earshot-demo"
-	@cd $(BUILD) && ./games/demo/earshot-demo
+	@cd $(BUILD) && ./games/demo/earshot-demo --wav $(abspath $(BUILD))/demo-autoplay.wav \
+	  --plot $(abspath $(BUILD))/demo-autoplay.svg
 
 # The ASan+UBSan build with the tests.
 test-build: deps

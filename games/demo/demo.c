@@ -131,6 +131,16 @@ static const char english[] =
     "set.language = Language\n"
     "set.keys = Key help\n"
     "set.headphones = Headphones (3D sound)\n"
+    "set.repeat_delay = Key repeat delay\n"
+    "set.repeat_every = Key repeat interval\n"
+    "quit.ask = Quit the game?\n"
+    "load.failed = {level} could not be loaded: {why}\n"
+    "load.stay = You stay in {current}.\n"
+    "load.stay_menu = You are in the main menu.\n"
+    "load.no_start = the map has no start ('{tile}').\n"
+    "load.no_goal = the map has no goal ('{tile}').\n"
+    "best = Best time {time} seconds.\n"
+    "best.label = {level}, best time {time} seconds\n"
     "hrtf.unavailable = 3D sound unavailable: {why} Sounds are panned.\n"
     "lang.en = English\n"
     "lang.de = German\n"
@@ -147,6 +157,7 @@ static const char english[] =
     "found.radio = Radio found.\n"
     "found.left = {n} to go.\n"
     "hurt = Ouch! {n} lives left.\n"
+    "hurt.one = Ouch! 1 life left.\n"
     "complete = Level complete. Time {time} seconds. Score {score}.\n"
     "gameover = Game over. Score {score}.\n"
     "fuel.out = Out of fuel.\n"
@@ -155,8 +166,15 @@ static const char english[] =
     "facing = Facing {compass}. The bell is at {clock}.\n"
     "speed = {speed}, gear {gear}, {fuel} liters of fuel.\n"
     "status = Time {time} seconds, score {score}, {lives} lives.\n"
+    "status.one = Time {time} seconds, score {score}, 1 life.\n"
+    "status.car = Time {time} seconds, score {score}. The car: {speed}, gear {gear} of "
+    "{gears}, {fuel} of {tank} liters of fuel.\n"
+    "speed.foot = You are on foot: S tells the car's speed, gear and fuel when you drive.\n"
     "keys = Up and Down walk, Left and Right turn. C says where you face, W where you are, T "
     "time and score, S the car's speed. F1 repeats, H reads the history. Escape pauses.\n"
+    "keys.car = Up is gas, Down brakes and then reverses, Left and Right steer. S says speed, "
+    "gear and fuel, T time, score and what the car has, W where you are, C where you face. F1 "
+    "repeats, H reads the history. Escape pauses.\n"
     "help = Follow the guide bell: it rings a few steps ahead on the way to your next goal. "
     "Walls tick as you come near. Sparkles, the radio and the beacon are goals. Avoid the "
     "humming drone.\n"
@@ -196,6 +214,16 @@ static const char german[] =
     "set.language = Sprache\n"
     "set.keys = Tastenhilfe\n"
     "set.headphones = Kopfhörer (3D-Klang)\n"
+    "set.repeat_delay = Tastenwiederholung nach\n"
+    "set.repeat_every = Tastenwiederholung alle\n"
+    "quit.ask = Spiel beenden?\n"
+    "load.failed = {level} konnte nicht geladen werden: {why}\n"
+    "load.stay = Du bleibst in {current}.\n"
+    "load.stay_menu = Du bist im Hauptmenü.\n"
+    "load.no_start = die Karte hat keinen Start ('{tile}').\n"
+    "load.no_goal = die Karte hat kein Ziel ('{tile}').\n"
+    "best = Bestzeit {time} Sekunden.\n"
+    "best.label = {level}, Bestzeit {time} Sekunden\n"
     "hrtf.unavailable = 3D-Klang nicht verfügbar: {why} Die Geräusche werden gepannt.\n"
     "lang.en = Englisch\n"
     "lang.de = Deutsch\n"
@@ -213,6 +241,7 @@ static const char german[] =
     "found.radio = Radio gefunden.\n"
     "found.left = Noch {n}.\n"
     "hurt = Autsch! Noch {n} Leben.\n"
+    "hurt.one = Autsch! Noch 1 Leben.\n"
     "complete = Level geschafft. Zeit {time} Sekunden. Punkte {score}.\n"
     "gameover = Spiel vorbei. Punkte {score}.\n"
     "fuel.out = Der Tank ist leer.\n"
@@ -221,9 +250,16 @@ static const char german[] =
     "facing = Blick nach {compass}. Die Glocke ist auf {clock}.\n"
     "speed = {speed}, Gang {gear}, {fuel} Liter im Tank.\n"
     "status = Zeit {time} Sekunden, Punkte {score}, {lives} Leben.\n"
+    "status.one = Zeit {time} Sekunden, Punkte {score}, 1 Leben.\n"
+    "status.car = Zeit {time} Sekunden, Punkte {score}. Das Auto: {speed}, Gang {gear} von "
+    "{gears}, {fuel} von {tank} Litern im Tank.\n"
+    "speed.foot = Du gehst zu Fuß: S sagt Tempo, Gang und Tank, wenn du fährst.\n"
     "keys = Pfeil hoch und runter gehen, links und rechts drehen. C sagt die Blickrichtung, W "
     "wo du bist, T Zeit und Punkte, S das Tempo des Autos. F1 wiederholt, H liest den Verlauf. "
     "Escape pausiert.\n"
+    "keys.car = Pfeil hoch gibt Gas, Pfeil runter bremst und fährt dann rückwärts, links und "
+    "rechts lenken. S sagt Tempo, Gang und Tank, T Zeit, Punkte und was das Auto hat, W wo du "
+    "bist, C die Blickrichtung. F1 wiederholt, H liest den Verlauf. Escape pausiert.\n"
     "help = Folge der Glocke: sie klingt ein paar Schritte voraus auf dem Weg zum nächsten "
     "Ziel. Wände ticken, wenn du ihnen nahe kommst. Funken, das Radio und das Leuchtfeuer sind "
     "Ziele. Weiche der brummenden Drohne aus.\n"
@@ -274,10 +310,11 @@ typedef struct hazard {
 } hazard;
 
 typedef struct settings {
-    double master, music, sound, speech; /* percent */
-    int rate;                            /* -100 .. 100 */
-    int language;                        /* index into language_codes */
-    bool headphones;                     /* 3D sound (HRTF) on headphones */
+    double master, music, sound, speech;   /* percent */
+    int rate;                              /* -100 .. 100 */
+    int language;                          /* index into language_codes */
+    bool headphones;                       /* 3D sound (HRTF) on headphones */
+    double repeat_delay_s, repeat_every_s; /* menus: a held Up / Down repeats after, every */
 } settings;
 
 typedef enum screen { SCREEN_MENU, SCREEN_GAME } screen;
@@ -396,6 +433,13 @@ static void load_settings(demo *d) {
     const char *lang = ear_storage_get_string(s, "settings.language", "en");
     d->set.language = strcmp(lang, "de") == 0 ? 1 : 0;
     d->set.headphones = ear_storage_get_bool(s, "settings.headphones", false);
+    d->set.repeat_delay_s = ear_storage_get_double(s, "settings.repeat_delay", 0.5);
+    d->set.repeat_every_s = ear_storage_get_double(s, "settings.repeat_every", 0.08);
+    /* a value outside the sliders' ranges (an older or edited save) is the default */
+    if (!(d->set.repeat_delay_s >= 0.2 && d->set.repeat_delay_s <= 1.0))
+        d->set.repeat_delay_s = 0.5;
+    if (!(d->set.repeat_every_s >= 0.04 && d->set.repeat_every_s <= 0.3))
+        d->set.repeat_every_s = 0.08;
 }
 
 static void store_settings(demo *d) {
@@ -407,16 +451,21 @@ static void store_settings(demo *d) {
     ear_storage_set_int(s, "settings.rate", d->set.rate);
     ear_storage_set_string(s, "settings.language", language_codes[d->set.language]);
     ear_storage_set_bool(s, "settings.headphones", d->set.headphones);
+    ear_storage_set_double(s, "settings.repeat_delay", d->set.repeat_delay_s);
+    ear_storage_set_double(s, "settings.repeat_every", d->set.repeat_every_s);
 }
 
-/* A save that fails (a full disk) is said to the player and counted (main exits 1). */
-static void write_save(ear_ctx *ctx, demo *d) {
-    if (ear_storage_is_dirty(d->save) && ear_storage_can_save(d->save) &&
-        ear_storage_save(d->save) != EAR_OK) {
-        d->result.save_failures++;
-        ear_log(EAR_LOG_ERROR, "demo", "%s", ear_storage_last_error(d->save));
-        say(ctx, ear_tr(ctx, "save.failed"));
-    }
+/* Writes the save when it changed and has a file; true when it was written (a run
+ * without a save file keeps its progress in memory: nothing is written, nothing said).
+ * A save that fails (a full disk) is said to the player and counted (main exits 1). */
+static bool write_save(ear_ctx *ctx, demo *d) {
+    if (!d->opt.save_path || !ear_storage_is_dirty(d->save) || !ear_storage_can_save(d->save))
+        return false;
+    if (ear_storage_save(d->save) == EAR_OK) return true;
+    d->result.save_failures++;
+    ear_log(EAR_LOG_ERROR, "demo", "%s", ear_storage_last_error(d->save));
+    report(ctx, d, ear_tr(ctx, "save.failed"));
+    return false;
 }
 
 bool demo_headphones(const demo *d) {
@@ -463,12 +512,17 @@ static void apply_settings(ear_ctx *ctx, demo *d) {
     ear_speech_set_volume(ear_ctx_speech(ctx), (int)(d->set.speech * 2 - 100));
     ear_speech_set_rate(ear_ctx_speech(ctx), d->set.rate);
     ear_lang_set_language(ear_ctx_lang(ctx), language_codes[d->set.language]);
+    ear_ui_set_repeat(ear_ui_of(ctx), d->set.repeat_delay_s, d->set.repeat_every_s);
 }
 
-/* Music follows one rule: silent while the pause menu or the settings are up, otherwise
- * at the music volume (under completion and game over too). */
+/* Music follows one rule: silent while the pause menu is up, otherwise at the music
+ * volume (under completion and game over too, and in the settings, even over the pause
+ * menu, so the music volume is heard as it is set). The settings are looked for at every
+ * frame: they post no event as they open, so a flag kept from the last event was stale
+ * until the first slider move, which then silenced the music. */
 static void music_rule(ear_ctx *ctx, demo *d) {
-    bool silent = d->paused_by_player || d->settings_open;
+    d->settings_open = ear_ui_is_open(ctx, "settings");
+    bool silent = d->paused_by_player && !d->settings_open;
     float target = silent ? 0.0f : (float)(d->set.music / 100.0);
     ear_stage *st = ear_ctx_stage(ctx);
     if (fabsf(ear_stage_get_bus(st, EAR_BUS_MUSIC).volume - target) > 1e-6f)
@@ -738,7 +792,69 @@ static void unload_level(ear_ctx *ctx, demo *d) {
     d->player = d->guide = d->car = EAR_BODY_NONE;
 }
 
-static void load_level(ear_ctx *ctx, demo *d, int level) {
+static void open_main_menu(ear_ctx *ctx, demo *d, const char *focus);
+static void open_pause_menu(ear_ctx *ctx, demo *d);
+static void open_end_menu(ear_ctx *ctx, demo *d, bool complete, const char *note);
+static void play_menu_music(ear_ctx *ctx, demo *d);
+
+/* Builds a level's map (demo_options.maps[level - 1], else the built-in one) and checks
+ * that it has what the level needs: its start and its goal. NULL on failure, with the
+ * reason in why (the builder's "row 3, column 4: ..." or the missing tile). Nothing of
+ * the level being played is touched, so a level that cannot load leaves it whole. */
+static ear_level *build_map(ear_ctx *ctx, demo *d, int level, char *why, size_t cap) {
+    const level_def *def = &levels[level - 1];
+    const char *text = d->opt.maps[level - 1] ? d->opt.maps[level - 1] : def->map;
+    ear_level *map = NULL;
+    ear_level_error err;
+    memset(&err, 0, sizeof err);
+    if (ear_level_build(text, def->cell_m, 3.0f, &map, &err) != EAR_OK) {
+        snprintf(why, cap, "%s.", err.message[0] ? err.message : "the map is not a map");
+        return NULL;
+    }
+    uint32_t start = def->drive ? 'V' : 'P', goal = def->drive ? 'F' : 'B';
+    if (ear_level_tile_count(map, start) == 0 || ear_level_tile_count(map, goal) == 0) {
+        /* the builder's reasons are English (as the HRTF loader's); this one is the game's */
+        bool no_start = ear_level_tile_count(map, start) == 0;
+        char tile[2] = {(char)(no_start ? start : goal), '\0'};
+        ear_lang_arg a[1] = {arg_s("tile", tile)};
+        if (ear_lang_format(ear_ctx_lang(ctx), no_start ? "load.no_start" : "load.no_goal", a,
+                            1, why, cap, NULL) != EAR_OK)
+            snprintf(why, cap, "%s", tile);
+        ear_level_destroy(map);
+        return NULL;
+    }
+    return map;
+}
+
+/* A level that could not be loaded is said, with why, and the player stays where they
+ * were: the level being played (its menu again: the completion or game-over menu, or the
+ * pause menu, each of which closed as it was chosen), or the main menu. */
+static void load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
+    ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, why);
+    char text[800];
+    ear_lang_arg a[2] = {arg_s("level", ear_tr(ctx, levels[level - 1].title_key)),
+                         arg_s("why", why)};
+    if (ear_lang_format(ear_ctx_lang(ctx), "load.failed", a, 2, text, sizeof text, NULL) !=
+        EAR_OK)
+        snprintf(text, sizeof text, "%s", why);
+    char stay[300] = "";
+    ear_lang_arg c[1] = {
+        arg_s("current", d->map ? ear_tr(ctx, levels[d->level - 1].title_key) : "")};
+    ear_lang_format(ear_ctx_lang(ctx), d->map ? "load.stay" : "load.stay_menu", c, 1, stay,
+                    sizeof stay, NULL);
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %s", stay);
+    say(ctx, text);
+    if (!d->map) {
+        open_main_menu(ctx, d, NULL);
+    } else if (d->completed || d->game_over) {
+        open_end_menu(ctx, d, d->completed, NULL);
+    } else if (d->paused_by_player) {
+        open_pause_menu(ctx, d);
+    }
+}
+
+/* Loads a level from its built map (build_map's, taken). */
+static void load_level(ear_ctx *ctx, demo *d, int level, ear_level *map) {
     unload_level(ctx, d);
     const level_def *def = &levels[level - 1];
     swap_level_assets(ctx, d, level);
@@ -746,11 +862,7 @@ static void load_level(ear_ctx *ctx, demo *d, int level) {
     ear_physics *ph = ear_ctx_physics(ctx);
     ear_world *w = ear_ctx_world(ctx);
     ear_physics_set_gravity(ph, (ear_vec3){0, 0, 0});
-    ear_level_error err;
-    if (ear_level_build(def->map, def->cell_m, 3.0f, &d->map, &err) != EAR_OK) {
-        ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, err.message);
-        return;
-    }
+    d->map = map;
     ear_level_add_to_world(d->map, ph, NULL);
     set_room(d, w, def);
     d->level = level;
@@ -909,14 +1021,43 @@ static void button(ear_ui_menu *m, const char *id, const char *label, bool close
     ear_ui_menu_add(m, &(ear_ui_item){.id = id, .label = label, .closes = closes});
 }
 
-static ear_ui_menu *levels_menu(demo *d) {
+/* The best time of a level in the save, or 0 when it was never finished. */
+static double best_time(demo *d, int level) {
+    char key[40];
+    snprintf(key, sizeof key, "progress.best%d", level);
+    return ear_storage_get_double(d->save, key, 0);
+}
+
+/* A level's label in the level list: its title, and its best time once it has one
+ * ("Level 1: the garden, best time 28.2 seconds"). Labels are translation keys looked up
+ * when spoken, so the label is set as a text of its own ("pick.levelN") in both
+ * languages: a language switched in the settings speaks it in the new one. */
+static const char *level_label(ear_ctx *ctx, demo *d, int level) {
+    static const char *const keys[DEMO_LEVELS] = {"pick.level1", "pick.level2", "pick.level3"};
+    double best = best_time(d, level);
+    if (!(best > 0)) return levels[level - 1].title_key;
+    for (int l = 0; l < 2; l++) {
+        char title[128], format[128], t[32], text[256];
+        demo_text(language_codes[l], levels[level - 1].title_key, title, sizeof title);
+        demo_text(language_codes[l], "best.label", format, sizeof format);
+        fmt_time(t, sizeof t, best, l == 1);
+        /* "{level}, best time {time} seconds": the two fields in order */
+        const char *a = strstr(format, "{level}"), *b = strstr(format, "{time}");
+        if (!a || !b || b < a) return levels[level - 1].title_key;
+        snprintf(text, sizeof text, "%.*s%s%.*s%s%s", (int)(a - format), format, title,
+                 (int)(b - (a + 7)), a + 7, t, b + 6);
+        ear_lang_set_text(ear_ctx_lang(ctx), language_codes[l], keys[level - 1], text);
+    }
+    return keys[level - 1];
+}
+
+static ear_ui_menu *levels_menu(ear_ctx *ctx, demo *d) {
     ear_ui_menu *m = menu("levels", "menu.levels", EAR_UI_ESCAPE_CLOSE);
     for (int i = 0; i < DEMO_LEVELS; i++) {
         char id[16];
         snprintf(id, sizeof id, "%d", i + 1);
-        button(m, id, levels[i].title_key, true);
+        button(m, id, level_label(ctx, d, i + 1), true);
     }
-    (void)d;
     return m;
 }
 
@@ -925,7 +1066,9 @@ static ear_ui_menu *settings_menu(demo *d) {
     const char *ids[] = {"master", "music", "sound", "speech"};
     const char *labels[] = {"set.master", "set.music", "set.sound", "set.speech"};
     double values[] = {d->set.master, d->set.music, d->set.sound, d->set.speech};
-    for (int i = 0; i < 4; i++)
+    /* the web's speech is the player's screen reader: no volume or rate of the game's */
+    bool speech = !d->opt.screen_reader_speech;
+    for (int i = 0; i < (speech ? 4 : 3); i++)
         ear_ui_menu_add(m, &(ear_ui_item){.id = ids[i],
                                           .label = labels[i],
                                           .kind = EAR_UI_SLIDER,
@@ -934,13 +1077,14 @@ static ear_ui_menu *settings_menu(demo *d) {
                                           .max = 100,
                                           .step = 10,
                                           .unit = "ui.unit.percent"});
-    ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
-                                      .label = "set.rate",
-                                      .kind = EAR_UI_SLIDER,
-                                      .value = d->set.rate,
-                                      .min = -100,
-                                      .max = 100,
-                                      .step = 10});
+    if (speech)
+        ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
+                                          .label = "set.rate",
+                                          .kind = EAR_UI_SLIDER,
+                                          .value = d->set.rate,
+                                          .min = -100,
+                                          .max = 100,
+                                          .step = 10});
     ear_ui_menu_add(m, &(ear_ui_item){.id = "language",
                                       .label = "set.language",
                                       .kind = EAR_UI_CHOICE,
@@ -952,6 +1096,22 @@ static ear_ui_menu *settings_menu(demo *d) {
                                           .label = "set.headphones",
                                           .kind = EAR_UI_TOGGLE,
                                           .checked = demo_headphones(d)});
+    ear_ui_menu_add(m, &(ear_ui_item){.id = "repeat_delay",
+                                      .label = "set.repeat_delay",
+                                      .kind = EAR_UI_SLIDER,
+                                      .value = d->set.repeat_delay_s,
+                                      .min = 0.2,
+                                      .max = 1.0,
+                                      .step = 0.1,
+                                      .unit = "ui.unit.seconds"});
+    ear_ui_menu_add(m, &(ear_ui_item){.id = "repeat_every",
+                                      .label = "set.repeat_every",
+                                      .kind = EAR_UI_SLIDER,
+                                      .value = d->set.repeat_every_s,
+                                      .min = 0.04,
+                                      .max = 0.3,
+                                      .step = 0.02,
+                                      .unit = "ui.unit.seconds"});
     button(m, "keys", "set.keys", false);
     button(m, "back", "menu.back", true);
     return m;
@@ -974,18 +1134,24 @@ static void play_menu_music(ear_ctx *ctx, demo *d) {
 
 static void open_main_menu(ear_ctx *ctx, demo *d, const char *focus) {
     ear_ui_close_all(ctx);
-    ear_ui_menu *m = menu("main", "menu.main", EAR_UI_ESCAPE_NONE);
+    /* Escape presses Quit, which asks (the main menu has nothing to go back to) */
+    ear_ui_menu *m = NULL;
+    ear_ui_menu_create(&(ear_ui_menu_config){.id = "main",
+                                             .title = "menu.main",
+                                             .escape = EAR_UI_ESCAPE_NONE,
+                                             .escape_item = "quit"},
+                       &m);
     button(m, "play", "menu.play", true);
     ear_ui_menu_add(m, &(ear_ui_item){.id = "levels",
                                       .label = "menu.levels",
                                       .kind = EAR_UI_SUBMENU,
-                                      .submenu = levels_menu(d)});
+                                      .submenu = levels_menu(ctx, d)});
     ear_ui_menu_add(m, &(ear_ui_item){.id = "settings",
                                       .label = "menu.settings",
                                       .kind = EAR_UI_SUBMENU,
                                       .submenu = settings_menu(d)});
     button(m, "help", "menu.help", false);
-    button(m, "quit", "menu.quit", true);
+    button(m, "quit", "menu.quit", false); /* it asks first: the menu stays under it */
     if (focus) ear_ui_menu_focus(m, focus);
     ear_ui_menu_set_after_speech(m, d->reported); /* after a damaged save's report */
     ear_ui_open_menu(ctx, m);
@@ -1002,7 +1168,18 @@ static void open_level_select(ear_ctx *ctx, demo *d) {
     ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_MENU | EAR_PAUSE_PLAYER);
     play_menu_music(ctx, d);
     open_main_menu(ctx, d, "levels");
-    ear_ui_open_menu(ctx, levels_menu(d));
+    ear_ui_open_menu(ctx, levels_menu(ctx, d));
+}
+
+/* Back to the main menu (Escape on the completion or game-over menu): the level closes
+ * as for Level Select, the main menu opens focused on Play. */
+static void open_menu_route(ear_ctx *ctx, demo *d) {
+    unload_level(ctx, d);
+    d->completed = d->game_over = false;
+    d->paused_by_player = false;
+    ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_MENU | EAR_PAUSE_PLAYER);
+    play_menu_music(ctx, d);
+    open_main_menu(ctx, d, NULL);
 }
 
 static void open_pause_menu(ear_ctx *ctx, demo *d) {
@@ -1014,13 +1191,31 @@ static void open_pause_menu(ear_ctx *ctx, demo *d) {
                                       .label = "menu.settings",
                                       .kind = EAR_UI_SUBMENU,
                                       .submenu = settings_menu(d)});
-    button(m, "quit", "menu.quit", true);
+    button(m, "quit", "menu.quit", false); /* it asks first: the level would be lost */
     ear_ui_open_menu(ctx, m);
 }
 
-static void open_end_menu(ear_ctx *ctx, demo *d, bool complete) {
-    ear_ui_menu *m = menu(complete ? "complete" : "gameover",
-                          complete ? "menu.complete" : "menu.gameover", EAR_UI_ESCAPE_NONE);
+/* "Quit the game?", No first: a stray Enter keeps the game. Yes quits (the confirmed
+ * event); No and Escape go back to the menu under it. */
+static void ask_quit(ear_ctx *ctx) {
+    ear_ui_question(ctx, "quit", "quit.ask", true);
+}
+
+/* The completion menu says the level's best time and whether the progress was saved
+ * (its message, after its title); `note` is that text, or "" for none. */
+static void open_end_menu(ear_ctx *ctx, demo *d, bool complete, const char *note) {
+    ear_ui_menu *m = NULL;
+    if (note && note[0]) {
+        ear_lang_set_text(ear_ctx_lang(ctx), ear_lang_language(ear_ctx_lang(ctx)), "end.note",
+                          note);
+    }
+    /* Escape goes back to the main menu (cancelled) */
+    ear_ui_menu_create(
+        &(ear_ui_menu_config){.id = complete ? "complete" : "gameover",
+                              .title = complete ? "menu.complete" : "menu.gameover",
+                              .message = note && note[0] ? "end.note" : NULL,
+                              .escape = EAR_UI_ESCAPE_CANCEL},
+        &m);
     if (complete && d->level < DEMO_LEVELS) button(m, "next", "menu.next", true);
     if (complete)
         button(m, "replay", "menu.replay", true);
@@ -1055,8 +1250,12 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         } else if (strcmp(e->item, "help") == 0) {
             ear_ui_message(ctx, "help", "menu.help", "help");
         } else if (strcmp(e->item, "quit") == 0) {
-            choose(d, DEMO_ROUTE_EXIT, 0);
+            ask_quit(ctx);
         }
+    } else if (strcmp(e->widget, "quit") == 0) {
+        /* the question: Yes quits; No and Escape leave the menu under it as it was */
+        if (strcmp(e->kind, EAR_UI_CONFIRMED) == 0 && strcmp(e->item, "yes") == 0)
+            choose(d, DEMO_ROUTE_EXIT, 0);
     } else if (clicked && strcmp(e->widget, "pause") == 0) {
         if (strcmp(e->item, "resume") == 0) {
             d->paused_by_player = false;
@@ -1066,7 +1265,7 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         } else if (strcmp(e->item, "levels") == 0) {
             choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
         } else if (strcmp(e->item, "quit") == 0) {
-            choose(d, DEMO_ROUTE_EXIT, 0);
+            ask_quit(ctx); /* the level in progress would be lost */
         }
     } else if (strcmp(e->kind, EAR_UI_CLOSED) == 0 && strcmp(e->widget, "pause") == 0) {
         if (d->paused_by_player && d->route == DEMO_ROUTE_NONE) {
@@ -1080,6 +1279,9 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         if (strcmp(e->item, "retry") == 0) choose(d, DEMO_ROUTE_RETRY, d->level);
         if (strcmp(e->item, "levels") == 0) choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
         if (strcmp(e->item, "exit") == 0) choose(d, DEMO_ROUTE_EXIT, 0);
+    } else if (strcmp(e->kind, EAR_UI_CANCELLED) == 0 &&
+               (strcmp(e->widget, "complete") == 0 || strcmp(e->widget, "gameover") == 0)) {
+        choose(d, DEMO_ROUTE_MENU, 0); /* Escape: back to the main menu */
     } else if (strcmp(e->widget, "settings") == 0) {
         if (strcmp(e->kind, EAR_UI_CHANGED) == 0) {
             double v = strtod(e->value, NULL);
@@ -1088,6 +1290,8 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
             if (strcmp(e->item, "sound") == 0) d->set.sound = v;
             if (strcmp(e->item, "speech") == 0) d->set.speech = v;
             if (strcmp(e->item, "rate") == 0) d->set.rate = (int)v;
+            if (strcmp(e->item, "repeat_delay") == 0) d->set.repeat_delay_s = v;
+            if (strcmp(e->item, "repeat_every") == 0) d->set.repeat_every_s = v;
             if (strcmp(e->item, "language") == 0 && e->index >= 0 && e->index < 2)
                 d->set.language = e->index;
             bool headphones = strcmp(e->item, "headphones") == 0;
@@ -1102,8 +1306,6 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
             say(ctx, ear_tr(ctx, "keys"));
         }
     }
-    /* the settings screen silences the music while it is up */
-    d->settings_open = ear_ui_is_open(ctx, "settings");
 }
 
 /* ---- Playing ---------------------------------------------------------------------------- */
@@ -1145,8 +1347,21 @@ static void finish_level(ear_ctx *ctx, demo *d) {
     ear_storage_set_bool(d->save, key, true);
     snprintf(key, sizeof key, "progress.best%d", d->level);
     double best = ear_storage_get_double(d->save, key, 0);
-    if (best <= 0 || d->time_s < best) ear_storage_set_double(d->save, key, d->time_s);
-    write_save(ctx, d);
+    if (best <= 0 || d->time_s < best) {
+        ear_storage_set_double(d->save, key, d->time_s);
+        best = d->time_s;
+    }
+    /* the completion menu says the best time, and "Saved." once the save is written */
+    char note[256], bt[32];
+    fmt_time(bt, sizeof bt, best, is_german(d));
+    ear_lang_arg ba[1] = {arg_s("time", bt)};
+    if (ear_lang_format(ear_ctx_lang(ctx), "best", ba, 1, note, sizeof note, NULL) != EAR_OK)
+        note[0] = '\0';
+    if (write_save(ctx, d)) {
+        if (note[0]) snprintf(note + strlen(note), sizeof note - strlen(note), " ");
+        snprintf(note + strlen(note), sizeof note - strlen(note), "%s",
+                 ear_tr(ctx, "save.done"));
+    }
     char t[32], s[32];
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
@@ -1157,7 +1372,7 @@ static void finish_level(ear_ctx *ctx, demo *d) {
     d->result.score = d->score;
     d->result.levels_done++;
     ear_time_pause(ear_ctx_time(ctx), EAR_PAUSE_MENU);
-    open_end_menu(ctx, d, true);
+    open_end_menu(ctx, d, true, note);
 }
 
 static void lose(ear_ctx *ctx, demo *d) {
@@ -1170,7 +1385,7 @@ static void lose(ear_ctx *ctx, demo *d) {
     d->result.time_s = d->time_s;
     d->result.score = d->score;
     ear_time_pause(ear_ctx_time(ctx), EAR_PAUSE_MENU);
-    open_end_menu(ctx, d, false);
+    open_end_menu(ctx, d, false, NULL);
 }
 
 static void reach(ear_ctx *ctx, demo *d, thing *t) {
@@ -1320,7 +1535,7 @@ static void play_step(ear_ctx *ctx, demo *d) {
             char n[16]; /* room for any int */
             snprintf(n, sizeof n, "%d", d->lives);
             ear_lang_arg a[1] = {arg_s("n", n)};
-            report_fmt(ctx, d, "hurt", a, 1);
+            report_fmt(ctx, d, d->lives == 1 ? "hurt.one" : "hurt", a, 1);
         }
     }
     /* crates scrape while they move (shoved by the player or sliding on) */
@@ -1399,18 +1614,38 @@ static void speak_facing(ear_ctx *ctx, demo *d) {
     say_fmt(ctx, "facing", a, 2);
 }
 
+/* T: time, score and lives; in the car what the car has instead of lives (no drone
+ * hurts it): its speed, gear and fuel against its tank. */
 static void speak_status(ear_ctx *ctx, demo *d) {
     char t[32], s[32], l[16];
     fmt_time(t, sizeof t, d->time_s, is_german(d));
     snprintf(s, sizeof s, "%ld", d->score);
     snprintf(l, sizeof l, "%d", d->lives);
+    ear_vehicle_state vs;
+    if (d->car && ear_vehicle_get_state(ear_ctx_physics(ctx), d->car, &vs) == EAR_OK) {
+        char speed[100] = "", gear[16], gears[16], fuel[16], tank[16];
+        ear_describe_speed(ear_ctx_lang(ctx), vs.speed_mps, EAR_SPEED_KMH, speed, sizeof speed,
+                           NULL);
+        snprintf(gear, sizeof gear, "%u", vs.gear);
+        snprintf(gears, sizeof gears, "%u", vs.config.gears);
+        fmt_time(fuel, sizeof fuel, vs.fuel_l, is_german(d));
+        fmt_time(tank, sizeof tank, vs.config.fuel_capacity_l, is_german(d));
+        ear_lang_arg a[7] = {arg_s("time", t),    arg_s("score", s),     arg_s("speed", speed),
+                             arg_s("gear", gear), arg_s("gears", gears), arg_s("fuel", fuel),
+                             arg_s("tank", tank)};
+        say_fmt(ctx, "status.car", a, 7);
+        return;
+    }
     ear_lang_arg a[3] = {arg_s("time", t), arg_s("score", s), arg_s("lives", l)};
-    say_fmt(ctx, "status", a, 3);
+    say_fmt(ctx, d->lives == 1 ? "status.one" : "status", a, 3);
 }
 
 static void speak_speed(ear_ctx *ctx, demo *d) {
     ear_vehicle_state vs;
-    if (!d->car || ear_vehicle_get_state(ear_ctx_physics(ctx), d->car, &vs) != EAR_OK) return;
+    if (!d->car || ear_vehicle_get_state(ear_ctx_physics(ctx), d->car, &vs) != EAR_OK) {
+        say(ctx, ear_tr(ctx, "speed.foot")); /* why S does nothing here */
+        return;
+    }
     char speed[100] = "", gear[16], fuel[16];
     ear_describe_speed(ear_ctx_lang(ctx), vs.speed_mps, EAR_SPEED_KMH, speed, sizeof speed,
                        NULL);
@@ -1463,8 +1698,14 @@ static void start(ear_ctx *ctx, void *user) {
     apply_settings(ctx, d);
     if (d->save_broken) report(ctx, d, ear_tr(ctx, "save.broken"));
     apply_headphones(ctx, d, false);
-    if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS) {
-        load_level(ctx, d, d->opt.start_level);
+    char why[300];
+    ear_level *map = NULL;
+    if (d->opt.start_level >= 1 && d->opt.start_level <= DEMO_LEVELS &&
+        !(map = build_map(ctx, d, d->opt.start_level, why, sizeof why))) {
+        play_menu_music(ctx, d);
+        load_failed(ctx, d, d->opt.start_level, why); /* to the main menu */
+    } else if (map) {
+        load_level(ctx, d, d->opt.start_level, map);
     } else {
         play_menu_music(ctx, d);
         open_main_menu(ctx, d, NULL);
@@ -1496,7 +1737,7 @@ static void update(ear_ctx *ctx, void *user) {
     if (ear_key_pressed(ctx, EAR_KEY_C)) speak_facing(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_T)) speak_status(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_S)) speak_speed(ctx, d);
-    if (ear_key_pressed(ctx, EAR_KEY_K)) say(ctx, ear_tr(ctx, "keys"));
+    if (ear_key_pressed(ctx, EAR_KEY_K)) say(ctx, ear_tr(ctx, d->car ? "keys.car" : "keys"));
 }
 
 /* After the frame: the routes and the music rule (the speech log hears lines as they end:
@@ -1510,12 +1751,20 @@ static void after_frame(ear_ctx *ctx, void *user) {
     case DEMO_ROUTE_PLAY:
     case DEMO_ROUTE_NEXT:
     case DEMO_ROUTE_REPLAY:
-    case DEMO_ROUTE_RETRY:
+    case DEMO_ROUTE_RETRY: {
+        int level = d->route_level >= 1 && d->route_level <= DEMO_LEVELS ? d->route_level : 1;
+        char why[300];
+        ear_level *map = build_map(ctx, d, level, why, sizeof why);
+        if (!map) {
+            load_failed(ctx, d, level, why);
+            break;
+        }
         ear_ui_close_all(ctx);
-        load_level(ctx, d,
-                   d->route_level >= 1 && d->route_level <= DEMO_LEVELS ? d->route_level : 1);
+        load_level(ctx, d, level, map);
         break;
+    }
     case DEMO_ROUTE_LEVEL_SELECT: open_level_select(ctx, d); break;
+    case DEMO_ROUTE_MENU: open_menu_route(ctx, d); break;
     case DEMO_ROUTE_EXIT:
         write_save(ctx, d);
         ear_quit(ctx);

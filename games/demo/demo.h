@@ -26,6 +26,7 @@ typedef enum demo_route {
     DEMO_ROUTE_REPLAY,       /* this level again (completion) */
     DEMO_ROUTE_RETRY,        /* this level again (game over, pause restart) */
     DEMO_ROUTE_LEVEL_SELECT, /* back to the main menu's level list */
+    DEMO_ROUTE_MENU,         /* back to the main menu (Escape on completion, game over) */
     DEMO_ROUTE_EXIT,         /* quit the game */
 } demo_route;
 
@@ -47,6 +48,10 @@ typedef struct demo_options {
      * natively: the files, the encrypted save. */
     bool sounds_in_memory;
     bool plain_save;
+    /* The web build: speech reaches the player only through their own screen reader (the
+     * page's live regions), whose voice, volume and rate the game cannot set, so the
+     * settings offer no speech volume or rate. False natively. */
+    bool screen_reader_speech;
     /* Headphones (3D sound): the loader of the HRTF set; NULL when the build has none (the
      * web build, which has no libmysofa): the settings then do not offer the option and
      * voices are panned. */
@@ -61,6 +66,10 @@ typedef struct demo_options {
      * a headless run). The speech log, and the bot's ears. */
     void (*on_line)(void *user, const ear_speech_event *line);
     void *line_user;
+    /* A map for level N + 1 in place of the built-in one, in the same characters (NULL:
+     * the built-in map; borrowed for the game's life). A map that does not build, or has
+     * no start or goal, is not loaded: the game says why and stays where it was. */
+    const char *maps[DEMO_LEVELS];
 } demo_options;
 
 /* Creates the game (its save is read here: a tampered save is set aside as .broken and

@@ -286,8 +286,8 @@ int main(int argc, char **argv) {
                    !display ? "no display: DISPLAY and WAYLAND_DISPLAY are unset"
                             : "no sound card in /dev/snd",
                    level ? level : 1);
-            if (!wav) wav = "demo-autoplay.wav";
-            if (!svg) svg = "demo-autoplay.svg";
+            /* no WAV or SVG unless asked (--wav, --plot): `make run` asks for them in the
+             * build folder; a run started anywhere else leaves the working folder alone */
         }
         fflush(stdout);
     }

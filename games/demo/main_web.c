@@ -19,6 +19,7 @@ int main(void) {
     o.save_path = WEB_SAVE;
     o.sounds_in_memory = true;
     o.plain_save = true;
+    o.screen_reader_speech = true; /* the live regions: the settings offer no speech sliders */
     demo *d = demo_create(&o);
     ear_ui *ui = NULL;
     if (!d || ear_ui_create(NULL, &ui) != EAR_OK) {

@@ -364,6 +364,9 @@ typedef struct ear_ui_menu_config {
     const char *default_item;    /* forms: the button Enter presses; NULL: the first button
                                     that closes */
     const ear_ui_sounds *sounds; /* overrides (copied); NULL: none */
+    const char *escape_item;     /* Escape presses this item (a button's id, copied), as
+                                    if it were chosen: a main menu's Escape asks to quit
+                                    through its Quit button. NULL: `escape` rules */
 } ear_ui_menu_config;
 
 /* Creates an empty menu (a form or dialog with the role). EAR_E_INVALID_ARG (no id),

@@ -14,6 +14,11 @@
  * The keys the game gets are kept from the browser (no scrolling, no F1 help), except
  * Tab, which still moves the player out of the game area, and Ctrl/Meta with a letter
  * or digit (the browser's own shortcuts).
+ *
+ * The page's language follows the game's: after each frame the translations' language
+ * (ear_lang_language) is compared with the one the page was last given, and a change is
+ * handed to it (earLanguage: the page's lang and its live regions', so the player's
+ * screen reader reads German with a German voice).
  */
 #include "runtime_internal.h"
 
@@ -37,6 +42,7 @@ typedef struct web_state {
     ear_runner *runner;
     held_key held[HELD_MAX];
     bool focused;
+    char language[16]; /* the language the page was last given ("" before the first) */
 } web_state;
 
 /* One game per page. */
@@ -51,6 +57,9 @@ EM_JS(void, ear__web_page_paused, (int paused), {
 })
 EM_JS(void, ear__web_page_frame, (double steps), {
     if (Module["earFrame"]) Module["earFrame"](steps);
+})
+EM_JS(void, ear__web_page_language, (const char *code), {
+    if (Module["earLanguage"]) Module["earLanguage"](UTF8ToString(code));
 })
 EM_JS(int, ear__web_game_area_focused, (void), {
     var area = document.querySelector("#earshot-game");
@@ -219,6 +228,11 @@ static void frame(void *user) {
     (void)user;
     ear_runner_frame(web.runner, emscripten_get_now() / 1000.0);
     ear__web_page_frame((double)ear_runner_steps(web.runner));
+    const char *code = ear_lang_language(ear_ctx_lang(ear_runner_ctx(web.runner)));
+    if (code && code[0] && strncmp(code, web.language, sizeof web.language) != 0) {
+        snprintf(web.language, sizeof web.language, "%s", code);
+        ear__web_page_language(web.language);
+    }
     if (ear_runner_running(web.runner)) return;
     emscripten_cancel_main_loop();
     stop_listening();

@@ -34,7 +34,7 @@ typedef struct menu_item {
 
 struct ear_ui_menu {
     char id[EAR_UI_ID_MAX];
-    char *title, *message, *music, *default_item;
+    char *title, *message, *music, *default_item, *escape_id;
     ear_ui_menu_role role;
     ear_ui_escape escape;
     bool no_wrap, hide_position, after_speech;
@@ -85,8 +85,10 @@ ear_result ear_ui_menu_create(const ear_ui_menu_config *config, ear_ui_menu **ou
     m->message = dup_str(config->message);
     m->music = dup_str(config->music);
     m->default_item = dup_str(config->default_item);
+    m->escape_id = dup_str(config->escape_item);
     if ((config->title && !m->title) || (config->message && !m->message) ||
-        (config->music && !m->music) || (config->default_item && !m->default_item)) {
+        (config->music && !m->music) || (config->default_item && !m->default_item) ||
+        (config->escape_item && !m->escape_id)) {
         ear_ui_menu_destroy(m);
         return EAR_E_OUT_OF_MEMORY;
     }
@@ -109,6 +111,7 @@ void ear_ui_menu_destroy(ear_ui_menu *m) {
     free(m->message);
     free(m->music);
     free(m->default_item);
+    free(m->escape_id);
     free(m);
 }
 
@@ -614,6 +617,11 @@ static void activate(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
 static void escape(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
     if (m->escape_item != SIZE_MAX && m->escape_item < m->count) {
         press_button(uc, m, m->escape_item, st);
+        return;
+    }
+    size_t named = m->escape_id ? find_item(m, m->escape_id) : SIZE_MAX;
+    if (named != SIZE_MAX && m->items[named].def.kind == EAR_UI_BUTTON) {
+        press_button(uc, m, named, st);
         return;
     }
     switch (m->escape) {

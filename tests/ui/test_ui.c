@@ -961,6 +961,24 @@ TEST(escape_closes_cancels_or_stays_as_the_menu_chooses) {
     h_frame(&h);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "stay", NULL));
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
+    /* escape_item: Escape presses that button (a main menu's Quit, which asks), wherever
+     * the focus is; the menu stays when the button does not close it. */
+    ear_ui_menu *m;
+    ASSERT_OK(ear_ui_menu_create(&(ear_ui_menu_config){.id = "main",
+                                                       .escape = EAR_UI_ESCAPE_NONE,
+                                                       .escape_item = "quit"},
+                                 &m));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "play", .closes = true}));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "quit"}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+    h_frame(&h);
+    h_press(&h, EAR_KEY_ESCAPE);
+    const h_event *e = h_find(&h, EAR_UI_CLICKED, "main", NULL);
+    ASSERT_TRUE(e != NULL);
+    ASSERT_STR_EQ(e->item, "quit");
+    ASSERT_EQ(e->index, 1);
+    ASSERT_TRUE(ear_ui_is_open(h.ctx, "main"));
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "main")), 0);
     h_free(&h);
 }
 

@@ -133,14 +133,29 @@ try {
     ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 8", false)]],
     ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 8", true)]],
     ["ArrowRight", [say("70 percent", true)]],
+    // The page offers no speech volume or rate (the player's screen reader speaks):
+    // Sound volume is followed by Language.
+    ["ArrowDown", [say("Sound volume, slider, 100 percent, 3 of 8", true)]],
+    ["ArrowDown", [say("Language, combo box, English, 4 of 8", true)]],
+    ["ArrowRight", [say("German", true)], "de"],
+    ["ArrowLeft", [say("Englisch", true)], "en"],
     ["Escape", [say("Settings, submenu, 3 of 5", true)]],
     ["ArrowUp", [say("Choose a level, submenu, 2 of 5", true)]],
     ["ArrowUp", [say("Play, button, 1 of 5", true)]],
     ["Enter", [say("Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.", true)]],
   ];
-  for (const [key, expected] of steps) {
+  const pageLanguage = () => page.evaluate(() => [document.documentElement.lang,
+    document.getElementById("earshot-assertive").lang, document.getElementById("earshot-polite").lang].join(" "));
+  check(await pageLanguage() === "en en en", "the page and its live regions speak English", await pageLanguage());
+  for (const [key, expected, language] of steps) {
     const got = await press(key, expected.length);
     check(json(got) === json(expected), `${key}: ${expected.map((e) => e.text).join(" / ")}`, json(got));
+    if (language) {
+      // The page's lang follows the game's at the next frame.
+      await page.waitForFunction((l) => document.documentElement.lang === l, language, { timeout: 2000 }).catch(() => {});
+      const want = `${language} ${language} ${language}`;
+      check(await pageLanguage() === want, `the page's and live regions' lang: ${language}`, await pageLanguage());
+    }
   }
 
   // 5. In the level: C says where the player faces (the same line as natively); F1 repeats.
@@ -167,7 +182,8 @@ try {
   check(json(got) === json([say("Paused: the window lost focus.", true), say("Resumed.", true)]),
         "focus: lost and back, word for word", json(got));
 
-  // 7. Escape: the pause menu; Quit ends the game, the save goes to browser storage.
+  // 7. Escape: the pause menu; Quit asks (No first), Yes ends the game, the save goes to
+  // browser storage.
   got = await press("Escape", 2);
   check(json(got) === json([say("Paused, menu", true), say("Resume, button, 1 of 5", false)]),
         "Escape: the pause menu, word for word", json(got));
@@ -175,6 +191,11 @@ try {
     got = await press("ArrowDown");
     check(json(got) === json([say(`${label}, ${n} of 5`, true)]), `pause menu: ${label}, ${n} of 5`, json(got));
   }
+  got = await press("Enter", 2);
+  check(json(got) === json([say("Quit the game?, dialog", true), say("No, button, 2 of 2", false)]),
+        "Quit asks, No first", json(got));
+  got = await press("ArrowUp");
+  check(json(got) === json([say("Yes, button, 1 of 2", true)]), "the question: Yes", json(got));
   await page.keyboard.press("Enter");
   await page.waitForFunction(() => earshotWeb.ended && earshotWeb.savedAtEnd, null, { timeout: 5000 }).catch(() => {});
   got = await page.evaluate(() => earshotWeb.announcements.slice(-1)[0].text);

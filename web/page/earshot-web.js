@@ -9,6 +9,8 @@
  *   earAudioOpen(audio, rate, channels, block) / earAudioClose()
  *                                 a ScriptProcessorNode pulling the stage
  *   earPaused(paused), earEnded(failed), earFrame(steps)
+ *   earLanguage(code)             the game's language: the page's lang and its live
+ *                                 regions' (the screen reader's voice follows it)
  *
  * window.earshotWeb is what the tests read: every announcement in order, the audio
  * callback's count and levels, the pause state and the runner's fixed steps.
@@ -160,6 +162,12 @@
     earAudioOpen: audioOpen,
     earAudioClose: audioClose,
     earFrame: function (steps) { web.steps = steps; web.frames++; },
+    earLanguage: function (code) {
+      web.language = code;
+      document.documentElement.lang = code;
+      assertive.lang = code;
+      polite.lang = code;
+    },
     earPaused: function (paused) {
       web.paused = paused;
       status.textContent = paused
