@@ -40,17 +40,19 @@ test-build: deps
 	  -DEARSHOT_TESTS=ON >/dev/null
 	@$(CMAKE) --build $(TEST_BUILD) -j $(JOBS) -- --no-print-directory
 
-# Every test through CTest, in the ASan+UBSan build.
+# Every test through CTest, in the ASan+UBSan build, but the Release builds (`make check`).
 test: test-build
 	@cd $(TEST_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  ctest --output-on-failure -j $(JOBS) -LE release
 	@$(MAKE) --no-print-directory fuzz FUZZ_EACH=$(FUZZ_TEST_SECONDS)
 
 # What `make test` leaves out for its time: every test of every test executable alone, in
-# a process of its own (scripts/check-tests-alone).
+# a process of its own (scripts/check-tests-alone), and the default Release build, tests
+# on and warnings as errors, with GCC and with clang (CTest label release, tests/release).
 check: test-build
 	@scripts/check-tests-alone $(TEST_BUILD) -j $(JOBS)
+	@cd $(TEST_BUILD) && ctest --output-on-failure -L release
 
 # The tests that cross threads, under ThreadSanitizer.
 test-tsan: deps
