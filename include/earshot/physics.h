@@ -341,6 +341,20 @@ ear_result ear_physics_step(ear_physics *world, float dt_s);
 uint64_t ear_physics_steps(const ear_physics *world);
 double ear_physics_time_s(const ear_physics *world);
 
+/* The work stepping has cost since creation or clear, in units a budget can count before
+ * the time is spent: one per body each step walks and one per collider test a step makes
+ * (a crowd of n touching bodies costs about n * n a step, a spread-out world about n).
+ * ear_physics_last_step_work is the last step's share (0 before any step). The counts
+ * depend only on the world, never on the machine. Thread: game. */
+uint64_t ear_physics_work(const ear_physics *world);
+uint64_t ear_physics_last_step_work(const ear_physics *world);
+/* What the next step will cost, at the least, in the units of ear_physics_work: its
+ * bodies and, for each moving one, the bodies near enough to be tested; the last step's
+ * work when that was more. Counting stops once it passes `limit` (the answer is then some
+ * number above limit), so the estimate costs at most about limit box checks. Changes no
+ * simulated state (it may build the broad phase's grid, as a ray does). Thread: game. */
+uint64_t ear_physics_estimate_step_work(ear_physics *world, uint64_t limit);
+
 /* A hash (FNV-1a, 64 bits) of the whole simulated state in id order: each body's id,
  * kind, shape, position, velocity, force, facing, pitch, on_ground, ground, user tag, and
  * a vehicle's controls and state. Equal hashes: the same world. Thread: game. */

@@ -302,16 +302,15 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
     }
     json_int_t steps = json_integer_value(json_object_get(params, "steps"));
     if (steps <= 0) steps = 1;
-    if ((uint64_t)steps > c->config.max_world_steps) {
-        char expected[64];
-        snprintf(expected, sizeof expected, "at most %u steps", c->config.max_world_steps);
-        *err =
-            ear_command_error("E_BAD_PARAM", "params.steps",
-                              "params.steps: %lld steps are more than this server takes (%s)",
-                              (long long)steps, expected);
-        if (*err) json_object_set_new(*err, "expected", json_string(expected));
+    /* The work budget first, from what the next step will cost: a crowd too costly to
+     * step so often is refused before a step is taken. */
+    uint64_t left = c->config.max_command_work > c->command_work
+                        ? c->config.max_command_work - c->command_work
+                        : 0;
+    uint64_t estimate =
+        ear_physics_estimate_step_work(c->world.world, left / (uint64_t)steps + 1);
+    if ((*err = ear__cmd_work_admit(c, "params.steps", (uint64_t)steps, estimate + 1, 0)))
         return NULL;
-    }
     double dt = 1.0 / c->world.step_hz;
     /* Steps change the world: a step the budget refuses is not run again. */
     c->changed = true;
@@ -323,6 +322,9 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
             return NULL;
         }
         ear__cmd_audio_world_sync(c, dt); /* the sounds follow each step */
+        if (!ear__cmd_work_tick(c, "steps", 1, ear_physics_last_step_work(c->world.world) + 1,
+                                0, (uint64_t)i + 1, (uint64_t)steps, err))
+            return NULL;
     }
     size_t count = 0;
     const ear_physics_event *events = ear_physics_events(c->world.world, &count);

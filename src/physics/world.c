@@ -116,6 +116,7 @@ void ear_physics_clear(ear_physics *w) {
     w->event_count = 0;
     w->events_dropped = 0;
     w->steps = 0;
+    w->work = w->last_step_work = 0;
     w->time_s = 0;
     w->fixed_dirty = true;
     w->grid_valid = false;
@@ -646,6 +647,14 @@ uint64_t ear_physics_steps(const ear_physics *w) {
 
 double ear_physics_time_s(const ear_physics *w) {
     return w ? w->time_s : 0;
+}
+
+uint64_t ear_physics_work(const ear_physics *w) {
+    return w ? w->work : 0;
+}
+
+uint64_t ear_physics_last_step_work(const ear_physics *w) {
+    return w ? w->last_step_work : 0;
 }
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n) {
