@@ -13,6 +13,7 @@
 #include "commands_internal.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,16 +380,36 @@ static json_t *body_json(const ear_commands *c, ear_body_id id) {
     return o;
 }
 
+/* A body whose state is no longer a number (NaN or infinite: a step that ran away) is
+ * contained: world.get and world.set answer E_STATE naming it, and world.set changes
+ * nothing. NULL when the body is sound. */
+static json_t *broken_body(const ear_commands *c, ear_body_id id) {
+    ear_body_info info;
+    if (ear_body_get(c->world.world, id, &info) != EAR_OK) return NULL;
+    const ear_body_desc *d = &info.desc;
+    if (ear_vec3_is_finite(d->position_m) && ear_vec3_is_finite(d->velocity_mps) &&
+        ear_vec3_is_finite(info.force_n) && isfinite(d->facing_deg) && isfinite(d->pitch_deg))
+        return NULL;
+    json_t *e = ear_command_error(
+        "E_STATE", "params.body",
+        "params.body: the state of \"%.100s\" is not a number (NaN or "
+        "infinite) after step %llu; load the world again",
+        d->name ? d->name : "", (unsigned long long)ear_physics_steps(c->world.world));
+    if (e) json_object_set_new(e, "name", json_string(d->name ? d->name : ""));
+    return e;
+}
+
 json_t *ear__cmd_world_get(ear_commands *c, json_t *params, json_t **err) {
     if (ensure_world(c) != EAR_OK) return NULL;
     ear_body_id id = find_body(c, params, "body", err);
-    return id == EAR_BODY_NONE ? NULL : body_json(c, id);
+    if (id == EAR_BODY_NONE || (*err = broken_body(c, id))) return NULL;
+    return body_json(c, id);
 }
 
 json_t *ear__cmd_world_set(ear_commands *c, json_t *params, json_t **err) {
     if (ensure_world(c) != EAR_OK) return NULL;
     ear_body_id id = find_body(c, params, "body", err);
-    if (id == EAR_BODY_NONE) return NULL;
+    if (id == EAR_BODY_NONE || (*err = broken_body(c, id))) return NULL;
     ear_physics *w = c->world.world;
     bool vehicle = ear_body_is_vehicle(w, id);
     static const char *const controls[] = {"gas",       "brake",     "steer",

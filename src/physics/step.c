@@ -272,6 +272,7 @@ void ear__move_by(ear_physics *w, uint32_t i, ear_vec3 delta, ear__resolve_out *
             float f = ceilf(len / h);
             n = f > MAX_SUBSTEPS ? MAX_SUBSTEPS : (uint32_t)f;
         }
+        w->work += n;
         ear_vec3 part = ear_vec3_scale(delta, 1.0f / (float)n);
         for (uint32_t s = 0; s < n; s++) {
             b->pos = ear_vec3_add(b->pos, part);
