@@ -126,9 +126,12 @@ json_t *ear_command_error(const char *code, const char *where, const char *forma
 #endif
     ;
 
-/* One line of `earshot serve`: {"command": name, "params": {...}, "id": any} in, one line
- * out (no newline; free() it): {"ok": true, "result": ...} or {"ok": false, "error": ...},
- * with "id" echoed when given. Bad JSON is E_BAD_JSON with its line and column. Never
+/* One line of `earshot serve`: {"command": name, "params": {...}, "id": any, "progress":
+ * bool} in, one line out (no newline; free() it): {"ok": true, "result": ...} or {"ok":
+ * false, "error": ...}, with "id" echoed when given. "progress": true makes the id the
+ * request's progress token (ear_commands_progress_token). The command "cancel" is the
+ * front end's (it acts on it while a command runs); read here it answers {"running":
+ * false}. Bad JSON is E_BAD_JSON with its line and column. Never
  * NULL unless out of memory. Thread: game. */
 char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t length);
 /* As ear_commands_serve_line, for the request on line `line_number` (from 1) of the input:
