@@ -569,6 +569,11 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
         }
     }
     if (memory) config.max_memory_bytes = memory;
+    /* A line's parsed JSON costs several times its text and is not counted by the budget
+     * (jansson allocates it): a line may take at most a sixteenth of the budget, so a
+     * 60 MB line at --memory-mb 64 is one E_TOO_BIG answer, never read. */
+    if (max_line > config.max_memory_bytes / 16)
+        max_line = (size_t)(config.max_memory_bytes / 16);
     config.on_progress = front_progress;
     g_in.mcp = mcp;
     struct sigaction sa;
