@@ -52,7 +52,10 @@ static void voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret) {
     if (!s->stolen[slot]) s->counted--;
     s->stolen[slot] = 0;
     if (s->counted < s->config.max_total_voices) s->saturated = false;
-    if (s->start[slot].blend >= 0) s->blend_alive--;
+    if (s->start[slot].blend >= 0) {
+        s->blend_alive--;
+        s->blends[s->start[slot].blend].voices--; /* blends.c frees it if superseded */
+    }
     if (ret->stream >= 0) {
         ear_stream *st = &s->stream_game[ret->stream];
         if (st->release) st->release(st->user);
