@@ -555,6 +555,10 @@ void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def) {
         snprintf(b->params[i], sizeof b->params[i], "%s", def->params[i].name);
 }
 
+const char *ear__cmd_clip_name(const void *commands, uint32_t pos) {
+    return ((const ear_commands *)commands)->clips[pos].name;
+}
+
 const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name) {
     for (size_t i = 0; i < c->blend_def_count; i++)
         if (strcmp(c->blend_defs[i].name, name) == 0) return &c->blend_defs[i];
@@ -648,6 +652,7 @@ void ear__cmd_forget(ear_commands *c) {
     ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = 0;
+    ear__name_index_free(&c->clip_index, &c->alloc);
     c->voice_count = 0;
     c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
     for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
@@ -737,7 +742,7 @@ void ear_commands_destroy(ear_commands *c) {
         for (size_t i = 0; i < TABLE_SIZE; i++) json_decref(c->schemas[i]);
     free(c->schemas);
     free(c->voices);
-    free(c->clips);
+    if (c->clips) c->alloc.free_fn(c->clips, c->alloc.user);
     free(c->ducks);
     free(c->blends);
     free(c->blend_defs);

@@ -61,8 +61,9 @@ struct ear_commands {
 
     ear__cmd_voice *voices;
     size_t voice_count, voice_cap;
-    ear__cmd_clip *clips;
+    ear__cmd_clip *clips; /* through `alloc`: the budget counts the names */
     size_t clip_count, clip_cap;
+    ear__name_index clip_index; /* names -> positions in clips */
     ear__cmd_name *ducks, *blends, *pools;
     ear__cmd_blend *blend_defs;
     size_t blend_def_count, blend_def_cap;
@@ -226,6 +227,9 @@ json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t s
  * ran than its estimate, past the budget). */
 bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
                         uint64_t frames, uint64_t done, uint64_t total, json_t **err);
+
+/* The name of clips[pos], for clip_index. */
+const char *ear__cmd_clip_name(const void *commands, uint32_t pos);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
