@@ -471,5 +471,5 @@ ear_result ear_stage_set_master_gain(ear_stage *stage, float gain) {
 }
 
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {
-    if (stage) stage->render_separate = separate;
+    if (stage) atomic_store_explicit(&stage->render_separate, separate, memory_order_release);
 }

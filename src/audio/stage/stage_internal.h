@@ -433,7 +433,9 @@ struct ear_stage {
     ear__cmd *overflow;
     size_t overflow_count, overflow_cap, overflow_head;
     ear_listener listener_game;
-    bool render_separate;
+    /* Another thread renders (a device): set before that thread may render, read by it
+     * (atomic: a game that attaches its own device may set it while one runs). */
+    _Atomic bool render_separate;
     uint64_t commands_sent; /* commands sent by the game side, ever (stats) */
 
     /* ---- shared ---- */
