@@ -470,6 +470,11 @@ ear_result ear_stage_set_master_gain(ear_stage *stage, float gain) {
     return ear__send(stage, &cmd);
 }
 
+bool ear_stage_render_thread_is_separate(const ear_stage *stage) {
+    return stage &&
+           atomic_load_explicit(&((ear_stage *)stage)->render_separate, memory_order_acquire);
+}
+
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {
     if (stage) atomic_store_explicit(&stage->render_separate, separate, memory_order_release);
 }
