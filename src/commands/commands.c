@@ -651,7 +651,9 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
 void ear__cmd_forget(ear_commands *c) {
     ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
-    c->clip_count = 0;
+    c->clip_count = c->clip_cap = 0;
+    if (c->clips) c->alloc.free_fn(c->clips, c->alloc.user); /* counted in the budget */
+    c->clips = NULL;
     ear__name_index_free(&c->clip_index, &c->alloc);
     c->voice_count = 0;
     c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
@@ -742,7 +744,6 @@ void ear_commands_destroy(ear_commands *c) {
         for (size_t i = 0; i < TABLE_SIZE; i++) json_decref(c->schemas[i]);
     free(c->schemas);
     free(c->voices);
-    if (c->clips) c->alloc.free_fn(c->clips, c->alloc.user);
     free(c->ducks);
     free(c->blends);
     free(c->blend_defs);

@@ -293,6 +293,9 @@ static void put_reply(char *reply) {
     free(reply);
 }
 
+/* Set by the progress hook (below) when an MCP client cancelled the running request. */
+static bool g_drop_reply;
+
 /* The line being answered (from 1), for serve's errors. */
 static uint64_t g_line_number;
 
@@ -308,7 +311,15 @@ static void answer_line(ear_commands *c, line_fn handle, overlong_fn overlong, s
     for (size_t k = 0; k < n; k++)
         if (line[k] != ' ' && line[k] != '\t') {
             g_line_number = line_number;
-            put_reply(handle(c, line, n));
+            char *reply = handle(c, line, n);
+            if (g_drop_reply) {
+                /* MCP: a request the client cancelled gets no response (the protocol's
+                 * cancellation rule); the client knows it stopped. */
+                free(reply);
+                reply = NULL;
+                g_drop_reply = false;
+            }
+            put_reply(reply);
             return;
         }
 }
@@ -397,7 +408,10 @@ static bool front_progress(void *user, const char *unit, uint64_t done, uint64_t
     size_t line_start = g_in.looked;
     for (size_t i = g_in.looked; i < g_in.len; i++) {
         if (g_in.in[i] != '\n') continue;
-        if (cancels(g_in.in + line_start, i - line_start, id)) return false;
+        if (cancels(g_in.in + line_start, i - line_start, id)) {
+            g_drop_reply = g_in.mcp;
+            return false;
+        }
         line_start = i + 1;
         g_in.looked = line_start;
     }
