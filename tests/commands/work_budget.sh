@@ -75,7 +75,9 @@ echo "work_budget: step_hz 10000 for 600 s refused in $((t1 - t0)) ms"
 [ "$rc" -eq 1 ] || fail "render at step_hz 10000 exited $rc, not 1: $(cat "$dir/err")"
 grep -qF 'E_TOO_BIG: params.seconds: over the steps per command budget: 6000000 asked' \
     "$dir/err" || fail "render said: $(cat "$dir/err")"
-[ $((t1 - t0)) -lt 2000 ] || fail "the refusal took $((t1 - t0)) ms"
+# The refusal itself takes no time; the bound is for the process (ASan's start-up is most
+# of it) on a loaded machine.
+[ $((t1 - t0)) -lt 5000 ] || fail "the refusal took $((t1 - t0)) ms"
 
 # 3. The session's budgets: --max-steps 10 and --max-render-seconds 2.
 printf '%s\n' \
@@ -123,13 +125,21 @@ mkfifo "$dir/fifo"
 {
     printf '{"command":"world.load","params":{"world":%s}}\n' "$(cat "$dir/row.json")"
     printf '%s\n' '{"command":"world.step","params":{"steps":100000}}'
-    sleep 2
+    : >"$dir/step_sent"
+    sleep 4
     printf '%s\n' '{"command":"world.status"}'
 } >"$dir/fifo" &
 writer=$!
 timeout 60 "$earshot" serve <"$dir/fifo" >"$out" &
 server=$!
-sleep 1
+# SIGINT once the step has been sent: waiting on input with none, SIGINT would end the
+# session; with a command queued or running, it cancels that command.
+n=0
+while [ ! -e "$dir/step_sent" ] && [ "$n" -lt 300 ]; do
+    sleep 0.1
+    n=$((n + 1))
+done
+sleep 0.5
 kill -INT "$server"
 wait "$server" || fail "serve exited $? after SIGINT"
 wait "$writer"

@@ -395,6 +395,25 @@ static bool front_progress(void *user, const char *unit, uint64_t done, uint64_t
     double now = monotonic_s();
     if (now - g_in.last_poll_s < 0.05) return true;
     g_in.last_poll_s = now;
+    const json_t *token = ear_commands_progress_token(g_commands);
+    if (token && now - g_in.last_report_s >= 0.25 && done < total) {
+        g_in.last_report_s = now;
+        json_t *note =
+            g_in.mcp ? json_pack("{s:s, s:s, s:{s:O, s:I, s:I, s:s+}}", "jsonrpc", "2.0",
+                                 "method", "notifications/progress", "params", "progressToken",
+                                 token, "progress", (json_int_t)done, "total",
+                                 (json_int_t)total, "message", unit, " so far")
+                     : json_pack("{s:O, s:{s:I, s:I, s:s}}", "id", token, "progress", "done",
+                                 (json_int_t)done, "total", (json_int_t)total, "unit", unit);
+        char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
+        if (text) {
+            fputs(text, stdout);
+            fputc('\n', stdout);
+            fflush(stdout);
+        }
+        free(text);
+        json_decref(note);
+    }
     const json_t *id = ear_commands_request_id(g_commands);
     struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
     if (!g_in.eof && g_in.len < g_in.cap && poll(&pfd, 1, 0) > 0) {
@@ -414,25 +433,6 @@ static bool front_progress(void *user, const char *unit, uint64_t done, uint64_t
         }
         line_start = i + 1;
         g_in.looked = line_start;
-    }
-    const json_t *token = ear_commands_progress_token(g_commands);
-    if (token && now - g_in.last_report_s >= 0.25 && done < total) {
-        g_in.last_report_s = now;
-        json_t *note =
-            g_in.mcp ? json_pack("{s:s, s:s, s:{s:O, s:I, s:I, s:s+}}", "jsonrpc", "2.0",
-                                 "method", "notifications/progress", "params", "progressToken",
-                                 token, "progress", (json_int_t)done, "total",
-                                 (json_int_t)total, "message", unit, " so far")
-                     : json_pack("{s:O, s:{s:I, s:I, s:s}}", "id", token, "progress", "done",
-                                 (json_int_t)done, "total", (json_int_t)total, "unit", unit);
-        char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
-        if (text) {
-            fputs(text, stdout);
-            fputc('\n', stdout);
-            fflush(stdout);
-        }
-        free(text);
-        json_decref(note);
     }
     return true;
 }
