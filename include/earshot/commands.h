@@ -28,6 +28,23 @@ typedef struct ear_commands ear_commands;
 typedef void (*ear_render_step_fn)(void *user, ear_commands *commands, uint64_t done,
                                    uint64_t total);
 
+/* Called while a long command runs (world.step, audio.render_offline): `done` of `total`
+ * in `unit` ("steps" or "frames"), after every step or 800-frame chunk, so it must be
+ * cheap (a front end looks at the clock and its input only now and then). Returning false
+ * cancels the command: it stops where it is with E_CANCELLED (the world keeps the steps
+ * already taken, a render's buffer is dropped) and the session stays usable. It must not
+ * run commands. */
+typedef bool (*ear_progress_fn)(void *user, const char *unit, uint64_t done, uint64_t total);
+
+/* The work budget's defaults (docs/commands.md, "Limits"): far past what a game asks,
+ * short of what ties a machine up for hours. Work is in ear_physics_work's units (a body
+ * walked, a collider tested). */
+#define EAR_COMMANDS_DEFAULT_COMMAND_STEPS          1000000u
+#define EAR_COMMANDS_DEFAULT_COMMAND_WORK           ((uint64_t)400000000)
+#define EAR_COMMANDS_DEFAULT_SESSION_STEPS          ((uint64_t)100000000)
+#define EAR_COMMANDS_DEFAULT_SESSION_WORK           ((uint64_t)40000000000)
+#define EAR_COMMANDS_DEFAULT_SESSION_RENDER_SECONDS 36000.0
+
 /* The session's memory budget when none is given: 1 GiB (a 600 s render is 220 MiB, an
  * hour-long synth clip 660 MiB). */
 #define EAR_COMMANDS_DEFAULT_MEMORY_BYTES ((uint64_t)1 << 30)
@@ -43,7 +60,17 @@ typedef struct ear_commands_config {
     double max_render_seconds;  /* the longest render; 0 means 600 */
     double max_synth_seconds;   /* the longest synth clip a command may build (a define or a
                                    synth: name); 0 means 3600, the synth's own limit */
-    uint32_t max_world_steps;   /* the most steps one world.step may take; 0 means 100000 */
+    uint32_t max_world_steps;   /* the most world steps one command may take (a world.step,
+                                   a scene render: seconds * step_hz); 0 means
+                                   EAR_COMMANDS_DEFAULT_COMMAND_STEPS */
+    uint64_t max_command_work;  /* the most physics work one command may cost; 0 means
+                                   EAR_COMMANDS_DEFAULT_COMMAND_WORK */
+    uint64_t max_session_steps; /* world steps over the session's life; 0: the default */
+    uint64_t max_session_work;  /* physics work over the session's life; 0: the default */
+    double max_session_render_seconds; /* seconds of audio rendered over the session's
+                                          life (not wall clock); 0: the default */
+    ear_progress_fn on_progress;       /* NULL: none (nothing can cancel) */
+    void *progress_user;
     uint64_t max_memory_bytes;  /* the session's memory budget: the live bytes of clips
                                    (defined, decoded, cached), synth results, the last render
                                    and analysis transforms; a command that would pass it
@@ -108,9 +135,12 @@ json_t *ear_command_error(const char *code, const char *where, const char *forma
 #endif
     ;
 
-/* One line of `earshot serve`: {"command": name, "params": {...}, "id": any} in, one line
- * out (no newline; free() it): {"ok": true, "result": ...} or {"ok": false, "error": ...},
- * with "id" echoed when given. Bad JSON is E_BAD_JSON with its line and column. Never
+/* One line of `earshot serve`: {"command": name, "params": {...}, "id": any, "progress":
+ * bool} in, one line out (no newline; free() it): {"ok": true, "result": ...} or {"ok":
+ * false, "error": ...}, with "id" echoed when given. "progress": true makes the id the
+ * request's progress token (ear_commands_progress_token). The command "cancel" is the
+ * front end's (it acts on it while a command runs); read here it answers {"running":
+ * false}. Bad JSON is E_BAD_JSON with its line and column. Never
  * NULL unless out of memory. Thread: game. */
 char *ear_commands_serve_line(ear_commands *commands, const char *line, size_t length);
 /* As ear_commands_serve_line, for the request on line `line_number` (from 1) of the input:
@@ -124,6 +154,19 @@ char *ear_commands_serve_line_at(ear_commands *commands, const char *line, size_
  * never read): {"ok": false, "error": {"code": "E_TOO_BIG", "where": "line N", "line": N,
  * "limit_bytes": limit, "message": ...}}, one line (no newline; free() it). Thread: any. */
 char *ear_commands_serve_overlong(size_t line_number, size_t limit_bytes);
+
+/* The work the session has done so far: world steps, physics work, rendered frames.
+ * Thread: game. */
+typedef struct ear_commands_work {
+    uint64_t steps, work, frames;
+} ear_commands_work;
+ear_commands_work ear_commands_get_work(const ear_commands *commands);
+
+/* The request a front end is running now, for a progress hook: its id, and its progress
+ * token (MCP: params._meta.progressToken; serve: the id, when the line asked
+ * "progress": true). Borrowed; NULL when there is none. Thread: game. */
+const json_t *ear_commands_request_id(const ear_commands *commands);
+const json_t *ear_commands_progress_token(const ear_commands *commands);
 
 /* The memory the registry's budget counts now, at most so far, and its limit, in bytes.
  * Thread: game. */

@@ -308,6 +308,27 @@ const char *ear_file_reason(const char *message, const char *path);
  * Thread: any. */
 const char *ear_file_kind_name(unsigned mode);
 
+/* Internal to Earshot (not for games): a hash index over an append-only array of named
+ * items, positions 0..count-1 (src/core/name_index.c). name_of(user, pos) gives item pos's
+ * name. find: the position of name, or UINT32_MAX. add: indexes item pos, which must be
+ * the next (pos == count) and not yet named in it; false when out of memory (unchanged).
+ * reserve: room for `need` items, so that adds up to them cannot fail. bytes: what it
+ * holds. free: empties it. Memory through alloc (NULL: malloc).
+ * Thread: that of the array. */
+typedef const char *(*ear__name_of_fn)(const void *user, uint32_t pos);
+typedef struct ear__name_index {
+    uint32_t *slots; /* position + 1, 0 empty */
+    uint32_t cap, count;
+} ear__name_index;
+uint32_t ear__name_index_find(const ear__name_index *ix, const char *name,
+                              ear__name_of_fn name_of, const void *user);
+bool ear__name_index_add(ear__name_index *ix, const ear_allocator *alloc, const char *name,
+                         uint32_t pos, ear__name_of_fn name_of, const void *user);
+bool ear__name_index_reserve(ear__name_index *ix, const ear_allocator *alloc, uint32_t need,
+                             ear__name_of_fn name_of, const void *user);
+size_t ear__name_index_bytes(const ear__name_index *ix);
+void ear__name_index_free(ear__name_index *ix, const ear_allocator *alloc);
+
 #ifdef __cplusplus
 }
 #endif

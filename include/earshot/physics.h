@@ -228,7 +228,7 @@ ear_result ear_physics_reserve(ear_physics *world, size_t bodies);
 /* Adds a body (desc copied, with its name and vehicle) at the end of id order.
  * EAR_E_INVALID_ARG with the reason logged (module "physics") for: NULL world, desc or
  * out_id; a position, velocity or number not finite; a box half extent or sphere radius
- * <= 0; mass <= 0; bounciness outside 0..1; friction, damping or max speed < 0; a bad
+ * <= 0; mass below 1e-6 kg; bounciness outside 0..1; friction, damping or max speed < 0; a bad
  * vehicle (see ear_vehicle_config: forces, speeds, grip, turn radius and rpm > 0, gears
  * 1..20, fuel >= 0, idle_rpm < max_rpm). EAR_E_OUT_OF_MEMORY. Nothing changes on failure.
  * Does not resolve overlaps (the next step does). Thread: game. */
@@ -340,6 +340,20 @@ ear_result ear_physics_step(ear_physics *world, float dt_s);
 /* Steps taken and simulated seconds since creation or clear. Thread: game. */
 uint64_t ear_physics_steps(const ear_physics *world);
 double ear_physics_time_s(const ear_physics *world);
+
+/* The work stepping has cost since creation or clear, in units a budget can count before
+ * the time is spent: one per body each step walks and one per collider test a step makes
+ * (a crowd of n touching bodies costs about n * n a step, a spread-out world about n).
+ * ear_physics_last_step_work is the last step's share (0 before any step). The counts
+ * depend only on the world, never on the machine. Thread: game. */
+uint64_t ear_physics_work(const ear_physics *world);
+uint64_t ear_physics_last_step_work(const ear_physics *world);
+/* What the next step will cost, at the least, in the units of ear_physics_work: its
+ * bodies and, for each moving one, the bodies near enough to be tested; the last step's
+ * work when that was more. Counting stops once it passes `limit` (the answer is then some
+ * number above limit), so the estimate costs at most about limit box checks. Changes no
+ * simulated state (it may build the broad phase's grid, as a ray does). Thread: game. */
+uint64_t ear_physics_estimate_step_work(ear_physics *world, uint64_t limit);
 
 /* A hash (FNV-1a, 64 bits) of the whole simulated state in id order: each body's id,
  * kind, shape, position, velocity, force, facing, pitch, on_ground, ground, user tag, and
@@ -689,8 +703,8 @@ ear_world_doc_options ear_world_doc_options_default(void);
 
 /* Reads a world document (size bytes of JSON) and builds its world (options NULL: the
  * defaults). EAR_E_FORMAT for bad JSON or a bad field (err says which and why: an unknown
- * key, a missing name, a name given twice, a NaN or out-of-range number, mass <= 0, a
- * half extent or radius <= 0, a vehicle on a body that is not kinematic, a bad level
+ * key, a missing name, a name given twice, a NaN or out-of-range number, mass below 0.001, a
+ * half extent or radius below 0.001, a vehicle on a body that is not kinematic, a bad level
  * naming its row and column), EAR_E_INVALID_ARG for NULL text or out,
  * EAR_E_OUT_OF_MEMORY. Nothing is built and *out is untouched on failure.
  * Thread: any (the new world then belongs to the calling thread). */

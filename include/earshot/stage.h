@@ -346,6 +346,8 @@ uint64_t ear_stage_frames_rendered(const ear_stage *stage);
  * Offline (the default) render also moves overflowed commands into the ring; attached,
  * only game-thread calls do. Thread: game, before the device starts. */
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate);
+/* Whether it is so marked. Thread: any. */
+bool ear_stage_render_thread_is_separate(const ear_stage *stage);
 
 /* ---- HRTF (3D on headphones; docs/stage.md, "HRTF") ---------------------------------- */
 

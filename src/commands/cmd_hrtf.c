@@ -46,9 +46,16 @@ json_t *ear__cmd_hrtf_load(ear_commands *c, json_t *params, json_t **err) {
     ear_hrtf_config hc = ear_hrtf_config_default();
     hc.sample_rate = EAR__RATE;
     hc.taps = (uint32_t)ear__num(params, "taps", hc.taps);
+    /* The set's arrays count in the session's budget while it is loaded and copied: one
+     * that does not fit is E_TOO_BIG, not the machine's memory. */
+    hc.allocator = &c->alloc;
     ear_hrtf_set *set = NULL;
     ear_hrtf_error e;
     ear_result r = ear_hrtf_load(path, &hc, &set, &e);
+    if (r == EAR_E_OUT_OF_MEMORY && c->mem_refused) {
+        *err = ear__cmd_too_big(c, "params.path", c->mem_refused);
+        return NULL;
+    }
     if (r != EAR_OK) {
         const char *code = r == EAR_E_NOT_FOUND       ? "E_NOT_FOUND"
                            : r == EAR_E_IO            ? "E_IO"

@@ -168,6 +168,19 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
                                  "params.scene: there is no world to step (world.load first)");
         return NULL;
     }
+    /* The work budget: the frames, and in a scene the world's steps (seconds * step_hz,
+     * each costing at least what the next step will), before anything changes. */
+    uint64_t scene_steps = 0, estimate = 0;
+    if (scene) {
+        scene_steps = (uint64_t)ceil(seconds * (double)c->world.step_hz);
+        uint64_t left = c->config.max_command_work > c->command_work
+                            ? c->config.max_command_work - c->command_work
+                            : 0;
+        estimate = ear_physics_estimate_step_work(c->world.world,
+                                                  left / (scene_steps ? scene_steps : 1) + 1);
+    }
+    if ((*err = ear__cmd_work_admit(c, "params.seconds", scene_steps, estimate + 1, frames)))
+        return NULL;
     if (!ear__cmd_room(c, need)) {
         *err = ear__cmd_too_big(c, "params.seconds", need);
         return NULL;
@@ -186,7 +199,7 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     c->changed = true; /* from here on the stage moves: a failure is not run again */
     for (uint64_t done = 0; done < frames;) {
         if (c->config.on_step) c->config.on_step(c->config.step_user, c, done, frames);
-        uint64_t limit = STEP_FRAMES;
+        uint64_t limit = STEP_FRAMES, step_work = 0;
         if (scene) {
             if (done >= step_end) {
                 ear_physics_clear_events(c->world.world);
@@ -194,12 +207,21 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
                 ear__cmd_audio_world_sync(c, 1.0 / step_hz);
                 steps_done++;
                 step_end = (uint64_t)llround((double)steps_done * EAR__RATE / step_hz);
+                step_work = ear_physics_last_step_work(c->world.world) + 1;
             }
             limit = step_end - done;
         }
         uint32_t n = frames - done < limit ? (uint32_t)(frames - done) : (uint32_t)limit;
         ear_stage_render(c->stage, buf + 2 * done, n);
         done += n;
+        if (!ear__cmd_work_tick(c, "frames", step_work ? 1 : 0, step_work, n, done, frames,
+                                err)) {
+            /* Cancelled or past the budget: the stage has moved on, the buffer goes. */
+            c->rendering = false;
+            c->alloc.free_fn(buf, c->alloc.user);
+            ear_stage_update(c->stage);
+            return NULL;
+        }
     }
     if (c->config.on_step) c->config.on_step(c->config.step_user, c, frames, frames);
     c->rendering = false;

@@ -64,15 +64,25 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
             return NULL;
         }
     }
-    size_t slot = c->clip_count;
-    for (size_t i = 0; i < c->clip_count; i++)
-        if (strcmp(c->clips[i].name, name) == 0) slot = i;
+    /* The name table (through the budget) and its index make room first: registering
+     * in the assets is the one change, and what follows it cannot fail. */
+    uint32_t found = ear__name_index_find(&c->clip_index, name, ear__cmd_clip_name, c);
+    size_t slot = found == UINT32_MAX ? c->clip_count : found;
+    if (slot == c->clip_count &&
+        (c->clip_count >= UINT32_MAX / 8 ||
+         !ear__name_index_reserve(&c->clip_index, &c->alloc, (uint32_t)c->clip_count + 1,
+                                  ear__cmd_clip_name, c))) {
+        ear_clip_release(clip);
+        *err = ear__cmd_alloc_error(c, "params.name", ear__name_index_bytes(&c->clip_index));
+        return NULL;
+    }
     if (slot == c->clip_count && c->clip_count == c->clip_cap) {
         size_t cap = c->clip_cap ? c->clip_cap * 2 : 16;
-        ear__cmd_clip *grown = realloc(c->clips, cap * sizeof *grown);
+        ear__cmd_clip *grown =
+            c->alloc.realloc_fn(c->clips, cap * sizeof *grown, c->alloc.user);
         if (!grown) {
             ear_clip_release(clip);
-            *err = ear__cmd_result_error(EAR_E_OUT_OF_MEMORY, "params", NULL);
+            *err = ear__cmd_alloc_error(c, "params.name", cap * sizeof *grown);
             return NULL;
         }
         c->clips = grown;
@@ -86,6 +96,8 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
     }
     if (slot == c->clip_count) {
         snprintf(c->clips[slot].name, sizeof c->clips[slot].name, "%s", name);
+        (void)ear__name_index_add(&c->clip_index, &c->alloc, c->clips[slot].name,
+                                  (uint32_t)slot, ear__cmd_clip_name, c); /* reserved */
         c->clip_count++;
     } else {
         ear_clip_release(c->clips[slot].clip);

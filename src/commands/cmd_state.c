@@ -90,6 +90,19 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
     if (status) json_object_set_new(status, "reverb", ear__cmd_reverb_status(c));
     if (status) json_object_set_new(status, "limiter", ear__cmd_limiter_json(c));
     if (status) json_object_set_new(status, "hrtf", ear__cmd_hrtf_status(c));
+    /* The work budget: what the session has used of each part, and its limits. */
+    if (status)
+        json_object_set_new(
+            status, "work",
+            json_pack("{s:I, s:I, s:I, s:I, s:f, s:f, s:I, s:I}", "steps",
+                      (json_int_t)c->session_steps, "max_steps",
+                      (json_int_t)c->config.max_session_steps, "physics_work",
+                      (json_int_t)c->session_work, "max_physics_work",
+                      (json_int_t)c->config.max_session_work, "seconds_rendered",
+                      (double)c->session_frames / EAR__RATE, "max_seconds_rendered",
+                      c->config.max_session_render_seconds, "max_steps_per_command",
+                      (json_int_t)c->config.max_world_steps, "max_physics_work_per_command",
+                      (json_int_t)c->config.max_command_work));
     return status;
 }
 

@@ -13,6 +13,7 @@
 #include "commands_internal.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,16 +240,15 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
     }
     json_int_t steps = json_integer_value(json_object_get(params, "steps"));
     if (steps <= 0) steps = 1;
-    if ((uint64_t)steps > c->config.max_world_steps) {
-        char expected[64];
-        snprintf(expected, sizeof expected, "at most %u steps", c->config.max_world_steps);
-        *err =
-            ear_command_error("E_BAD_PARAM", "params.steps",
-                              "params.steps: %lld steps are more than this server takes (%s)",
-                              (long long)steps, expected);
-        if (*err) json_object_set_new(*err, "expected", json_string(expected));
+    /* The work budget first, from what the next step will cost: a crowd too costly to
+     * step so often is refused before a step is taken. */
+    uint64_t left = c->config.max_command_work > c->command_work
+                        ? c->config.max_command_work - c->command_work
+                        : 0;
+    uint64_t estimate =
+        ear_physics_estimate_step_work(c->world.world, left / (uint64_t)steps + 1);
+    if ((*err = ear__cmd_work_admit(c, "params.steps", (uint64_t)steps, estimate + 1, 0)))
         return NULL;
-    }
     double dt = 1.0 / c->world.step_hz;
     /* Steps change the world: a step the budget refuses is not run again. */
     c->changed = true;
@@ -260,6 +260,9 @@ json_t *ear__cmd_world_step(ear_commands *c, json_t *params, json_t **err) {
             return NULL;
         }
         ear__cmd_audio_world_sync(c, dt); /* the sounds follow each step */
+        if (!ear__cmd_work_tick(c, "steps", 1, ear_physics_last_step_work(c->world.world) + 1,
+                                0, (uint64_t)i + 1, (uint64_t)steps, err))
+            return NULL;
     }
     size_t count = 0;
     const ear_physics_event *events = ear_physics_events(c->world.world, &count);
@@ -314,16 +317,36 @@ static json_t *body_json(const ear_commands *c, ear_body_id id) {
     return o;
 }
 
+/* A body whose state is no longer a number (NaN or infinite: a step that ran away) is
+ * contained: world.get and world.set answer E_STATE naming it, and world.set changes
+ * nothing. NULL when the body is sound. */
+static json_t *broken_body(const ear_commands *c, ear_body_id id) {
+    ear_body_info info;
+    if (ear_body_get(c->world.world, id, &info) != EAR_OK) return NULL;
+    const ear_body_desc *d = &info.desc;
+    if (ear_vec3_is_finite(d->position_m) && ear_vec3_is_finite(d->velocity_mps) &&
+        ear_vec3_is_finite(info.force_n) && isfinite(d->facing_deg) && isfinite(d->pitch_deg))
+        return NULL;
+    json_t *e = ear_command_error(
+        "E_STATE", "params.body",
+        "params.body: the state of \"%.100s\" is not a number (NaN or "
+        "infinite) after step %llu; load the world again",
+        d->name ? d->name : "", (unsigned long long)ear_physics_steps(c->world.world));
+    if (e) json_object_set_new(e, "name", json_string(d->name ? d->name : ""));
+    return e;
+}
+
 json_t *ear__cmd_world_get(ear_commands *c, json_t *params, json_t **err) {
     if (ensure_world(c) != EAR_OK) return NULL;
     ear_body_id id = find_body(c, params, "body", err);
-    return id == EAR_BODY_NONE ? NULL : body_json(c, id);
+    if (id == EAR_BODY_NONE || (*err = broken_body(c, id))) return NULL;
+    return body_json(c, id);
 }
 
 json_t *ear__cmd_world_set(ear_commands *c, json_t *params, json_t **err) {
     if (ensure_world(c) != EAR_OK) return NULL;
     ear_body_id id = find_body(c, params, "body", err);
-    if (id == EAR_BODY_NONE) return NULL;
+    if (id == EAR_BODY_NONE || (*err = broken_body(c, id))) return NULL;
     ear_physics *w = c->world.world;
     bool vehicle = ear_body_is_vehicle(w, id);
     static const char *const controls[] = {"gas",       "brake",     "steer",

@@ -182,6 +182,117 @@ json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t ne
                              mib(need));
 }
 
+/* ---- The work budget ------------------------------------------------------------------ */
+
+static json_t *work_error(const char *where, const char *what, uint64_t asked, uint64_t left,
+                          uint64_t limit, const char *set_by) {
+    json_t *e = ear_command_error(
+        "E_TOO_BIG", where,
+        "%s: over the %s budget: %llu asked, %llu left of %llu (nothing was changed; the "
+        "budget is set with %s)",
+        where, what, (unsigned long long)asked, (unsigned long long)left,
+        (unsigned long long)limit, set_by);
+    if (e) {
+        json_object_set_new(e, "budget", json_string(what));
+        json_object_set_new(e, "asked", json_integer((json_int_t)asked));
+        json_object_set_new(e, "left", json_integer((json_int_t)left));
+        json_object_set_new(e, "limit", json_integer((json_int_t)limit));
+    }
+    return e;
+}
+
+static uint64_t left_of(uint64_t limit, uint64_t used) {
+    return used < limit ? limit - used : 0;
+}
+
+/* a * b, saturating. */
+static uint64_t times(uint64_t a, uint64_t b) {
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t steps,
+                            uint64_t step_work, uint64_t frames) {
+    const ear_commands_config *k = &c->config;
+    uint64_t work = times(steps, step_work);
+    uint64_t left;
+    if (steps > (left = left_of(k->max_world_steps, c->command_steps)))
+        return work_error(where, "steps per command", steps, left, k->max_world_steps,
+                          "the registry's max_world_steps");
+    if (steps > (left = left_of(k->max_session_steps, c->session_steps)))
+        return work_error(where, "steps per session", steps, left, k->max_session_steps,
+                          "--max-steps");
+    if (work > (left = left_of(k->max_command_work, c->command_work)))
+        return work_error(where, "physics work per command", work, left, k->max_command_work,
+                          "--max-work");
+    if (work > (left = left_of(k->max_session_work, c->session_work)))
+        return work_error(where, "physics work per session", work, left, k->max_session_work,
+                          "--max-work");
+    uint64_t frame_limit = (uint64_t)(k->max_session_render_seconds * EAR__RATE);
+    if (frames > (left = left_of(frame_limit, c->session_frames)))
+        return work_error(where, "rendered frames per session", frames, left, frame_limit,
+                          "--max-render-seconds");
+    return NULL;
+}
+
+bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
+                        uint64_t frames, uint64_t done, uint64_t total, json_t **err) {
+    c->session_steps += steps;
+    c->command_steps += steps;
+    c->session_work += work;
+    c->command_work += work;
+    c->session_frames += frames;
+    if (c->command_work > c->config.max_command_work ||
+        c->session_work > c->config.max_session_work) {
+        bool session = c->session_work > c->config.max_session_work;
+        *err = ear_command_error(
+            "E_TOO_BIG", "command",
+            "the physics work %s budget of %llu ran out after %llu of %llu %s: the world "
+            "grew costlier while it ran than it was when the command began; the steps taken "
+            "stay (the world is at step %llu)",
+            session ? "per session" : "per command",
+            (unsigned long long)(session ? c->config.max_session_work
+                                         : c->config.max_command_work),
+            (unsigned long long)done, (unsigned long long)total, unit,
+            (unsigned long long)c->session_steps);
+        if (*err) {
+            json_object_set_new(*err, "budget", json_string("physics work"));
+            json_object_set_new(*err, "done", json_integer((json_int_t)done));
+            json_object_set_new(*err, "total", json_integer((json_int_t)total));
+        }
+        return false;
+    }
+    if (c->config.on_progress &&
+        !c->config.on_progress(c->config.progress_user, unit, done, total)) {
+        *err = ear_command_error("E_CANCELLED", "command",
+                                 "cancelled after %llu of %llu %s; the session goes on",
+                                 (unsigned long long)done, (unsigned long long)total, unit);
+        if (*err) {
+            json_object_set_new(*err, "done", json_integer((json_int_t)done));
+            json_object_set_new(*err, "total", json_integer((json_int_t)total));
+        }
+        return false;
+    }
+    return true;
+}
+
+const json_t *ear_commands_request_id(const ear_commands *c) {
+    return c ? c->request_id : NULL;
+}
+
+const json_t *ear_commands_progress_token(const ear_commands *c) {
+    return c ? c->progress_token : NULL;
+}
+
+ear_commands_work ear_commands_get_work(const ear_commands *c) {
+    ear_commands_work w = {0, 0, 0};
+    if (c) {
+        w.steps = c->session_steps;
+        w.work = c->session_work;
+        w.frames = c->session_frames;
+    }
+    return w;
+}
+
 char *ear_commands_serve_overlong(size_t line_number, size_t limit_bytes) {
     char where[48];
     snprintf(where, sizeof where, "line %zu", line_number);
@@ -492,6 +603,10 @@ void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def) {
         snprintf(b->params[i], sizeof b->params[i], "%s", def->params[i].name);
 }
 
+const char *ear__cmd_clip_name(const void *commands, uint32_t pos) {
+    return ((const ear_commands *)commands)->clips[pos].name;
+}
+
 const ear__cmd_blend *ear__cmd_find_blend(const ear_commands *c, const char *name) {
     for (size_t i = 0; i < c->blend_def_count; i++)
         if (strcmp(c->blend_defs[i].name, name) == 0) return &c->blend_defs[i];
@@ -584,7 +699,10 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
 void ear__cmd_forget(ear_commands *c) {
     ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
-    c->clip_count = 0;
+    c->clip_count = c->clip_cap = 0;
+    if (c->clips) c->alloc.free_fn(c->clips, c->alloc.user); /* counted in the budget */
+    c->clips = NULL;
+    ear__name_index_free(&c->clip_index, &c->alloc);
     c->voice_count = 0;
     c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
     for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
@@ -601,7 +719,16 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
     c->config = config ? *config : ear_commands_config_default();
     if (c->config.max_render_seconds <= 0) c->config.max_render_seconds = 600;
     if (c->config.max_synth_seconds <= 0) c->config.max_synth_seconds = 3600;
-    if (c->config.max_world_steps == 0) c->config.max_world_steps = 100000;
+    if (c->config.max_world_steps == 0)
+        c->config.max_world_steps = EAR_COMMANDS_DEFAULT_COMMAND_STEPS;
+    if (c->config.max_command_work == 0)
+        c->config.max_command_work = EAR_COMMANDS_DEFAULT_COMMAND_WORK;
+    if (c->config.max_session_steps == 0)
+        c->config.max_session_steps = EAR_COMMANDS_DEFAULT_SESSION_STEPS;
+    if (c->config.max_session_work == 0)
+        c->config.max_session_work = EAR_COMMANDS_DEFAULT_SESSION_WORK;
+    if (!(c->config.max_session_render_seconds > 0))
+        c->config.max_session_render_seconds = EAR_COMMANDS_DEFAULT_SESSION_RENDER_SECONDS;
     if (c->config.max_memory_bytes == 0)
         c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
     if (c->config.max_output_bytes == 0)
@@ -667,7 +794,6 @@ void ear_commands_destroy(ear_commands *c) {
         for (size_t i = 0; i < TABLE_SIZE; i++) json_decref(c->schemas[i]);
     free(c->schemas);
     free(c->voices);
-    free(c->clips);
     free(c->ducks);
     free(c->blends);
     free(c->blend_defs);
@@ -747,6 +873,8 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
             bool outer_changed = c->changed, nested = c->rendering;
             c->mem_refused = 0;
             c->changed = false;
+            /* A command a render runs shares the render's work budget. */
+            if (!nested) c->command_steps = c->command_work = 0;
             result = table[i].fn(c, p, &err);
             /* Refused by the budget: idle cached sounds go (they load again when asked
              * for), and the command, which changed nothing, runs once more. */
@@ -830,10 +958,11 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
         const char *key;
         json_t *v;
         json_object_foreach(msg, key, v) {
-            if (strcmp(key, "command") && strcmp(key, "params") && strcmp(key, "id")) {
-                err = ear_command_error("E_BAD_PARAM", key,
-                                        "%.100s: unknown key (expected command, params, id)",
-                                        key);
+            if (strcmp(key, "command") && strcmp(key, "params") && strcmp(key, "id") &&
+                strcmp(key, "progress")) {
+                err = ear_command_error(
+                    "E_BAD_PARAM", key,
+                    "%.100s: unknown key (expected command, params, id, progress)", key);
                 break;
             }
         }
@@ -845,8 +974,15 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
         } else if (params && !json_is_object(params)) {
             err = ear_command_error("E_BAD_PARAM", "params", "params: expected an object");
             json_object_set_new(err, "expected", json_string("an object"));
+        } else if (strcmp(json_string_value(name), "cancel") == 0) {
+            /* The front end acts on a cancel while the command it names runs (that
+             * command answers E_CANCELLED); read in its turn, nothing runs any more. */
+            result = json_pack("{s:b}", "running", 0);
         } else {
+            c->request_id = id;
+            c->progress_token = json_is_true(json_object_get(msg, "progress")) ? id : NULL;
             result = ear_commands_run(c, json_string_value(name), params, &err);
+            c->request_id = c->progress_token = NULL;
         }
     }
     if (err && line_number && !json_object_get(err, "line"))

@@ -61,8 +61,9 @@ struct ear_commands {
 
     ear__cmd_voice *voices;
     size_t voice_count, voice_cap;
-    ear__cmd_clip *clips;
+    ear__cmd_clip *clips; /* through `alloc`: the budget counts the names */
     size_t clip_count, clip_cap;
+    ear__name_index clip_index; /* names -> positions in clips */
     ear__cmd_name *ducks, *blends, *pools;
     ear__cmd_blend *blend_defs;
     size_t blend_def_count, blend_def_cap;
@@ -101,6 +102,11 @@ struct ear_commands {
     ear_allocator alloc;
     size_t mem_used, mem_peak, mem_refused;
     bool changed; /* a handler that failed after changing state (a render): no retry */
+    /* The work budget (commands.c): totals over the session, and the command's own. */
+    uint64_t session_steps, session_work, session_frames;
+    uint64_t command_steps, command_work;
+    /* The request a front end runs now (borrowed while it runs, else NULL). */
+    const json_t *request_id, *progress_token;
 };
 
 typedef json_t *(*ear__cmd_fn)(ear_commands *c, json_t *params, json_t **err);
@@ -220,6 +226,22 @@ json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need);
 /* The error for a failed allocation of `need` bytes through c->alloc: E_TOO_BIG when the
  * budget refused it, else E_OUT_OF_MEMORY. */
 json_t *ear__cmd_alloc_error(const ear_commands *c, const char *where, size_t need);
+
+/* The work budget. ear__cmd_work_admit checks, before anything changes, that `steps`
+ * more world steps (each estimated to cost `step_work`) and `frames` more rendered frames
+ * fit the command's and the session's budgets; NULL, or a new E_TOO_BIG error at `where`
+ * naming the limit, what was asked and what is left. */
+json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t steps,
+                            uint64_t step_work, uint64_t frames);
+/* Counts one world step that cost `work` (or, with steps 0, `frames` rendered frames), then
+ * asks the front end's progress hook; false with *err set when the command must stop:
+ * E_CANCELLED (the hook said so) or E_TOO_BIG (the world grew costlier while the command
+ * ran than its estimate, past the budget). */
+bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
+                        uint64_t frames, uint64_t done, uint64_t total, json_t **err);
+
+/* The name of clips[pos], for clip_index. */
+const char *ear__cmd_clip_name(const void *commands, uint32_t pos);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
 void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);

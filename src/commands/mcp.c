@@ -143,7 +143,11 @@ char *ear_mcp_handle_line(ear_commands *c, const char *line, size_t length) {
             reply = rpc_error(id, -32602, "Invalid params: arguments must be an object");
         } else {
             json_t *err = NULL;
+            c->request_id = id;
+            c->progress_token =
+                json_object_get(json_object_get(params, "_meta"), "progressToken");
             json_t *result = ear_commands_run(c, ear_commands_name((size_t)index), args, &err);
+            c->request_id = c->progress_token = NULL;
             reply =
                 rpc_result(id, result ? tool_result(result, false) : tool_result(err, true));
         }

@@ -163,6 +163,9 @@ struct ear_physics {
     ear_physics_event *events;
     size_t event_count, event_cap, events_dropped;
     uint64_t steps;
+    /* The work of stepping (ear_physics_work): one unit per body a step walks and per
+     * collider test a step makes; the last whole step's share. */
+    uint64_t work, last_step_work;
     double time_s;
     float dt; /* of the step in progress */
     bool stepping;

@@ -105,6 +105,7 @@ static void consider(ear_physics *w, uint32_t k, deepest *d) {
     ear_collider c = ear__collider_of(o);
     ear_vec3 n;
     float depth;
+    w->work++;
     if (!ear_collider_penetration(&d->me, &c, &n, &depth)) return;
     /* Ties go to the earlier body in id order, whatever order the grid lists them. */
     if (depth > d->depth || (depth == d->depth && k < d->best)) {
@@ -154,6 +155,7 @@ static bool find_obstacle(ear_physics *w, uint32_t k, void *user) {
     ear_collider c = ear__collider_of(t);
     ear_vec3 n;
     float depth;
+    w->work++;
     if (!ear_collider_penetration(&o->me, &c, &n, &depth)) return true;
     if (ear_vec3_dot(n, o->dir) < -0.1f) {
         o->hit = true;
@@ -270,6 +272,7 @@ void ear__move_by(ear_physics *w, uint32_t i, ear_vec3 delta, ear__resolve_out *
             float f = ceilf(len / h);
             n = f > MAX_SUBSTEPS ? MAX_SUBSTEPS : (uint32_t)f;
         }
+        w->work += n;
         ear_vec3 part = ear_vec3_scale(delta, 1.0f / (float)n);
         for (uint32_t s = 0; s < n; s++) {
             b->pos = ear_vec3_add(b->pos, part);
@@ -615,6 +618,7 @@ static bool sense_visit(ear_physics *w, uint32_t k, void *user) {
     ear_collider c = ear__collider_of(o);
     ear_vec3 n;
     float depth;
+    w->work++;
     if (!ear_collider_penetration(&s->me, &c, &n, &depth)) return true;
     ear__pair p;
     memset(&p, 0, sizeof p);
@@ -672,11 +676,42 @@ static void swap_lists(ear__pair **a, uint32_t *ac, uint32_t *acap, ear__pair **
     *ac = 0;
 }
 
+/* ---- The cost of a step, before it is taken ------------------------------------------- */
+
+typedef struct estimate_ctx {
+    uint64_t count, limit;
+} estimate_ctx;
+
+static bool count_visit(ear_physics *w, uint32_t k, void *user) {
+    (void)w;
+    (void)k;
+    estimate_ctx *e = user;
+    return ++e->count <= e->limit;
+}
+
+uint64_t ear_physics_estimate_step_work(ear_physics *w, uint64_t limit) {
+    if (!w) return 0;
+    estimate_ctx e = {w->count, limit};
+    /* Each moving body tests, at the least, every body whose box reaches its own grown by
+     * its size (the reach of one resolve and its pushes): a query that only counts. */
+    for (uint32_t k = 0; k < w->count && e.count <= limit; k++) {
+        const ear__body *b = &w->bodies[k];
+        if (b->kind == EAR_BODY_FIXED) continue;
+        ear_vec3 grow = ear_vec3_scale(b->half, 2.0f);
+        ear__broad_query(w, ear_vec3_sub(b->pos, grow), ear_vec3_add(b->pos, grow), count_visit,
+                         &e);
+    }
+    uint64_t last = w->last_step_work;
+    return e.count > last ? e.count : last;
+}
+
 ear_result ear_physics_step(ear_physics *w, float dt) {
     if (!w || !isfinite(dt) || !(dt > 0) || dt > 1.0f) return EAR_E_INVALID_ARG;
     if (w->stepping) return EAR_E_STATE;
     w->stepping = true;
     w->dt = dt;
+    uint64_t work_before = w->work;
+    w->work += w->count; /* every body is walked at least once */
     /* This step's contact lists start empty; removal may have left entries. */
     w->pair_count = 0;
     w->pair_info_count = 0;
@@ -724,6 +759,7 @@ ear_result ear_physics_step(ear_physics *w, float dt) {
     swap_lists(&w->sense, &w->sense_count, &w->sense_cap, &w->last_sense, &w->last_sense_count,
                &w->last_sense_cap);
     w->steps++;
+    w->last_step_work = w->work - work_before;
     w->time_s += (double)dt;
     w->stepping = false;
     return EAR_OK;

@@ -214,6 +214,7 @@ static bool probe_visit(ear_physics *w, uint32_t k, void *user) {
     ear_collider c = ear__collider_of(&w->bodies[k]);
     ear_vec3 n;
     float depth;
+    w->work++;
     if (!ear_collider_penetration(&p->me, &c, &n, &depth)) return true;
     if (depth > p->depth || (depth == p->depth && k < p->best)) {
         p->best = k;

@@ -116,6 +116,7 @@ void ear_physics_clear(ear_physics *w) {
     w->event_count = 0;
     w->events_dropped = 0;
     w->steps = 0;
+    w->work = w->last_step_work = 0;
     w->time_s = 0;
     w->fixed_dirty = true;
     w->grid_valid = false;
@@ -221,6 +222,8 @@ static const char *desc_problem(const ear_body_desc *d) {
     if (!finite_f(d->facing_deg) || !finite_f(d->pitch_deg))
         return "facing or pitch is not finite";
     if (!finite_f(d->mass_kg) || !(d->mass_kg > 0)) return "mass must be finite and > 0";
+    /* 1 / mass must be a number a step can multiply (1e-40 kg made it infinite, then NaN). */
+    if (!(d->mass_kg >= 1e-6f)) return "mass must be at least 1e-6 kg";
     if (!(d->bounciness >= 0 && d->bounciness <= 1)) return "bounciness must be in 0..1";
     if (!finite_f(d->friction) || !(d->friction >= 0)) return "friction must be >= 0";
     if (!finite_f(d->damping_per_s) || !(d->damping_per_s >= 0)) return "damping must be >= 0";
@@ -646,6 +649,14 @@ uint64_t ear_physics_steps(const ear_physics *w) {
 
 double ear_physics_time_s(const ear_physics *w) {
     return w ? w->time_s : 0;
+}
+
+uint64_t ear_physics_work(const ear_physics *w) {
+    return w ? w->work : 0;
+}
+
+uint64_t ear_physics_last_step_work(const ear_physics *w) {
+    return w ? w->last_step_work : 0;
 }
 
 static uint64_t fnv_f(uint64_t h, float f) {

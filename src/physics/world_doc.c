@@ -23,6 +23,11 @@
 #include <string.h>
 
 #define MAX_COORD 1e6
+/* The smallest half extent or radius (m) and mass (kg) a document may give: below them a
+ * step's sub-steps or 1 / mass run away (a mass of 1e-40 made every number NaN on the
+ * first step). */
+#define MIN_SIZE 1e-3
+#define MIN_MASS 1e-3
 
 typedef struct doc_body {
     ear_body_desc desc;
@@ -143,7 +148,9 @@ static bool vec3(parse *p, const json_t *obj, const char *where, const char *key
         if (!json_is_number(e)) return fail(p, item, "expected a number");
         double x = json_number_value(e);
         if (!isfinite(x)) return fail(p, item, "expected a finite number");
-        if (positive && !(x > 0)) return fail(p, item, "must be > 0 (got %g)", x);
+        /* A size below a millimetre would take thousands of sub-steps a step. */
+        if (positive && !(x >= MIN_SIZE))
+            return fail(p, item, "must be >= %g (got %g)", MIN_SIZE, x);
         if (fabs(x) > limit) return fail(p, item, "must be within +-%g (got %g)", limit, x);
         xyz[i] = (float)x;
     }
@@ -285,7 +292,8 @@ static bool parse_body(parse *p, const json_t *b, size_t index, doc_body *out) {
             path_of(at, sizeof at, where, "half_extents");
             return fail(p, at, "only a box has half_extents (this body is a sphere)");
         }
-        if (!number(p, b, where, "radius", 0, true, MAX_COORD, &d.radius_m)) return false;
+        if (!number(p, b, where, "radius", MIN_SIZE, false, MAX_COORD, &d.radius_m))
+            return false;
     }
 
     path_of(at, sizeof at, where, "position");
@@ -293,7 +301,7 @@ static bool parse_body(parse *p, const json_t *b, size_t index, doc_body *out) {
     if (!vec3(p, b, where, "position", MAX_COORD, false, &d.position_m) ||
         !vec3(p, b, where, "velocity", MAX_COORD, false, &d.velocity_mps) ||
         !boolean(p, b, where, "sensor", &d.sensor) ||
-        !number(p, b, where, "mass", 0, true, 1e9, &d.mass_kg) ||
+        !number(p, b, where, "mass", MIN_MASS, false, 1e9, &d.mass_kg) ||
         !number(p, b, where, "bounciness", 0, false, 1, &d.bounciness) ||
         !number(p, b, where, "friction", 0, false, 1e3, &d.friction) ||
         !number(p, b, where, "damping", 0, false, 1e3, &d.damping_per_s) ||

@@ -154,12 +154,17 @@ ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *
     SDL_StartTextInput();
     if (!cfg->mute && cfg->audio_attach) {
         void *device = NULL;
+        /* Before the hook opens a device, whose thread may render at once: it must never
+         * also move the game's overflowed commands into the ring (issue 24, TSan). */
+        ear_stage_set_render_thread_separate(stage, true);
         ear_result res = cfg->audio_attach(stage, cfg->hook_user, &device);
-        if (res == EAR_OK)
+        if (res == EAR_OK) {
             ear_runner_set_audio_device(r, device);
-        else
+        } else {
+            ear_stage_set_render_thread_separate(stage, false); /* the runner renders */
             ear_log(EAR_LOG_WARN, "runtime", "no sound: %s; the game runs silent",
                     ear_result_string(res));
+        }
     }
     sdl_state *st = SDL_calloc(1, sizeof *st);
     if (!st) {

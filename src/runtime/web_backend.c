@@ -269,13 +269,18 @@ ear_result ear__run_web(ear_runner *r, const ear_engine_config *cfg) {
     }
     if (!cfg->mute && cfg->audio_attach) {
         void *device = NULL;
+        /* Before the hook opens a device, whose thread may render at once: it must never
+         * also move the game's overflowed commands into the ring (issue 24, TSan). */
+        ear_stage_set_render_thread_separate(ear_ctx_stage(ear_runner_ctx(r)), true);
         ear_result a =
             cfg->audio_attach(ear_ctx_stage(ear_runner_ctx(r)), cfg->hook_user, &device);
-        if (a == EAR_OK)
+        if (a == EAR_OK) {
             ear_runner_set_audio_device(r, device);
-        else
+        } else {
+            ear_stage_set_render_thread_separate(ear_ctx_stage(ear_runner_ctx(r)), false);
             ear_log(EAR_LOG_WARN, "runtime", "no sound: %s; the game runs silent",
                     ear_result_string(a));
+        }
     }
     /* The page focuses the game area when Start is pressed; a game that starts without
      * the focus starts paused, as a native window would. */

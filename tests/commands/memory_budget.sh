@@ -91,3 +91,17 @@ rc=0
 grep -qF -- 'from 1 to 8796093022207, not "99999999999999"' "$scene_dir/err" ||
     fail "render --memory-mb 99999999999999 said: $(cat "$scene_dir/err")"
 echo "memory_budget: render --memory-mb: E_TOO_BIG at 4 MiB, rendered at 64 MiB"
+
+# A serve line may take at most a sixteenth of the budget (its parsed JSON is not counted):
+# at --memory-mb 64, a 48 MB line (issue 24: a 60 MB one took 1.24 GB parsed) is one E_TOO_BIG
+# answer naming the 4 MiB limit, never read, and the next line is answered.
+awk 'BEGIN { printf "{\"command\":\"audio.status\",\"id\":["; for (i = 0; i < 6000000; i++) printf "1234567,"; printf "1]}\n{\"command\":\"audio.voices\"}\n" }' \
+    >"$scene_dir/big.line"
+t0=$(date +%s%3N)
+timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/big.line" >"$out" || fail "serve of the 60 MB line failed"
+t1=$(date +%s%3N)
+expect_line 1 '"code":"E_TOO_BIG"'
+expect_line 1 '"limit_bytes":4194304'
+expect_line 2 '"voices":[]'
+echo "memory_budget: a 48 MB line at --memory-mb 64 refused in $((t1 - t0)) ms"
+[ $((t1 - t0)) -lt 3000 ] || fail "the 48 MB line took $((t1 - t0)) ms"

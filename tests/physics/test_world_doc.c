@@ -130,6 +130,17 @@ TEST(errors_name_the_field) {
          "\"fixed\", \"shape\": \"sphere\", \"radius\": 1, \"position\": [0, 0, 0]}]}",
          "bodies[0].name",
          "bodies[0].name: names starting with \"wall:\" belong to the level's walls"},
+        /* Issue 24: a mass of 1e-40 was accepted and made the world NaN on its first
+         * step; a radius of 1e-30 would take the sub-step limit every step. */
+        {"{\"bodies\": [{\"name\": \"a\", \"kind\": \"dynamic\", \"shape\": \"sphere\", "
+         "\"radius\": 1, \"position\": [0, 0, 0], \"mass\": 1e-40}]}",
+         "bodies[0].mass", "bodies[0].mass: must be >= 0.001 (got 1e-40)"},
+        {"{\"bodies\": [{\"name\": \"a\", \"kind\": \"dynamic\", \"shape\": \"sphere\", "
+         "\"radius\": 1e-30, \"position\": [0, 0, 0]}]}",
+         "bodies[0].radius", "bodies[0].radius: must be >= 0.001 (got 1e-30)"},
+        {"{\"bodies\": [{\"name\": \"a\", \"kind\": \"dynamic\", \"shape\": \"box\", "
+         "\"half_extents\": [1, 0, 1], \"position\": [0, 0, 0]}]}",
+         "bodies[0].half_extents[1]", "bodies[0].half_extents[1]: must be >= 0.001 (got 0)"},
         {"{\"bodies\": 3", "line 1, column 12", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -142,5 +153,23 @@ TEST(errors_name_the_field) {
     }
 }
 
+/* The smallest mass and size a document may give step to finite numbers. */
+TEST(smallest_mass_and_size_stay_finite) {
+    ear_world_doc doc = {0};
+    ear_world_doc_error err;
+    ASSERT_EQ(load("{\"step_hz\": 60, \"bodies\": [{\"name\": \"f\", \"kind\": \"fixed\", "
+                   "\"shape\": \"box\", \"half_extents\": [5, 0.5, 5], \"position\": [0, -0.5, "
+                   "0]}, {\"name\": \"a\", \"kind\": \"dynamic\", \"shape\": \"sphere\", "
+                   "\"radius\": 0.001, \"position\": [0, 0.0005, 0], \"mass\": 0.001}]}",
+                   NULL, &doc, &err),
+              EAR_OK);
+    for (int i = 0; i < 120; i++) ASSERT_EQ(ear_physics_step(doc.world, 1.0f / 60), EAR_OK);
+    ear_vec3 p;
+    ASSERT_EQ(ear_body_position(doc.world, ear_physics_find(doc.world, "a"), &p), EAR_OK);
+    ASSERT_TRUE(ear_vec3_is_finite(p));
+    ear_world_doc_unload(&doc);
+}
+
 TEST_MAIN(TEST_ENTRY(defaults_and_order), TEST_ENTRY(vehicle_parameters),
-          TEST_ENTRY(callers_extra_keys_are_tolerated), TEST_ENTRY(errors_name_the_field))
+          TEST_ENTRY(callers_extra_keys_are_tolerated), TEST_ENTRY(errors_name_the_field),
+          TEST_ENTRY(smallest_mass_and_size_stay_finite))

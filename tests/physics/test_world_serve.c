@@ -214,7 +214,7 @@ TEST(bad_documents_are_refused_and_change_nothing) {
                   "params.world.level.map[1]: row 2, column 2: a tab (indent with spaces)");
     const char *mass =
         json_string_value(json_object_get(json_object_get(answers[1], "error"), "message"));
-    ASSERT_STR_EQ(mass, "params.world.bodies[0].mass: must be > 0 (got -1)");
+    ASSERT_STR_EQ(mass, "params.world.bodies[0].mass: must be >= 0.001 (got -1)");
     ASSERT_STR_EQ(error_code(11), "E_NOT_FOUND");
     ASSERT_STR_EQ(error_code(12), "E_NOT_FOUND");
     /* The first world is still there, untouched. */

@@ -133,12 +133,17 @@ typedef struct fake_device {
     int attached, updated, detached;
     ear_stage *stage;
     int marker;
+    bool separate_at_attach;
 } fake_device;
 
 static ear_result fake_attach(ear_stage *stage, void *user, void **out_device) {
     fake_device *d = user;
     d->attached++;
     d->stage = stage;
+    /* A real device's thread may render as soon as it opens: the stage must already be
+     * marked, or that thread would also move the game's overflowed commands into the
+     * ring (issue 24: ThreadSanitizer's race on render_separate). */
+    d->separate_at_attach = ear_stage_render_thread_is_separate(stage);
     *out_device = &d->marker;
     return EAR_OK;
 }
@@ -178,6 +183,7 @@ TEST(sdl2_backend_attaches_audio_through_the_hook_unless_muted) {
         ASSERT_EQ(d.updated, mute ? 0 : 3); /* frames 1..3 have a world sync */
         ASSERT_EQ(d.detached, mute ? 0 : 1);
         if (!mute) ASSERT_EQ(d.marker, 0); /* the hook got the context's stage */
+        if (!mute) ASSERT_TRUE(d.separate_at_attach);
     }
 }
 

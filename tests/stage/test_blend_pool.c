@@ -156,6 +156,44 @@ TEST(blend_definitions_are_checked) {
     ear_clip_release(low);
 }
 
+/* Issue 24: redefining one name 64 times filled the table of 64 blends (E_STATE on the
+ * 65th) and every superseded entry kept its clips. A superseded entry goes once no voice
+ * plays it: the playing one stays (and sounds) until its voice ends; the newest plays. */
+TEST(redefined_blends_free_the_old_ones) {
+    ear_clip *low = sine_clip(200.0, 1.0, RATE, 0.5f),
+             *high = sine_clip(400.0, 1.0, RATE, 0.5f);
+    ear_stage *s = new_stage();
+    ear_blend_def d = engine_def(EAR_CURVE_LINEAR, low, low);
+    ASSERT_OK(ear_stage_register_blend(s, &d));
+    ear_voice_id v;
+    ASSERT_OK(ear_stage_play_blend(s, "engine", NULL, &v));
+    free(render(s, 4800));
+    for (int i = 0; i < 200; i++) {
+        d = engine_def(EAR_CURVE_LINEAR, high, high);
+        ASSERT_OK(ear_stage_register_blend(s, &d));
+    }
+    /* low: the test's own, and the entry the voice still plays (two layers). */
+    ASSERT_EQ(ear_clip_refcount(low), 3u);
+    /* high: the test's and the newest entry's two layers. */
+    ASSERT_EQ(ear_clip_refcount(high), 3u);
+    ear_voice_id w;
+    ASSERT_OK(ear_stage_play_blend(s, "engine", NULL, &w));
+    ear_stage_set_param(s, w, "rpm", 3000);
+    float *out = render(s, 24000);
+    ASSERT_DBL_GT(ear_tone_amplitude(out, 24000, 2, 0, RATE, 400.0), 0.01);
+    free(out);
+    ASSERT_OK(ear_stage_stop(s, v, 0));
+    free(render(s, 4800));
+    ear_stage_update(s);
+    d = engine_def(EAR_CURVE_LINEAR, high, high);
+    ASSERT_OK(ear_stage_register_blend(s, &d));
+    ASSERT_EQ(ear_clip_refcount(low), 1u); /* the old entry went with its voice */
+    ear_stage_destroy(s);
+    ASSERT_EQ(ear_clip_refcount(high), 1u);
+    ear_clip_release(low);
+    ear_clip_release(high);
+}
+
 /* A pool of three tones (300, 500, 700 Hz) so each pick can be heard. */
 static void make_pool(ear_stage *s, ear_clip **clips, bool no_repeat, uint32_t max_instances) {
     ear_pool_def p;
@@ -259,6 +297,7 @@ TEST(pool_fades_the_oldest_beyond_max_instances) {
 TEST_MAIN(TEST_ENTRY(equal_power_layers_keep_power), TEST_ENTRY(linear_layers_keep_amplitude),
           TEST_ENTRY(pitch_curves_and_no_click_when_driven_every_frame),
           TEST_ENTRY(blend_definitions_are_checked),
+          TEST_ENTRY(redefined_blends_free_the_old_ones),
           TEST_ENTRY(pool_never_repeats_and_keeps_its_ranges),
           TEST_ENTRY(pool_repeats_exactly_under_one_seed),
           TEST_ENTRY(pool_fades_the_oldest_beyond_max_instances))

@@ -21,10 +21,12 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static ear_commands *g_commands; /* for the log callback's notes */
@@ -53,6 +55,9 @@ static const char usage_text[] =
     "         serve and mcp also take --memory-mb N (default 1024), --max-line-bytes N\n"
     "         (default 67108864) and --max-output-mb N (the files a session writes;\n"
     "         default 1024)\n"
+    "         serve, mcp and render take the work budget: --max-steps N (world steps in the\n"
+    "         session), --max-work N (physics work a command), --max-render-seconds S\n"
+    "         (seconds of audio rendered in the session)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -183,6 +188,44 @@ static bool memory_mb_arg(const char *text, size_t *bytes) {
     return mb_arg("--memory-mb", text, bytes);
 }
 
+/* The work budget's options (serve, mcp, render): --max-steps N (world steps in the
+ * session), --max-work N (physics work per command; the session's is 100 times it) and
+ * --max-render-seconds S (seconds of audio rendered in the session, not wall clock).
+ * 1 when argv[*i] was one (its value consumed), 0 when it is not, -1 when its value is bad
+ * (said on stderr). */
+static int budget_option(int argc, char **argv, int *i, ear_commands_config *config) {
+    const char *flag = argv[*i];
+    bool steps = strcmp(flag, "--max-steps") == 0, work = strcmp(flag, "--max-work") == 0;
+    bool seconds = strcmp(flag, "--max-render-seconds") == 0;
+    if ((!steps && !work && !seconds) || *i + 1 >= argc) return 0;
+    const char *text = argv[++*i];
+    char *end;
+    errno = 0;
+    if (seconds) {
+        double v = strtod(text, &end);
+        if (errno || end == text || *end || !(v > 0) || v > 1e9) {
+            fprintf(stderr, "earshot: %s: expected seconds > 0 (at most 1e9), not \"%s\"\n",
+                    flag, text);
+            return -1;
+        }
+        config->max_session_render_seconds = v;
+        return 1;
+    }
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || end == text || *end || text[0] == '-' || v == 0 || v > (1ull << 52)) {
+        fprintf(stderr, "earshot: %s: expected a whole number from 1 to 2^52, not \"%s\"\n",
+                flag, text);
+        return -1;
+    }
+    if (steps) {
+        config->max_session_steps = v;
+    } else {
+        config->max_command_work = v;
+        config->max_session_work = v > (1ull << 52) / 100 ? (1ull << 52) : v * 100;
+    }
+    return 1;
+}
+
 static int cmd_call(int argc, char **argv) {
     const char *name = NULL, *text = NULL;
     bool as_json = false;
@@ -273,6 +316,9 @@ static void put_reply(char *reply) {
     free(reply);
 }
 
+/* Set by the progress hook (below) when an MCP client cancelled the running request. */
+static bool g_drop_reply;
+
 /* The line being answered (from 1), for serve's errors. */
 static uint64_t g_line_number;
 
@@ -288,13 +334,130 @@ static void answer_line(ear_commands *c, line_fn handle, overlong_fn overlong, s
     for (size_t k = 0; k < n; k++)
         if (line[k] != ' ' && line[k] != '\t') {
             g_line_number = line_number;
-            put_reply(handle(c, line, n));
+            char *reply = handle(c, line, n);
+            if (g_drop_reply) {
+                /* MCP: a request the client cancelled gets no response (the protocol's
+                 * cancellation rule); the client knows it stopped. */
+                free(reply);
+                reply = NULL;
+                g_drop_reply = false;
+            }
+            put_reply(reply);
             return;
         }
 }
 
 static char *serve_line(ear_commands *c, const char *line, size_t length) {
     return ear_commands_serve_line_at(c, line, length, g_line_number);
+}
+
+/* The input of serve and mcp. It is global so that the progress hook (below) can look at
+ * what follows the line being answered while a long command runs: a cancel for it. */
+static struct {
+    char *in;
+    size_t cap, len;
+    size_t next;   /* the end of the line being answered: what follows is not yet answered */
+    size_t looked; /* input up to here has been looked at for a cancel */
+    bool eof, mcp;
+    double last_poll_s, last_report_s;
+} g_in;
+
+/* SIGINT during a command cancels it; between commands it ends the session. */
+static volatile sig_atomic_t g_interrupted;
+
+static void on_sigint(int sig) {
+    (void)sig;
+    g_interrupted = 1;
+}
+
+static double monotonic_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Whether the complete line [line, line + n) cancels the running request: MCP's
+ * notifications/cancelled whose requestId is its id, or serve's {"command": "cancel"}
+ * (with "params": {"id": its id}, or without params: whatever runs). */
+static bool cancels(const char *line, size_t n, const json_t *id) {
+    const char *needle = g_in.mcp ? "notifications/cancelled" : "\"cancel\"";
+    bool found = false;
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n && !found; i++) found = memcmp(line + i, needle, k) == 0;
+    if (!found) return false;
+    json_t *msg = json_loadb(line, n, 0, NULL);
+    bool yes = false;
+    if (g_in.mcp) {
+        const char *method = json_string_value(json_object_get(msg, "method"));
+        json_t *asked = json_object_get(json_object_get(msg, "params"), "requestId");
+        yes = method && strcmp(method, "notifications/cancelled") == 0 && id && asked &&
+              json_equal(asked, (json_t *)id);
+    } else {
+        const char *command = json_string_value(json_object_get(msg, "command"));
+        json_t *params = json_object_get(msg, "params");
+        json_t *asked = json_object_get(params, "id");
+        yes = command && strcmp(command, "cancel") == 0 &&
+              (!asked || (id && json_equal(asked, (json_t *)id)));
+    }
+    json_decref(msg);
+    return yes;
+}
+
+/* The registry's progress hook for serve and mcp. At most every 50 ms it reads what input
+ * has arrived (without waiting: poll, then one read into the buffer's free space, which is
+ * never moved or grown here, as the line being answered lies in it) and looks at each new
+ * complete line for a cancel of the running request; every 250 ms it reports progress to
+ * a request that asked for it. SIGINT cancels at once. One thread does all of it: the
+ * command stops between two steps or chunks, never inside one. */
+static bool front_progress(void *user, const char *unit, uint64_t done, uint64_t total) {
+    (void)user;
+    if (g_interrupted) {
+        g_interrupted = 0;
+        return false;
+    }
+    double now = monotonic_s();
+    if (now - g_in.last_poll_s < 0.05) return true;
+    g_in.last_poll_s = now;
+    const json_t *token = ear_commands_progress_token(g_commands);
+    if (token && now - g_in.last_report_s >= 0.25 && done < total) {
+        g_in.last_report_s = now;
+        json_t *note =
+            g_in.mcp ? json_pack("{s:s, s:s, s:{s:O, s:I, s:I, s:s+}}", "jsonrpc", "2.0",
+                                 "method", "notifications/progress", "params", "progressToken",
+                                 token, "progress", (json_int_t)done, "total",
+                                 (json_int_t)total, "message", unit, " so far")
+                     : json_pack("{s:O, s:{s:I, s:I, s:s}}", "id", token, "progress", "done",
+                                 (json_int_t)done, "total", (json_int_t)total, "unit", unit);
+        char *text = note ? json_dumps(note, JSON_COMPACT) : NULL;
+        if (text) {
+            fputs(text, stdout);
+            fputc('\n', stdout);
+            fflush(stdout);
+        }
+        free(text);
+        json_decref(note);
+    }
+    const json_t *id = ear_commands_request_id(g_commands);
+    struct pollfd pfd = {STDIN_FILENO, POLLIN, 0};
+    if (!g_in.eof && g_in.len < g_in.cap && poll(&pfd, 1, 0) > 0) {
+        ssize_t got = read(STDIN_FILENO, g_in.in + g_in.len, g_in.cap - g_in.len);
+        if (got > 0)
+            g_in.len += (size_t)got;
+        else if (got == 0)
+            g_in.eof = true;
+    }
+    if (g_in.looked < g_in.next) g_in.looked = g_in.next;
+    size_t line_start = g_in.looked;
+    for (size_t i = g_in.looked; i < g_in.len; i++) {
+        if (g_in.in[i] != '\n') continue;
+        if (cancels(g_in.in + line_start, i - line_start, id)) {
+            g_drop_reply = g_in.mcp;
+            return false;
+        }
+        line_start = i + 1;
+        g_in.looked = line_start;
+    }
+    return true;
 }
 
 /* Reads stdin in large chunks, answers every complete line, and writes the answers of a
@@ -305,66 +468,85 @@ static char *serve_line(ear_commands *c, const char *line, size_t length) {
  * answer, overlong()'s, and is skipped up to its newline without being kept or read:
  * nothing in it runs. Each byte is looked at once (`scanned`), so a long line costs time
  * in proportion to its length, and the buffer never holds more than max_line + 2 bytes of
- * one line. */
+ * one line. The progress hook may add input at the end of the buffer while a line is
+ * answered (g_in.len grows); the loop goes on to it. */
 static int serve_lines(ear_commands *c, line_fn handle, overlong_fn overlong, size_t max_line) {
-    size_t cap = (size_t)1 << 16, len = 0, scanned = 0, line_number = 0;
+    size_t scanned = 0, line_number = 0;
     bool skipping = false; /* inside a line that was too long, until its newline */
-    char *in = malloc(cap);
-    if (!in) return 1;
+    g_in.cap = (size_t)1 << 16;
+    g_in.len = 0;
+    g_in.eof = false;
+    g_in.in = malloc(g_in.cap);
+    if (!g_in.in) return 1;
     int status = 0;
     for (;;) {
-        if (len == cap) {
+        if (g_in.len == g_in.cap) {
             /* Only a line that may still be short enough fills the buffer (a longer one
              * is being skipped): max_line bytes, a CR and the newline at most. */
+            size_t cap = g_in.cap;
             size_t want = cap < (max_line + 2) / 2 ? cap * 2 : max_line + 2;
-            char *grown = want > cap ? realloc(in, want) : NULL;
+            char *grown = want > cap ? realloc(g_in.in, want) : NULL;
             if (!grown) {
                 fprintf(stderr, "earshot: out of memory reading a line\n");
                 status = 1;
                 break;
             }
-            in = grown;
-            cap = want;
+            g_in.in = grown;
+            g_in.cap = want;
         }
-        ssize_t got = read(STDIN_FILENO, in + len, cap - len);
-        if (got < 0 && errno == EINTR) continue;
+        ssize_t got =
+            g_in.eof ? 0 : read(STDIN_FILENO, g_in.in + g_in.len, g_in.cap - g_in.len);
+        if (got < 0 && errno == EINTR) {
+            if (g_interrupted) break; /* SIGINT between commands ends the session */
+            continue;
+        }
         bool eof = got <= 0;
-        if (!eof) len += (size_t)got;
+        if (!eof) g_in.len += (size_t)got;
+        char *in = g_in.in;
         size_t start = 0;
         if (skipping) {
-            char *nl = memchr(in, '\n', len);
-            start = nl ? (size_t)(nl - in) + 1 : len;
+            char *nl = memchr(in, '\n', g_in.len);
+            start = nl ? (size_t)(nl - in) + 1 : g_in.len;
             skipping = nl == NULL;
             scanned = start;
         }
-        for (size_t i = scanned; i < len; i++) {
+        for (size_t i = scanned; i < g_in.len; i++) {
             if (in[i] != '\n') continue;
+            g_in.next = g_in.looked = i + 1;
+            g_in.last_poll_s = g_in.last_report_s = 0;
             answer_line(c, handle, overlong, max_line, in + start, i - start, ++line_number);
             start = i + 1;
         }
-        if (eof && !skipping && start < len) {
+        eof = eof || g_in.eof;
+        if (eof && !skipping && start < g_in.len) {
             /* The last line, without a newline. */
-            answer_line(c, handle, overlong, max_line, in + start, len - start, ++line_number);
-            start = len;
+            g_in.next = g_in.looked = g_in.len;
+            g_in.last_poll_s = g_in.last_report_s = 0;
+            answer_line(c, handle, overlong, max_line, in + start, g_in.len - start,
+                        ++line_number);
+            start = g_in.len;
         }
-        if (start > 0) memmove(in, in + start, len - start);
-        len -= start;
-        scanned = len;
+        if (start > 0) memmove(in, in + start, g_in.len - start);
+        g_in.len -= start;
+        scanned = g_in.len;
+        size_t len = g_in.len;
         if (!skipping && (len > max_line + 1 || (len == max_line + 1 && in[len - 1] != '\r'))) {
             /* The line so far is already too long (only a CR may still come before its
              * newline): answer now, skip the rest. */
             put_reply(overlong(++line_number, max_line));
             skipping = true;
-            len = scanned = 0;
+            g_in.len = scanned = 0;
         }
         /* Answers that cannot be written (a closed pipe, a full disk) end the session. */
         if (!flush_output()) {
-            free(in);
+            free(g_in.in);
+            g_in.in = NULL;
             return 1; /* said by cmd_serve's finish_output */
         }
         if (eof) break;
     }
-    free(in);
+    free(g_in.in);
+    g_in.in = NULL;
     return status;
 }
 
@@ -421,12 +603,27 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
                 return 2;
             }
         } else {
-            free(roots);
-            return usage();
+            int b = budget_option(argc, argv, &i, &config);
+            if (b != 1) {
+                free(roots);
+                return b < 0 ? 2 : usage();
+            }
         }
     }
     if (memory) config.max_memory_bytes = memory;
     if (output) config.max_output_bytes = output;
+    /* A line's parsed JSON costs several times its text and is not counted by the budget
+     * (jansson allocates it): a line may take at most a sixteenth of the budget, so a
+     * 60 MB line at --memory-mb 64 is one E_TOO_BIG answer, never read. */
+    if (max_line > config.max_memory_bytes / 16)
+        max_line = (size_t)(config.max_memory_bytes / 16);
+    config.on_progress = front_progress;
+    g_in.mcp = mcp;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint; /* no SA_RESTART: a read waiting for input sees EINTR */
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
     if (root_count) {
         /* The working directory stays allowed; the flag adds folders (and, for serve, turns
          * confinement on). */
@@ -446,6 +643,7 @@ static int cmd_serve(bool mcp, int argc, char **argv) {
     g_quiet_log = mcp;
     int status = serve_lines(c, mcp ? ear_mcp_handle_line : serve_line,
                              mcp ? ear_mcp_overlong : ear_commands_serve_overlong, max_line);
+    if (g_interrupted) status = 130; /* ended by SIGINT between commands */
     g_commands = NULL;
     ear_commands_destroy(c);
     return finish_output(status);
@@ -563,6 +761,7 @@ static int cmd_render(int argc, char **argv) {
     const char *file = NULL, *wav = NULL, *svg = NULL;
     bool overwrite = false, unconfined = false;
     size_t memory = 0;
+    ear_commands_config budget = ear_commands_config_default();
     const char **extra = calloc((size_t)argc + 1, sizeof *extra);
     size_t extra_count = 0;
     if (!extra) return 1;
@@ -590,8 +789,11 @@ static int cmd_render(int argc, char **argv) {
         } else if (!file && argv[i][0] != '-')
             file = argv[i];
         else {
-            free(extra);
-            return usage();
+            int b = budget_option(argc, argv, &i, &budget);
+            if (b != 1) {
+                free(extra);
+                return b < 0 ? 2 : usage();
+            }
         }
     }
     if (!file) {
@@ -644,7 +846,7 @@ static int cmd_render(int argc, char **argv) {
         setup_ok = false;
     }
     if (!setup_ok) goto done;
-    ear_commands_config config = ear_commands_config_default();
+    ear_commands_config config = budget; /* the defaults and the budget's options */
     scene_hook(&sc, &config, isatty(STDERR_FILENO));
     config.confine_paths = !unconfined;
     config.allowed_roots = (const char *const *)roots;

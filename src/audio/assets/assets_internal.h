@@ -36,6 +36,7 @@ struct ear_assets {
     uint32_t entry_count, entry_cap;
     ear__asset_registered *registered;
     uint32_t registered_count, registered_cap;
+    ear__name_index registered_index; /* names -> positions in registered */
     ear__asset_alias *aliases;
     uint32_t alias_count, alias_cap;
     char **warned; /* names already warned about, so each warns once */

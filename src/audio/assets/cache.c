@@ -7,7 +7,8 @@
  * acquires not yet released, and an entry with none is idle (kept until trim). Keys are
  * unique. Registered names hold one reference each and are never trimmed. Nothing is
  * stored for a load that failed, so the next acquire reads the file again. The tables are
- * small arrays searched in order: a game names tens to hundreds of sounds.
+ * small arrays searched in order (a game names tens to hundreds of sounds), but for the
+ * registered names, which a client may define by the hundred thousand: a hash index.
  */
 #define _DEFAULT_SOURCE /* realpath */
 
@@ -186,6 +187,7 @@ void ear_assets_destroy(ear_assets *a) {
     ear__assets_free(a, a->missing);
     ear__assets_free(a, a->entries);
     ear__assets_free(a, a->registered);
+    ear__name_index_free(&a->registered_index, &a->alloc);
     ear__assets_free(a, a->aliases);
     ear__assets_free(a, a->warned);
     ear__assets_free(a, a->root);
@@ -200,10 +202,13 @@ static bool name_ok(const char *name) {
     return name && *name && strlen(name) < EAR_SOUND_NAME_MAX;
 }
 
+static const char *registered_name(const void *user, uint32_t pos) {
+    return ((const ear_assets *)user)->registered[pos].name;
+}
+
 static ear__asset_registered *find_registered(ear_assets *a, const char *name) {
-    for (uint32_t i = 0; i < a->registered_count; i++)
-        if (strcmp(a->registered[i].name, name) == 0) return &a->registered[i];
-    return NULL;
+    uint32_t i = ear__name_index_find(&a->registered_index, name, registered_name, a);
+    return i == UINT32_MAX ? NULL : &a->registered[i];
 }
 
 static ear__asset_entry *find_entry(ear_assets *a, const char *key) {
@@ -228,8 +233,14 @@ ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *c
         ear__assets_free(a, copy);
         return EAR_E_OUT_OF_MEMORY;
     }
+    a->registered[a->registered_count] = (ear__asset_registered){copy, clip, 0};
+    if (!ear__name_index_add(&a->registered_index, &a->alloc, copy, a->registered_count,
+                             registered_name, a)) {
+        ear__assets_free(a, copy);
+        return EAR_E_OUT_OF_MEMORY;
+    }
     ear_clip_retain(clip);
-    a->registered[a->registered_count++] = (ear__asset_registered){copy, clip, 0};
+    a->registered_count++;
     return EAR_OK;
 }
 

@@ -52,7 +52,10 @@ static void voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret) {
     if (!s->stolen[slot]) s->counted--;
     s->stolen[slot] = 0;
     if (s->counted < s->config.max_total_voices) s->saturated = false;
-    if (s->start[slot].blend >= 0) s->blend_alive--;
+    if (s->start[slot].blend >= 0) {
+        s->blend_alive--;
+        s->blends[s->start[slot].blend].voices--; /* blends.c frees it if superseded */
+    }
     if (ret->stream >= 0) {
         ear_stream *st = &s->stream_game[ret->stream];
         if (st->release) st->release(st->user);
@@ -467,6 +470,11 @@ ear_result ear_stage_set_master_gain(ear_stage *stage, float gain) {
     return ear__send(stage, &cmd);
 }
 
+bool ear_stage_render_thread_is_separate(const ear_stage *stage) {
+    return stage &&
+           atomic_load_explicit(&((ear_stage *)stage)->render_separate, memory_order_acquire);
+}
+
 void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {
-    if (stage) stage->render_separate = separate;
+    if (stage) atomic_store_explicit(&stage->render_separate, separate, memory_order_release);
 }

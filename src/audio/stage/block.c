@@ -191,14 +191,15 @@ static void bring_up_to_date(ear_stage *s, uint32_t slot, uint32_t i, uint32_t b
 static void render_block(ear_stage *s) {
     /* Offline, the caller is also the producer: everything it sent before this block
      * applies now, however many times the ring had to be refilled from the overflow. */
+    bool separate = atomic_load_explicit(&s->render_separate, memory_order_acquire);
     do {
-        if (!s->render_separate) ear__flush_overflow(s);
+        if (!separate) ear__flush_overflow(s);
         /* Every command published so far, read in place, and their room freed in one go. */
         size_t at, end = ear__ring_published(&s->commands, &at);
         for (; at != end; at++)
             apply_command(s, ear__ring_entry(&s->commands, at, sizeof(ear__cmd)));
         ear__ring_release(&s->commands, end);
-    } while (!s->render_separate && s->overflow_count > s->overflow_head);
+    } while (!separate && s->overflow_count > s->overflow_head);
 
     uint32_t b = s->config.block_frames;
     ear__buses_begin(s);
