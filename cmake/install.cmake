@@ -24,11 +24,11 @@ find_package(Threads REQUIRED)
 
 set(EAR_AUDIO_PARTS core fft stage synth analysis io assets device hrtf)
 set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
-# The portable math's `ear__` functions are internal to each shared library (the map
-# exports `ear_` names only), and both use them (the stage and synth; physics): each
-# library has its own copy of the small object.
-list(APPEND EAR_AUDIO_PARTS math)
-list(APPEND EAR_ENGINE_PARTS math)
+# The portable math's and the name index's `ear__` functions are internal to each shared
+# library (the map exports `ear_` names only), and both use them (the stage and synth;
+# physics; the assets; the commands): each library has its own copy of the small object.
+list(APPEND EAR_AUDIO_PARTS math name_index)
+list(APPEND EAR_ENGINE_PARTS math name_index)
 
 # ear_collect_deps(<parts> <out prefix>): the external dependencies of the parts' targets.
 # Sets <out>_TARGETS (all external link items, for linking the shared library), <out>_REQ
@@ -50,6 +50,9 @@ function(ear_collect_deps parts out)
     list(APPEND objects $<TARGET_OBJECTS:earshot_${part}>)
     get_target_property(all earshot_${part} LINK_LIBRARIES)
     get_target_property(iface earshot_${part} INTERFACE_LINK_LIBRARIES)
+    if(NOT all)
+      set(all) # a part that links nothing (the name index)
+    endif()
     foreach(item IN LISTS all)
       if(item MATCHES "^earshot_")
         continue()

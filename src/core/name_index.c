@@ -9,7 +9,21 @@
  */
 #include "earshot/core.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+/* The allocator's hooks, or malloc and free (this file stands alone: each shared library
+ * has its own copy, so it calls nothing else of core). */
+static void *take(const ear_allocator *a, size_t size) {
+    return a && a->alloc_fn ? a->alloc_fn(size, a->user) : malloc(size);
+}
+
+static void give(const ear_allocator *a, void *p) {
+    if (a && a->free_fn)
+        a->free_fn(p, a->user);
+    else
+        free(p);
+}
 
 static uint32_t hash_of(const char *s) {
     uint32_t h = 2166136261u;
@@ -38,14 +52,13 @@ bool ear__name_index_reserve(ear__name_index *ix, const ear_allocator *alloc, ui
                              ear__name_of_fn name_of, const void *user) {
     if (need >= UINT32_MAX / 4) return false;
     if ((uint64_t)need * 2 <= ix->cap) return true;
-    ear_allocator a = ear_allocator_resolve(alloc);
     uint32_t cap = ix->cap ? ix->cap : 64;
     while ((uint64_t)need * 2 > cap) cap *= 2;
-    uint32_t *slots = a.alloc_fn((size_t)cap * sizeof *slots, a.user);
+    uint32_t *slots = take(alloc, (size_t)cap * sizeof *slots);
     if (!slots) return false;
     memset(slots, 0, (size_t)cap * sizeof *slots);
     for (uint32_t p = 0; p < ix->count; p++) put(slots, cap - 1, name_of(user, p), p);
-    if (ix->slots) a.free_fn(ix->slots, a.user);
+    if (ix->slots) give(alloc, ix->slots);
     ix->slots = slots;
     ix->cap = cap;
     return true;
@@ -66,7 +79,6 @@ size_t ear__name_index_bytes(const ear__name_index *ix) {
 
 void ear__name_index_free(ear__name_index *ix, const ear_allocator *alloc) {
     if (!ix) return;
-    ear_allocator a = ear_allocator_resolve(alloc);
-    if (ix->slots) a.free_fn(ix->slots, a.user);
+    if (ix->slots) give(alloc, ix->slots);
     memset(ix, 0, sizeof *ix);
 }
