@@ -843,7 +843,8 @@ static void load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
     ear_lang_format(ear_ctx_lang(ctx), d->map ? "load.stay" : "load.stay_menu", c, 1, stay,
                     sizeof stay, NULL);
     snprintf(text + strlen(text), sizeof text - strlen(text), " %s", stay);
-    say(ctx, text);
+    /* A report: the menu reopened below says its title after it, never over it. */
+    report(ctx, d, text);
     if (!d->map) {
         open_main_menu(ctx, d, NULL);
     } else if (d->completed || d->game_over) {

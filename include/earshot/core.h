@@ -303,6 +303,12 @@ ear_result ear_file_write(const char *path, const void *data, size_t size,
  * it does not start with path. Thread: any (pure). */
 const char *ear_file_reason(const char *message, const char *path);
 
+/* fsyncs the folder that holds path (".", "/" or the part before the last '/'), so a
+ * rename or a link made in it is on disk: 0, or an errno (a folder's name over 4095 bytes
+ * is ENAMETOOLONG). A file system that cannot fsync a folder (EINVAL) counts as done.
+ * Thread: any. */
+int ear_file_sync_folder_of(const char *path);
+
 /* The kind of a file that is not a regular file, for messages ("a FIFO", "a folder",
  * "a character device"...), or NULL for a regular file; from struct stat's st_mode.
  * Thread: any. */

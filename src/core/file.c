@@ -355,8 +355,7 @@ static int close_output(ear_file_writer *w) {
     return e;
 }
 
-/* fsyncs the folder that holds path, so a rename in it is on disk; 0 or errno. */
-static int sync_parent(const char *path) {
+int ear_file_sync_folder_of(const char *path) {
     const char *slash = strrchr(path, '/');
     char dir[4096];
     if (!slash)
@@ -409,7 +408,7 @@ ear_result ear_file_write_commit(ear_file_writer *w, char *error, size_t error_s
     if (r != EAR_OK && w->tmp) (void)unlink(w->tmp);
     /* fsync'ed already: the close has nothing left to say about the bytes. */
     (void)close_output(w);
-    if (r == EAR_OK && w->tmp && (e = sync_parent(w->path)) != 0)
+    if (r == EAR_OK && w->tmp && (e = ear_file_sync_folder_of(w->path)) != 0)
         ear_log(EAR_LOG_WARN, "core", "%s: written, but its folder could not be fsync'ed (%s)",
                 w->path, strerror(e));
     free(w->tmp);

@@ -409,28 +409,6 @@ static ear_result read_all(const ear_storage *s, const char *path, buffer *out, 
     return EAR_OK;
 }
 
-/* fsyncs the folder that holds path, so a rename in it is on disk. */
-static int sync_parent_dir(const char *path) {
-    const char *slash = strrchr(path, '/');
-    char dir[4096];
-    if (!slash)
-        memcpy(dir, ".", 2);
-    else if (slash == path)
-        memcpy(dir, "/", 2);
-    else {
-        size_t n = (size_t)(slash - path);
-        if (n >= sizeof dir) return ENAMETOOLONG;
-        memcpy(dir, path, n);
-        dir[n] = '\0';
-    }
-    int fd = open(dir, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return errno;
-    int e = fsync(fd) == 0 ? 0 : errno;
-    close(fd);
-    /* Some file systems cannot fsync a folder; the rename still happened. */
-    return e == EINVAL ? 0 : e;
-}
-
 /* A temporary file's name for the save named base: exactly "<base>.tmp-XXXXXX", the
  * six X being letters and digits as mkstemp makes them. */
 static bool is_own_temp_name(const char *name, const char *base, size_t base_len) {
@@ -548,7 +526,7 @@ static bool move_aside(ear_storage *s, const char *file) {
         } else if (rename(file, target) != 0) {
             break;
         }
-        (void)sync_parent_dir(file);
+        (void)ear_file_sync_folder_of(file);
         s->broken_path = target;
         return true;
     }

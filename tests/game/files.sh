@@ -29,7 +29,8 @@ check "FIFO --hrtf: said to the player" grep -qF "cannot load '$DIR/fifo': is a 
 $T "$GAME" --headless --seconds 1 --speech-log /dev/full >full.out 2>full.err
 check "--speech-log /dev/full: exit 1" test $? -eq 1
 check "--speech-log /dev/full: said" grep -qF -- "--speech-log /dev/full: cannot be written (No space left on device)" full.err
-$T "$GAME" --autoplay --seconds 1 --bot-log /dev/full >bfull.out 2>bfull.err
+# (8 s: the bot writes its first line once it has heard the level's intro whole)
+$T "$GAME" --autoplay --seconds 8 --bot-log /dev/full >bfull.out 2>bfull.err
 check "--bot-log /dev/full: exit 1" test $? -eq 1
 # A device that takes the bytes is written into, never replaced.
 $T "$GAME" --headless --seconds 0.5 --speech-log /dev/null >null.out 2>&1

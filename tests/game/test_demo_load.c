@@ -86,7 +86,9 @@ static int next_with_map(const char *map2, const char *language, run *r, int *le
     ear_runner_set_one_step_per_frame(rn, true);
     size_t next = 0, n = sizeof route / sizeof route[0];
     int after = -1;
-    for (int frame = 0; frame < 1900; frame++) {
+    /* 20 s after the Enter: the reason (a report, said whole before the menu speaks
+     * again) and the menu's title and first item are heard in that time. */
+    for (int frame = 0; frame < 1800 + 20 * 60; frame++) {
         while (next < n && route[next].frame <= frame) {
             if (route[next].down)
                 ear_runner_key_down(rn, route[next].key);
