@@ -78,6 +78,10 @@ ear_result ear__timeline_say(ear__speech_timeline *tl, const char *text,
 void ear__timeline_stop(ear__speech_timeline *tl);
 void ear__timeline_advance(ear__speech_timeline *tl, double now_s);
 bool ear__timeline_current(const ear__speech_timeline *tl, ear_speech_event *out);
+/* The timeline of a speech object (each output's ear_speech holds one); NULL for NULL.
+ * The public timeline calls in timeline.c reach it through this. */
+ear__speech_timeline *ear__speech_timeline_of(ear_speech *sp);
+const ear__speech_timeline *ear__speech_timeline_of_const(const ear_speech *sp);
 /* Stops (reporting the cuts) and frees. */
 void ear__timeline_free(ear__speech_timeline *tl);
 

@@ -197,22 +197,14 @@ ear_voice_id ear_speech_stage_voice(const ear_speech *sp) {
     return EAR_VOICE_NONE;
 }
 
-void ear_speech_set_listener(ear_speech *sp, ear_speech_event_fn fn, void *user) {
-    if (!sp) return;
-    sp->timeline.fn = fn;
-    sp->timeline.user = user;
+/* The timeline's public face (ear_speech_set_listener, _advance, _speaking, _current)
+ * is timeline.c's, shared by both outputs. */
+ear__speech_timeline *ear__speech_timeline_of(ear_speech *sp) {
+    return sp ? &sp->timeline : NULL;
 }
 
-void ear_speech_advance(ear_speech *sp, double now_s) {
-    if (sp) ear__timeline_advance(&sp->timeline, now_s);
-}
-
-bool ear_speech_speaking(const ear_speech *sp) {
-    return sp && ear__timeline_current(&sp->timeline, NULL);
-}
-
-bool ear_speech_current(const ear_speech *sp, ear_speech_event *out) {
-    return sp && ear__timeline_current(&sp->timeline, out);
+const ear__speech_timeline *ear__speech_timeline_of_const(const ear_speech *sp) {
+    return sp ? &sp->timeline : NULL;
 }
 
 void ear_speech_set_language(ear_speech *sp, const char *code) {

@@ -281,3 +281,27 @@ void ear__timeline_free(ear__speech_timeline *tl) {
     tl->wait = NULL;
     tl->wait_count = tl->wait_cap = 0;
 }
+
+/* ---- The public face, the same for every output ---------------------------------------- */
+
+void ear_speech_set_listener(ear_speech *sp, ear_speech_event_fn fn, void *user) {
+    ear__speech_timeline *tl = ear__speech_timeline_of(sp);
+    if (!tl) return;
+    tl->fn = fn;
+    tl->user = user;
+}
+
+void ear_speech_advance(ear_speech *sp, double now_s) {
+    ear__speech_timeline *tl = ear__speech_timeline_of(sp);
+    if (tl) ear__timeline_advance(tl, now_s);
+}
+
+bool ear_speech_speaking(const ear_speech *sp) {
+    const ear__speech_timeline *tl = ear__speech_timeline_of_const(sp);
+    return tl && ear__timeline_current(tl, NULL);
+}
+
+bool ear_speech_current(const ear_speech *sp, ear_speech_event *out) {
+    const ear__speech_timeline *tl = ear__speech_timeline_of_const(sp);
+    return tl && ear__timeline_current(tl, out);
+}
