@@ -54,7 +54,9 @@ static void voice_ended(ear_stage *s, uint32_t slot, const ear__ret *ret) {
     if (s->counted < s->config.max_total_voices) s->saturated = false;
     if (s->start[slot].blend >= 0) {
         s->blend_alive--;
-        s->blends[s->start[slot].blend].voices--; /* blends.c frees it if superseded */
+        ear__blend *bl = &s->blends[s->start[slot].blend];
+        /* blends.c frees a superseded entry once its last voice has ended */
+        if (--bl->voices == 0 && bl->superseded) s->blends_reclaimable++;
     }
     if (ret->stream >= 0) {
         ear_stream *st = &s->stream_game[ret->stream];

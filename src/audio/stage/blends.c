@@ -60,29 +60,20 @@ static bool check_curve(const ear_blend_def *d, const ear_curve *c, uint8_t *par
     return true;
 }
 
-/* Whether entry k has a newer entry of its name (or `incoming` names it: a registration
- * about to supersede it). */
-static bool superseded(const ear_stage *s, uint32_t k, const char *incoming) {
-    const ear__blend *b = &s->blends[k];
-    if (incoming && strcmp(incoming, b->def.name) == 0) return true;
-    for (uint32_t j = 0; j < EAR__MAX_BLENDS; j++)
-        if (s->blends[j].used && s->blends[j].serial > b->serial &&
-            strcmp(s->blends[j].def.name, b->def.name) == 0)
-            return true;
-    return false;
-}
-
-/* Frees the entries that a newer one supersedes and no voice plays, with their clips
- * (before, redefining one name 64 times filled the table and kept every old clip). No
- * voice refers to a freed entry, so the audio side never reads it again. */
-static void reclaim_blends(ear_stage *s, const char *incoming) {
+/* Frees the superseded entries that no voice plays, with their clips (before, redefining
+ * one name 64 times filled the table and kept every old clip). No voice refers to a freed
+ * entry, so the audio side never reads it again. Runs only when there is one to free:
+ * registering a name that has an idle entry, or after a superseded entry's last voice
+ * ended (api.c counts those in blends_reclaimable), never on every play. */
+static void reclaim_blends(ear_stage *s) {
     for (uint32_t k = 0; k < EAR__MAX_BLENDS; k++) {
         ear__blend *b = &s->blends[k];
-        if (!b->used || b->voices > 0 || !superseded(s, k, incoming)) continue;
+        if (!b->used || !b->superseded || b->voices > 0) continue;
         for (uint32_t l = 0; l < b->def.layer_count; l++)
             ear_clip_release(b->def.layers[l].clip);
         memset(b, 0, sizeof *b);
     }
+    s->blends_reclaimable = 0;
 }
 
 ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def) {
@@ -124,7 +115,15 @@ ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def) 
     }
     d->smoothing_ms = ear__or_default(d->smoothing_ms, 30.0f);
     d->volume = d->volume == 0.0f ? 1.0f : ear__sane_gain(d->volume);
-    reclaim_blends(stage, d->name);
+    /* The entry this one supersedes (at most one of a name is current) is freed now when
+     * no voice plays it, else once its last voice has ended. */
+    for (uint32_t o = 0; o < EAR__MAX_BLENDS; o++) {
+        ear__blend *old = &stage->blends[o];
+        if (!old->used || old->superseded || strcmp(old->def.name, d->name) != 0) continue;
+        old->superseded = true;
+        if (old->voices == 0) stage->blends_reclaimable++;
+    }
+    if (stage->blends_reclaimable) reclaim_blends(stage);
     uint32_t k = 0;
     while (k < EAR__MAX_BLENDS && stage->blends[k].used) k++;
     if (k == EAR__MAX_BLENDS) {
@@ -134,26 +133,24 @@ ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def) 
     }
     for (uint32_t l = 0; l < d->layer_count; l++) ear_clip_retain(d->layers[l].clip);
     b.used = true;
-    b.serial = ++stage->blend_serial;
     stage->blends[k] = b;
     return EAR_OK;
 }
 
-/* The newest entry of that name, or -1. */
+/* The current (newest) entry of that name, or -1. */
 static int find_blend(const ear_stage *s, const char *name) {
-    int best = -1;
     for (int k = 0; k < (int)EAR__MAX_BLENDS; k++)
-        if (s->blends[k].used && strcmp(s->blends[k].def.name, name) == 0 &&
-            (best < 0 || s->blends[k].serial > s->blends[best].serial))
-            best = k;
-    return best;
+        if (s->blends[k].used && !s->blends[k].superseded &&
+            strcmp(s->blends[k].def.name, name) == 0)
+            return k;
+    return -1;
 }
 
 ear_result ear_stage_play_blend(ear_stage *stage, const char *name, const ear_play *params,
                                 ear_voice_id *out_id) {
     if (!stage || !name) return EAR_E_INVALID_ARG;
     ear__collect(stage);
-    reclaim_blends(stage, NULL); /* superseded entries whose last voice has ended */
+    if (stage->blends_reclaimable) reclaim_blends(stage); /* their last voices ended */
     int k = find_blend(stage, name);
     if (k < 0) return EAR_E_NOT_FOUND;
     if (stage->blend_alive >= stage->config.max_blend_voices) return EAR_E_TOO_MANY_VOICES;

@@ -144,11 +144,10 @@ typedef struct ear__stream_slot {
 typedef struct ear__blend {
     ear_blend_def def;
     bool used;
-    /* Game side only: the order of registration (the newest of a name plays) and the
-     * voices that play this entry (from their start until their return is collected). An
-     * entry a newer one of its name supersedes is freed, clips and all, once none plays
-     * it. */
-    uint64_t serial;
+    /* Game side only: a newer entry of its name was registered (only the current one
+     * plays), and the voices that play this entry (from their start until their return is
+     * collected). A superseded entry is freed, clips and all, once none plays it. */
+    bool superseded;
     uint32_t voices;
     /* For each layer's curves, the parameter index of each curve. */
     uint8_t gain_param[EAR_BLEND_MAX_LAYERS][EAR_BLEND_MAX_CURVES];
@@ -485,8 +484,8 @@ struct ear_stage {
     char music_name[EAR_NAME_MAX];
     uint8_t stream_free[EAR__MAX_STREAMS];
     ear_stream stream_game[EAR__MAX_STREAMS];
-    uint32_t blend_alive;  /* blend voices that exist (game's view) */
-    uint64_t blend_serial; /* blends registered so far (ear__blend.serial) */
+    uint32_t blend_alive;        /* blend voices that exist (game's view) */
+    uint32_t blends_reclaimable; /* superseded entries no voice plays, not yet freed */
     /* shared */
     _Atomic uint32_t *aud_bits; /* per slot: audibility as float bits (real flag in bit 0 of
                                     real_flag) */
