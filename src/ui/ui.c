@@ -44,42 +44,6 @@ const char *ear_ui_sound_slot_name(ear_ui_sound_slot slot) {
     return slot_names[slot];
 }
 
-/* ---- Strings --------------------------------------------------------------------------- */
-
-size_t ear__ui_copy(char *dst, size_t size, const char *src) {
-    if (!size) return 0;
-    dst[0] = '\0';
-    return ear__ui_append(dst, size, src);
-}
-
-size_t ear__ui_append(char *dst, size_t size, const char *src) {
-    size_t len = strlen(dst);
-    if (!src) return len;
-    size_t n = strlen(src);
-    if (len + n + 1 > size) {
-        /* Cut on a character boundary: never leave half a UTF-8 sequence. */
-        n = ear_utf8_cut(src, n, size - 1 - len);
-    }
-    memcpy(dst + len, src, n);
-    dst[len + n] = '\0';
-    return len + n;
-}
-
-uint32_t ear__utf8_lower_at(const char *s, size_t len, size_t at, size_t *out_next) {
-    size_t next = ear_utf8_next(s, len, at);
-    if (out_next) *out_next = next;
-    if (at >= len) return 0;
-    /* A malformed sequence compares as its first byte. */
-    uint32_t cp = (unsigned char)s[at];
-    ear_utf8_decode(s + at, next - at, &cp);
-    /* ASCII and Latin-1 capitals (Ä, Ö, Ü ...; not the multiplication sign). */
-    if (cp >= 'A' && cp <= 'Z')
-        cp += 32;
-    else if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7)
-        cp += 32;
-    return cp;
-}
-
 /* ---- Creation ------------------------------------------------------------------------ */
 
 ear_ui_config ear_ui_config_default(void) {
