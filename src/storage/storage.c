@@ -10,60 +10,24 @@
  * NUL; keys are unique; `dirty` is true exactly when the items differ from what
  * the file holds (or the file is plain and should be rewritten encrypted).
  *
- * File I/O goes through POSIX calls (open, write, fsync, rename, link) because the
- * atomic-save guarantee needs fsync on the file and on its folder, which stdio
- * cannot give. The save path is followed through symbolic links to the file they
- * name (save_target) before every load, save and move aside, so a symlinked save is
- * written through to its target with the temporary file beside the target; a path
- * that ends at a FIFO, a device, a socket or a folder is refused and never opened
- * for writing (a FIFO is opened only with O_NONBLOCK, so nothing waits on it). Encryption is
- * libsodium's XChaCha20-Poly1305 IETF; the key is derived once at creation and wiped in
- * ear_storage_destroy.
+ * This file is the store: its items, the text format (parse_text, serialize), and the
+ * load and save that put them together. What keeps a save safe on disk (links followed,
+ * bounded reads, the temporary file and rename, fsync, `.broken`) is files.c; the crypto
+ * (libsodium: the key, sealing, opening) is crypto.c. Both sit below this file in
+ * src/storage/ORDER and know nothing of the store. The key is derived once at creation
+ * and wiped in ear_storage_destroy.
  */
 #include "earshot/storage.h"
 
 #include "storage_internal.h"
 
-/* The web build (EAR_STORAGE_NO_SODIUM) has no libsodium: saves are plain text there and
- * a secret is refused (docs/web.md). */
-#ifndef EAR_STORAGE_NO_SODIUM
-#include <sodium.h>
-#endif
-
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-void (*ear__storage_before_rename)(const char *tmp_path) = NULL;
-
-#define MAGIC_LEN (sizeof EAR_STORAGE_MAGIC - 1)
-#ifdef EAR_STORAGE_NO_SODIUM
-#define NONCE_LEN 24 /* the file format's sizes, as libsodium's constants below */
-#define TAG_LEN   16
-#define KEY_LEN   32
-/* sodium_memzero's promise: a volatile store the compiler may not drop. */
-static void sodium_memzero(void *p, size_t n) {
-    volatile unsigned char *v = p;
-    while (n--) *v++ = 0;
-}
-#else
-#define NONCE_LEN crypto_aead_xchacha20poly1305_ietf_NPUBBYTES
-#define TAG_LEN   crypto_aead_xchacha20poly1305_ietf_ABYTES
-#define KEY_LEN   crypto_aead_xchacha20poly1305_ietf_KEYBYTES
-#endif
-/* The KDF context: exactly crypto_kdf_CONTEXTBYTES (8) characters. */
-#define KDF_CONTEXT   "earsave1"
-#define KDF_SUBKEY_ID 1
-/* Larger files are refused as unreadable rather than loaded into memory. */
-#define MAX_FILE_SIZE EAR_FILE_MAX_SAVE_BYTES /* 256 MiB */
 
 typedef struct item {
     char *key;
@@ -83,7 +47,7 @@ struct ear_storage {
     bool can_save;
     bool encrypt;
     ear_result load_result;
-    unsigned char key[KEY_LEN];
+    unsigned char key[EAR__SAVE_KEY_LEN];
     char error[768];
 };
 
@@ -134,7 +98,7 @@ static bool buffer_append(const ear_storage *s, buffer *b, const void *bytes, si
 }
 
 static void buffer_free(const ear_storage *s, buffer *b, bool wipe) {
-    if (b->data && wipe) sodium_memzero(b->data, b->capacity);
+    if (b->data && wipe) ear__save_wipe(b->data, b->capacity);
     mem_free(s, b->data);
     b->data = NULL;
     b->len = b->capacity = 0;
@@ -330,231 +294,12 @@ static ear_result parse_text(ear_storage *s, const char *text, size_t size, char
     return result;
 }
 
-/* ---- Files ---------------------------------------------------------------------- */
-
-/* What a save path that is not a file is, for messages ("a FIFO"); NULL for a
- * regular file. */
-static const char *kind_of(mode_t mode) {
-    if (S_ISREG(mode)) return NULL;
-    if (S_ISDIR(mode)) return "a folder";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "a device";
-}
-
-/* The file a save path names once symbolic links are followed (at most 40), as a new
- * string from the store's allocator: the path itself when it is no link, a link's
- * target (relative targets against the link's folder) otherwise. The target need not
- * exist (a dangling link is where a new save goes). NULL with errno set on failure;
- * with *kind set (and errno EINVAL) when the path ends at something that is not a
- * regular file. */
-static char *save_target(const ear_storage *s, const char **kind) {
-    *kind = NULL;
-    char *path = mem_strndup(s, s->path, strlen(s->path));
-    for (int hops = 0; path; hops++) {
-        struct stat st;
-        if (lstat(path, &st) != 0) {
-            if (errno == ENOENT) return path;
-            break;
-        }
-        if (!S_ISLNK(st.st_mode)) {
-            if (!(*kind = kind_of(st.st_mode))) return path;
-            errno = EINVAL;
-            break;
-        }
-        if (hops == 40) {
-            errno = ELOOP;
-            break;
-        }
-        char link[4096];
-        ssize_t n = readlink(path, link, sizeof link - 1);
-        if (n < 0) break;
-        link[n] = '\0';
-        const char *slash = strrchr(path, '/');
-        size_t dir_len = link[0] == '/' || !slash ? 0 : (size_t)(slash - path) + 1;
-        char *next = mem_alloc(s, dir_len + (size_t)n + 1);
-        if (!next) {
-            errno = ENOMEM;
-            break;
-        }
-        memcpy(next, path, dir_len);
-        memcpy(next + dir_len, link, (size_t)n + 1);
-        mem_free(s, path);
-        path = next;
-    }
-    int e = errno;
-    mem_free(s, path);
-    errno = e;
-    return NULL;
-}
-
-/* Reads a whole file through core's check (ear_file_read: a regular file of at most
- * EAR_FILE_MAX_SAVE_BYTES, checked on the open descriptor, so a FIFO planted at the path
- * is refused at once instead of waited on), from the store's allocator. EAR_E_NOT_FOUND
- * for a missing file; otherwise the reason in why. */
-static ear_result read_all(const ear_storage *s, const char *path, buffer *out, char *why,
-                           size_t why_size) {
-    char *data = NULL;
-    size_t size = 0;
-    char message[768];
-    ear_result r =
-        ear_file_read(path, MAX_FILE_SIZE, &s->alloc, &data, &size, message, sizeof message);
-    if (r != EAR_OK) {
-        snprintf(why, why_size, "%s", ear_file_reason(message, path));
-        return r;
-    }
-    out->data = data;
-    out->len = size;
-    out->capacity = size + 1;
-    return EAR_OK;
-}
-
-/* A temporary file's name for the save named base: exactly "<base>.tmp-XXXXXX", the
- * six X being letters and digits as mkstemp makes them. */
-static bool is_own_temp_name(const char *name, const char *base, size_t base_len) {
-    if (strncmp(name, base, base_len) != 0 || strncmp(name + base_len, ".tmp-", 5) != 0)
-        return false;
-    const char *x = name + base_len + 5;
-    for (int i = 0; i < 6; i++) {
-        char c = x[i];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')))
-            return false;
-    }
-    return x[6] == '\0';
-}
-
-/* Whether the directory entry name in dfd is still the regular file st describes. */
-static bool same_file(int dfd, const char *name, const struct stat *st) {
-    struct stat now;
-    return fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(now.st_mode) &&
-           now.st_dev == st->st_dev && now.st_ino == st->st_ino;
-}
-
-/* Removes the temporary files an interrupted save of file left beside it (a crash
- * between mkstemp and rename): names of exactly file's own pattern, regular files owned
- * by this user (links, FIFOs, folders and other users' files are left alone; no link is
- * followed), which no writer holds. A writer holds a write lock on its temporary file
- * from its creation to its rename (create_temp), so a save in progress in another
- * process is never touched. Says once in the log how many it removed. */
-static void remove_stale_temps(const ear_storage *s, const char *file) {
-    const char *slash = strrchr(file, '/');
-    const char *base = slash ? slash + 1 : file;
-    size_t base_len = strlen(base), dir_len = slash ? (size_t)(slash - file) : 0;
-    char dir[4096];
-    if (!slash)
-        memcpy(dir, ".", 2);
-    else if (dir_len == 0)
-        memcpy(dir, "/", 2);
-    else if (dir_len < sizeof dir) {
-        memcpy(dir, file, dir_len);
-        dir[dir_len] = '\0';
-    } else {
-        return;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd < 0) return;
-    DIR *d = fdopendir(dfd);
-    if (!d) {
-        close(dfd);
-        return;
-    }
-    size_t removed = 0;
-    char first[300] = "";
-    uid_t me = geteuid();
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        const char *name = de->d_name;
-        struct stat st;
-        if (!is_own_temp_name(name, base, base_len) ||
-            fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
-            st.st_uid != me)
-            continue;
-        int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-        if (fd < 0) continue;
-        struct stat opened;
-        struct flock lock;
-        memset(&lock, 0, sizeof lock);
-        lock.l_type = F_RDLCK;
-        lock.l_whence = SEEK_SET;
-        /* A read lock is refused while a writer holds its write lock: that one is live. */
-        bool stale = fstat(fd, &opened) == 0 && opened.st_dev == st.st_dev &&
-                     opened.st_ino == st.st_ino && fcntl(fd, F_SETLK, &lock) == 0;
-        if (stale && same_file(dfd, name, &st) && unlinkat(dfd, name, 0) == 0) {
-            if (removed++ == 0) snprintf(first, sizeof first, "%s", name);
-        }
-        close(fd);
-    }
-    closedir(d);
-    if (removed)
-        ear_log(EAR_LOG_WARN, "storage",
-                "save '%s': removed %zu temporary file%s left by an interrupted save (%s%s)",
-                s->path, removed, removed == 1 ? "" : "s", first, removed > 1 ? ", ..." : "");
-}
-
-static bool path_exists(const char *path) {
-    struct stat st;
-    return lstat(path, &st) == 0 || errno != ENOENT;
-}
-
-/* Moves the unusable file aside to the first free name of `<path>.broken`,
- * `<path>.broken.1`, ... without ever replacing an existing file. On success the
- * new name is kept in s->broken_path; on failure errno says why. */
-static bool move_aside(ear_storage *s, const char *file) {
-    size_t len = strlen(file) + 32;
-    char *target = mem_alloc(s, len);
-    if (!target) {
-        errno = ENOMEM;
-        return false;
-    }
-    for (int n = 0; n < 100; n++) {
-        if (n == 0)
-            snprintf(target, len, "%s.broken", file);
-        else
-            snprintf(target, len, "%s.broken.%d", file, n);
-        /* link() refuses to replace an existing name, so two runs cannot race one
-         * broken file over another; where hard links are not supported, check and
-         * rename instead. */
-        if (link(file, target) == 0) {
-            /* If unlink fails the bytes are still safe under the new name: a later
-             * save renames a new file over the old name, it never writes into the
-             * shared one. */
-            (void)unlink(file);
-        } else if (errno == EEXIST) {
-            continue;
-        } else if (path_exists(target)) {
-            continue;
-        } else if (rename(file, target) != 0) {
-            break;
-        }
-        (void)ear_file_sync_folder_of(file);
-        s->broken_path = target;
-        return true;
-    }
-    int e = errno == EEXIST || errno == 0 ? EEXIST : errno;
-    mem_free(s, target);
-    errno = e;
-    return false;
-}
-
-/* ---- Crypto --------------------------------------------------------------------- */
-
-/* key = crypto_kdf_derive_from_key(subkey 1, context "earsave1",
- *                                  master = crypto_generichash(32 bytes, secret)). */
-#ifndef EAR_STORAGE_NO_SODIUM
-static void derive_key(unsigned char key[KEY_LEN], const void *secret, size_t secret_size) {
-    unsigned char master[crypto_kdf_KEYBYTES];
-    crypto_generichash(master, sizeof master, secret, secret_size, NULL, 0);
-    crypto_kdf_derive_from_key(key, KEY_LEN, KDF_SUBKEY_ID, KDF_CONTEXT, master);
-    sodium_memzero(master, sizeof master);
-}
-#endif
-
 /* ---- Loading -------------------------------------------------------------------- */
 
 static void load(ear_storage *s) {
     buffer file = {0};
     const char *kind = NULL;
-    char *real = save_target(s, &kind);
+    char *real = ear__save_target(&s->alloc, s->path, &kind);
     if (!real) {
         s->load_result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
         s->can_save = false;
@@ -570,9 +315,11 @@ static void load(ear_storage *s) {
                       s->path, strerror(errno));
         return;
     }
-    remove_stale_temps(s, real);
+    ear__save_remove_stale_temps(s->path, real);
     char why_read[512] = "";
-    ear_result r = read_all(s, real, &file, why_read, sizeof why_read);
+    ear_result r =
+        ear__save_read(&s->alloc, real, &file.data, &file.len, why_read, sizeof why_read);
+    if (r == EAR_OK) file.capacity = file.len + 1;
     if (r == EAR_E_NOT_FOUND) {
         mem_free(s, real);
         buffer_free(s, &file, false);
@@ -592,39 +339,22 @@ static void load(ear_storage *s) {
 
     char why[256] = "";
     ear_result result = EAR_OK;
-    bool encrypted =
-        file.len >= MAGIC_LEN && memcmp(file.data, EAR_STORAGE_MAGIC, MAGIC_LEN) == 0;
+    bool encrypted = ear__save_is_sealed(file.data, file.len);
     if (encrypted) {
         buffer plain = {0};
-        size_t body = file.len - MAGIC_LEN;
+        size_t plain_size = 0;
         if (!s->encrypt) {
             snprintf(why, sizeof why, "is encrypted but no secret was given");
             result = EAR_E_CRYPTO;
-        } else if (body < NONCE_LEN + TAG_LEN) {
-            snprintf(why, sizeof why, "is too short to be an encrypted save (%zu bytes)",
-                     file.len);
-            result = EAR_E_CRYPTO;
-        } else if (!buffer_reserve(s, &plain, body - NONCE_LEN - TAG_LEN + 1)) {
-            result = EAR_E_OUT_OF_MEMORY;
         } else {
-            const unsigned char *nonce = (const unsigned char *)file.data + MAGIC_LEN;
-            const unsigned char *cipher = nonce + NONCE_LEN;
-            unsigned long long plain_len = 0;
-#ifdef EAR_STORAGE_NO_SODIUM
-            (void)nonce, (void)cipher; /* s->encrypt is never set without libsodium */
-            if (true) {
-#else
-            if (crypto_aead_xchacha20poly1305_ietf_decrypt(
-                    (unsigned char *)plain.data, &plain_len, NULL, cipher, body - NONCE_LEN,
-                    (const unsigned char *)EAR_STORAGE_MAGIC, MAGIC_LEN, nonce, s->key) != 0) {
-#endif
-                snprintf(why, sizeof why,
-                         "does not decrypt (it was changed, or saved with another secret)");
-                result = EAR_E_CRYPTO;
-            } else {
-                result = parse_text(s, plain.data, (size_t)plain_len, why, sizeof why);
-            }
+            result = ear__save_opened_size(file.len, &plain_size, why, sizeof why);
         }
+        if (result == EAR_OK && !buffer_reserve(s, &plain, plain_size + 1))
+            result = EAR_E_OUT_OF_MEMORY;
+        if (result == EAR_OK)
+            result = ear__save_open(s->key, file.data, file.len, (unsigned char *)plain.data,
+                                    &plain.len, why, sizeof why);
+        if (result == EAR_OK) result = parse_text(s, plain.data, plain.len, why, sizeof why);
         buffer_free(s, &plain, true);
     } else {
         result = parse_text(s, file.data, file.len, why, sizeof why);
@@ -645,9 +375,9 @@ static void load(ear_storage *s) {
         set_error(s, "save '%s': out of memory while loading; saving is disabled", s->path);
         return;
     }
-    bool moved = move_aside(s, real);
+    s->broken_path = ear__save_move_aside(&s->alloc, real);
     mem_free(s, real);
-    if (moved) {
+    if (s->broken_path) {
         set_error(s, "save '%s' %s; moved to '%s' and starting empty", s->path, why,
                   s->broken_path);
     } else {
@@ -670,16 +400,10 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
     if (!out_storage) return EAR_E_INVALID_ARG;
     ear_storage_config c = config ? *config : ear_storage_config_default();
     if ((c.secret == NULL) != (c.secret_size == 0)) return EAR_E_INVALID_ARG;
-#ifdef EAR_STORAGE_NO_SODIUM
     if (c.secret) {
-        ear_log(EAR_LOG_ERROR, "storage",
-                "an encrypted save needs libsodium, which this build (the web build) does not "
-                "have: saves here are plain text");
-        return EAR_E_UNSUPPORTED;
+        ear_result r = ear__save_crypto_init();
+        if (r != EAR_OK) return r;
     }
-#else
-    if (c.secret && sodium_init() < 0) return EAR_E_CRYPTO;
-#endif
 
     ear_allocator alloc = ear_allocator_resolve(c.allocator);
     ear_storage *s = alloc.alloc_fn(sizeof *s, alloc.user);
@@ -695,12 +419,10 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
             return EAR_E_OUT_OF_MEMORY;
         }
     }
-#ifndef EAR_STORAGE_NO_SODIUM
     if (c.secret) {
         s->encrypt = true;
-        derive_key(s->key, c.secret, c.secret_size);
+        ear__save_derive_key(s->key, c.secret, c.secret_size);
     }
-#endif
     if (s->path) load(s);
     *out_storage = s;
     return EAR_OK;
@@ -709,7 +431,7 @@ ear_result ear_storage_create(const ear_storage_config *config, ear_storage **ou
 void ear_storage_destroy(ear_storage *storage) {
     if (!storage) return;
     clear_items(storage);
-    sodium_memzero(storage->key, sizeof storage->key);
+    ear__save_wipe(storage->key, sizeof storage->key);
     mem_free(storage, storage->items);
     mem_free(storage, storage->index);
     mem_free(storage, storage->path);
@@ -744,58 +466,9 @@ static bool serialize(const ear_storage *s, buffer *out) {
 }
 
 static ear_result encrypt(const ear_storage *s, const buffer *plain, buffer *out) {
-#ifdef EAR_STORAGE_NO_SODIUM
-    (void)s, (void)plain, (void)out;
-    return EAR_E_UNSUPPORTED; /* never called: s->encrypt is never set */
-#else
-    size_t total = MAGIC_LEN + NONCE_LEN + plain->len + TAG_LEN;
-    if (!buffer_reserve(s, out, total)) return EAR_E_OUT_OF_MEMORY;
-    unsigned char *p = (unsigned char *)out->data;
-    memcpy(p, EAR_STORAGE_MAGIC, MAGIC_LEN);
-    randombytes_buf(p + MAGIC_LEN, NONCE_LEN);
-    unsigned long long cipher_len = 0;
-    if (crypto_aead_xchacha20poly1305_ietf_encrypt(
-            p + MAGIC_LEN + NONCE_LEN, &cipher_len, (const unsigned char *)plain->data,
-            plain->len, (const unsigned char *)EAR_STORAGE_MAGIC, MAGIC_LEN, NULL,
-            p + MAGIC_LEN, s->key) != 0)
-        return EAR_E_CRYPTO;
-    out->len = MAGIC_LEN + NONCE_LEN + (size_t)cipher_len;
-    return EAR_OK;
-#endif
-}
-
-/* Writes bytes through core's safe write (core.md) beside the save: "<file>.tmp-XXXXXX"
- * (mkstemp, mode 0600: saves are the player's own, with a write lock held until it is
- * closed after its rename, so that a load of the same save in another process
- * (remove_stale_temps) leaves it alone), fsync'ed, renamed over the save, the folder
- * fsync'ed. file is the save's target (save_target): a regular file or nothing, so it may
- * be replaced. On failure the temporary file is removed, the save is untouched and why
- * says what failed. */
-static bool write_atomically(const ear_storage *s, const char *file, const buffer *bytes,
-                             char *why, size_t why_size) {
-    (void)s;
-    ear_file_write_config c = ear_file_write_config_default();
-    c.overwrite = true;
-    c.mode = 0600;
-    char message[768];
-    ear_file_writer w;
-    bool ok = ear_file_write_begin(file, &c, &w, message, sizeof message) == EAR_OK;
-    if (!ok) {
-        snprintf(why, why_size, "cannot create a temporary file beside it (%s)",
-                 ear_file_reason(message, file));
-        return false;
-    }
-    if (!ear_file_write_all(w.fd, bytes->data, bytes->len)) {
-        snprintf(message, sizeof message, "%s: cannot write the temporary file (%s)", file,
-                 strerror(errno));
-        ear_file_write_abort(&w);
-        ok = false;
-    } else {
-        if (ear__storage_before_rename) ear__storage_before_rename(w.tmp);
-        ok = ear_file_write_commit(&w, message, sizeof message) == EAR_OK;
-    }
-    if (!ok) snprintf(why, why_size, "%s", ear_file_reason(message, file));
-    return ok;
+    if (!buffer_reserve(s, out, ear__save_sealed_size(plain->len))) return EAR_E_OUT_OF_MEMORY;
+    return ear__save_seal(s->key, plain->data, plain->len, (unsigned char *)out->data,
+                          &out->len);
 }
 
 ear_result ear_storage_save(ear_storage *storage) {
@@ -820,7 +493,7 @@ ear_result ear_storage_save(ear_storage *storage) {
     else if (s->encrypt)
         result = encrypt(s, &plain, &sealed);
     const char *kind = NULL;
-    char *file = result == EAR_OK ? save_target(s, &kind) : NULL;
+    char *file = result == EAR_OK ? ear__save_target(&s->alloc, s->path, &kind) : NULL;
     if (result == EAR_OK && !file) {
         result = errno == ENOMEM ? EAR_E_OUT_OF_MEMORY : EAR_E_IO;
         if (kind)
@@ -830,7 +503,8 @@ ear_result ear_storage_save(ear_storage *storage) {
                       strerror(errno));
     } else if (result == EAR_OK) {
         char why[600];
-        if (!write_atomically(s, file, s->encrypt ? &sealed : &plain, why, sizeof why)) {
+        const buffer *bytes = s->encrypt ? &sealed : &plain;
+        if (!ear__save_write(file, bytes->data, bytes->len, why, sizeof why)) {
             result = EAR_E_IO;
             set_error(s, "save '%s': %s; the previous save is intact", s->path, why);
         }
