@@ -655,14 +655,21 @@ static void update_form(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
         escape(uc, m, st);
         return;
     }
+    menu_item *it = m->count ? &m->items[m->focus] : NULL;
+    /* What was typed in this frame goes into the focused field before its Tab or Enter:
+     * "abc" and Tab in one frame leave "abc" in the field, "abc" and Enter submit it. */
+    bool changed = false;
+    if (it && it->def.kind == EAR_UI_TEXT && !it->def.disabled)
+        ear__edit_type(uc, it->edit, &changed);
     if (ear_ui_key_repeating(uc, EAR_KEY_TAB)) {
+        if (changed) post_changed(uc, it);
         move(uc, m, shift ? -1 : 1, true);
         return;
     }
-    if (!m->count) return;
-    menu_item *it = &m->items[m->focus];
+    if (!it) return;
     if (it->def.kind == EAR_UI_TEXT) {
         if (ear_ui_key_pressed(uc, EAR_KEY_ENTER) && (!it->def.multiline || ctrl)) {
+            if (changed) post_changed(uc, it);
             size_t b = default_button(m);
             if (b != SIZE_MAX) press_button(uc, m, b, st);
             return;
@@ -671,7 +678,6 @@ static void update_form(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
             if (ear_ui_text_typed(uc)[0]) unavailable(uc);
             return;
         }
-        bool changed = false;
         ear__edit_keys(uc, it->edit, &changed);
         if (changed) post_changed(uc, it);
         return;

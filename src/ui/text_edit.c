@@ -169,8 +169,7 @@ static void move_line(ear_ui_context *uc, ear__text_edit *e, bool down) {
     say_line(uc, e, target);
 }
 
-void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
-    bool ctrl = ear_ui_key_held(uc, EAR_KEY_LCTRL) || ear_ui_key_held(uc, EAR_KEY_RCTRL);
+void ear__edit_type(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
     const char *typed = ear_ui_text_typed(uc);
     size_t tlen = strlen(typed);
     for (size_t at = 0; at < tlen;) {
@@ -189,6 +188,10 @@ void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
         ear_ui_play(uc, EAR_UI_SOUND_TYPE);
         ear__ui_say_char(uc, ch, n, e->password);
     }
+}
+
+void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed) {
+    bool ctrl = ear_ui_key_held(uc, EAR_KEY_LCTRL) || ear_ui_key_held(uc, EAR_KEY_RCTRL);
     if (e->multiline && !ctrl && ear_ui_key_pressed(uc, EAR_KEY_ENTER)) {
         if (insert(e, "\n", 1)) {
             *changed = true;
@@ -301,6 +304,10 @@ static void ti_update(ear_ui_context *uc, void *self, ear_ui_status *status) {
         status->kind = EAR_UI_STATUS_CLOSE;
         return;
     }
+    /* What was typed in this frame comes before its Enter: "abc" and Enter in one frame
+     * submit "abc" (a fast typist, a paste, a script). */
+    bool changed = false;
+    ear__edit_type(uc, &t->edit, &changed);
     if (ear_ui_key_pressed(uc, EAR_KEY_ENTER) && (!t->edit.multiline || ctrl)) {
         ear_ui_play(uc, EAR_UI_SOUND_ACTIVATE);
         if (!t->child)
@@ -311,7 +318,6 @@ static void ti_update(ear_ui_context *uc, void *self, ear_ui_status *status) {
         ear__ui_copy(status->value.text, sizeof status->value.text, t->edit.buf);
         return;
     }
-    bool changed = false;
     ear__edit_keys(uc, &t->edit, &changed);
 }
 

@@ -109,7 +109,11 @@ typedef struct ear__text_edit {
 
 void ear__edit_init(ear__text_edit *e, const char *text, size_t max_chars, bool password,
                     bool multiline, ear_key read_key);
-/* Handles this frame's editing keys and typed text (not Enter, Escape or Tab, except
+/* Inserts this frame's typed text at the cursor (each character echoed). Call it before
+ * looking at the frame's Enter or Tab: what was typed in the same frame comes first.
+ * Sets *changed when the text changed. */
+void ear__edit_type(ear_ui_context *uc, ear__text_edit *e, bool *changed);
+/* Handles this frame's editing keys (not typed text, not Enter, Escape or Tab, except
  * Enter in a multi-line field without Ctrl, which is a new line). Sets *changed when the
  * text changed. */
 void ear__edit_keys(ear_ui_context *uc, ear__text_edit *e, bool *changed);

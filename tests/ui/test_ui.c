@@ -1091,6 +1091,109 @@ TEST(event_kinds_have_names_for_logs_and_posting_checks_the_kind) {
     h_free(&h);
 }
 
+/* ---- Typing and Enter or Tab in one frame ---------------------------------------------- */
+
+/* Text typed and a key pressed before the same frame (a fast typist, a paste, a script). */
+static void h_type_and_press(harness *h, const char *text, ear_key key) {
+    ear_runner_text(h->r, text);
+    ear_runner_key_down(h->r, key);
+    ear_runner_key_up(h->r, key);
+    h_frames(h, 2);
+}
+
+TEST(text_typed_in_the_frame_of_enter_or_tab_comes_first) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    /* A text input: "abc" and Enter in one frame submit "abc". */
+    ASSERT_OK(ear_ui_open_text(h.ctx, &(ear_ui_text_config){.id = "note", .label = "Note"}));
+    h_frame(&h);
+    h_type_and_press(&h, "abc", EAR_KEY_ENTER);
+    const h_event *e = h_find(&h, EAR_UI_CONFIRMED, "note", NULL);
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "abc");
+    ASSERT_EQ(ear_ui_depth(h.ui), 0);
+
+    /* A menu's text item: its child submits what was typed with the Enter. */
+    ear_ui_menu *m;
+    ASSERT_OK(ear_ui_menu_create(&(ear_ui_menu_config){.id = "profile"}, &m));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "name", .kind = EAR_UI_TEXT}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+    h_frame(&h);
+    h_press(&h, EAR_KEY_ENTER); /* opens the child */
+    ASSERT_EQ(ear_ui_depth(h.ui), 2);
+    h_type_and_press(&h, "Bob", EAR_KEY_ENTER);
+    ASSERT_EQ(ear_ui_depth(h.ui), 1);
+    e = h_find(&h, EAR_UI_CHANGED, "profile", "name");
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "Bob");
+    ear_ui_close_all(h.ctx);
+    h_frame(&h);
+
+    /* A form: "amy" and Tab leave "amy" in the first field and move on; "bo" and Enter
+     * fill the second and submit both. */
+    ear_ui_menu *f;
+    ASSERT_OK(ear_ui_menu_create(
+        &(ear_ui_menu_config){.id = "login", .title = "Login", .role = EAR_UI_ROLE_FORM}, &f));
+    ASSERT_OK(ear_ui_menu_add(f, &(ear_ui_item){.id = "name", .kind = EAR_UI_TEXT}));
+    ASSERT_OK(ear_ui_menu_add(f, &(ear_ui_item){.id = "city", .kind = EAR_UI_TEXT}));
+    ASSERT_OK(ear_ui_menu_add(f, &(ear_ui_item){.id = "ok", .closes = true}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, f));
+    h_frame(&h);
+    h_type_and_press(&h, "amy", EAR_KEY_TAB);
+    e = h_find(&h, EAR_UI_CHANGED, "login", "name");
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "amy");
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "login")), 1);
+    h_type_and_press(&h, "bo", EAR_KEY_ENTER);
+    ASSERT_EQ(ear_ui_depth(h.ui), 0);
+    e = h_find(&h, EAR_UI_CONFIRMED, "login", "name");
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "amy");
+    e = h_find(&h, EAR_UI_CONFIRMED, "login", "city");
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "bo");
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "login", "ok"));
+    h_free(&h);
+}
+
+/* The same through the headless backend: a script's text and Enter at one frame. */
+typedef struct typing_game {
+    char submitted[64];
+    int confirms;
+} typing_game;
+
+static void typing_start(ear_ctx *ctx, void *user) {
+    (void)user;
+    ear_ui_open_text(ctx, &(ear_ui_text_config){.id = "name", .label = "Name"});
+}
+
+static void typing_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
+    (void)ctx;
+    typing_game *g = user;
+    if (!ear_ui_event_is(e, EAR_UI_CONFIRMED, "name", NULL)) return;
+    snprintf(g->submitted, sizeof g->submitted, "%s", e->text);
+    g->confirms++;
+}
+
+TEST(headless_script_types_and_submits_in_one_frame) {
+    ear_script script;
+    ASSERT_OK(ear_script_parse("5 text abc\n5 press ENTER\n10 quit\n", &script, NULL, 0));
+    typing_game g = {0};
+    ear_ui *ui;
+    ASSERT_OK(ear_ui_create(NULL, &ui));
+    ear_engine_config cfg = ear_engine_config_default("typing");
+    cfg.backend = EAR_BACKEND_HEADLESS;
+    cfg.script = &script;
+    ear_ui_attach(ui, &cfg);
+    ear_scene scene = {
+        .name = "typing", .start = typing_start, .on_ui = typing_on_ui, .user = &g};
+    ASSERT_OK(ear_engine_run(&cfg, &scene));
+    ASSERT_EQ(g.confirms, 1);
+    ASSERT_STR_EQ(g.submitted, "abc");
+    ear_ui_destroy(ui);
+    ear_script_free(&script);
+}
+
 TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(headless_script_opens_a_menu_and_presses_its_item),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_english),
@@ -1112,4 +1215,6 @@ TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(escape_closes_cancels_or_stays_as_the_menu_chooses),
           TEST_ENTRY(close_by_id_closes_the_widgets_above_it_too),
           TEST_ENTRY(events_carry_their_values_not_strings_to_parse),
-          TEST_ENTRY(event_kinds_have_names_for_logs_and_posting_checks_the_kind))
+          TEST_ENTRY(event_kinds_have_names_for_logs_and_posting_checks_the_kind),
+          TEST_ENTRY(text_typed_in_the_frame_of_enter_or_tab_comes_first),
+          TEST_ENTRY(headless_script_types_and_submits_in_one_frame))
