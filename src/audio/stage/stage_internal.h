@@ -44,9 +44,8 @@
 #define EAR__MAX_PITCH     256.0f
 /* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
  * by side in the stage's lane scratch so that their serial filters run as SIMD lanes,
- * eight at a time. Eight voices a group measured 2 to 5 % faster than sixteen on W64
- * (a group's scratch, states and clip lines then stay in L1 between its read, filter
- * and mix), and faster than six, ten or twelve. */
+ * eight at a time, a group's scratch, states and clip lines staying in L1 between its
+ * read, filter and mix (docs/performance.md, "Why the stage is shaped as it is"). */
 #define EAR__LANES       8
 #define EAR__LANE_FLOATS 8192
 /* The behind cue's coefficient is interpolated from this many steps of its amount. */
@@ -345,11 +344,9 @@ typedef struct ear__voice {
     /* Cold: touched only by voices that render. The delay line is last, so the fields
      * every voice (real or virtual) reads each block share a few cache lines; it starts
      * on a line (voices are allocated on lines, and the struct's size is whole lines).
-     * The size is 29 lines (1856 bytes) with the fields above in 576 bytes: GCC indexes
-     * an array of such voices with one imul, while 30 lines (1920 = 15 x 128) take a
-     * lea/shl sequence at every &s->voices[slot] (W64 counted +0.3 % instructions when
-     * the reverb's two floats pushed hist to byte 640). A new field goes into a hole
-     * (docs/performance.md shows how to list them: gdb's ptype /o ear__voice). */
+     * The size is 29 lines (1856 bytes), the fields above in 576 bytes; a new field goes
+     * into a hole (gdb's ptype /o ear__voice lists them), so that the size stays 29 lines
+     * (docs/performance.md, "Why the stage is shaped as it is", says why not 30). */
     _Alignas(64) float hist[EAR__HIST_MAX];
 } ear__voice;
 
