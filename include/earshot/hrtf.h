@@ -89,8 +89,8 @@ void ear_hrtf_free(ear_hrtf_set *set);
 /* Up to four measured directions and their weights (summing to 1) for a direction:
  * bilinear between the two elevation rings around it and, in each ring, the two
  * measured azimuths around it (elevations outside the measured range use the nearest
- * ring). Returns how many entries were written (1..4). Pure C11 + libm, no allocation.
- * Thread: any. */
+ * ring). Returns how many entries were written (1..4): the stage's
+ * ear_hrtf_rings_weights over the set's rings. No allocation. Thread: any. */
 uint32_t ear_hrtf_weights(const ear_hrtf_set *set, float azimuth_deg, float elevation_deg,
                           uint32_t index[4], float weight[4]);
 

@@ -167,6 +167,14 @@ typedef struct ear_attenuation {
     float rolloff;
 } ear_attenuation;
 
+/* True when a sound at distance_m with this attenuation is silent because it is at or
+ * beyond its max distance, where its model reaches silence: EAR_MODEL_FADE, or
+ * EAR_MODEL_LINEAR with rolloff >= 1 and max above ref (a linear range at or below ref
+ * does not attenuate at all, so it is audible everywhere). Zero or negative fields take
+ * their defaults, as ear_play's do. The one rule for dropping a request before it takes a
+ * voice (ear_stage_play_event; the world's sound events). Thread: any. */
+bool ear_attenuation_silent_at(const ear_attenuation *attenuation, float distance_m);
+
 /* A directional cone: full opening angles in radians. Inside the inner cone the gain
  * is 1, outside the outer cone outer_gain, linear in between (in angle). A cone with
  * outer_angle == 0 is off (the voice is omnidirectional). */
@@ -365,6 +373,27 @@ typedef struct ear_stage_hrtf {
     const float *delay_left, *delay_right;    /* count each, 0 .. 0.005 s of samples */
     const char *source;                       /* where it came from (status); may be NULL */
 } ear_stage_hrtf;
+
+/* A set's directions grouped into elevation rings for lookup, as the stage's HRTF and
+ * the audio/hrtf module's sets keep them: ring r holds the directions ring_index[
+ * ring_start[r] .. ring_start[r + 1] - 1], sorted by azimuth_deg (0 <= az < 360);
+ * ring_elevation_deg[r] ascending, rings >= 1. The arrays are borrowed. */
+typedef struct ear_hrtf_rings {
+    const float *azimuth_deg;        /* per direction */
+    const float *ring_elevation_deg; /* rings */
+    const uint32_t *ring_start;      /* rings + 1 */
+    const uint32_t *ring_index;      /* per direction: indices, ring by ring, by azimuth */
+    uint32_t rings;
+} ear_hrtf_rings;
+
+/* Up to four measured directions and their weights (summing to 1) for a direction:
+ * bilinear between the two elevation rings around it and, in each ring, the two measured
+ * azimuths around it, across 0/360 (elevations outside the measured range use the nearest
+ * ring). Returns how many entries were written (1..4). The one HRTF direction lookup: the
+ * stage's spatializer and ear_hrtf_weights (hrtf.h) both use it. Pure, no allocation.
+ * Thread: any. */
+uint32_t ear_hrtf_rings_weights(const ear_hrtf_rings *rings, float azimuth_deg,
+                                float elevation_deg, uint32_t index[4], float weight[4]);
 
 /* What the stage holds (ear_stage_get_hrtf). */
 typedef struct ear_stage_hrtf_info {

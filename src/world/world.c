@@ -504,17 +504,6 @@ void ear_world_play_event(ear_world *w, const char *name, ear_vec3 position_m,
     if (params) ev->params = *params;
 }
 
-/* Whether a placed request at distance d is beyond where its model reaches silence (the
- * stage's own rule for fire-and-forget requests, which pools do not pass through). */
-static bool far_away(const ear_attenuation *a, float d) {
-    float ref = a->ref_distance_m > 0.0f ? a->ref_distance_m : 1.0f;
-    float max = a->max_distance_m > 0.0f ? a->max_distance_m : 100.0f;
-    float rolloff = a->rolloff > 0.0f ? a->rolloff : 1.0f;
-    bool silent_at_max = a->model == EAR_MODEL_FADE ||
-                         (a->model == EAR_MODEL_LINEAR && rolloff >= 1.0f && max > ref);
-    return silent_at_max && d >= max;
-}
-
 static void say_no_ear(ear_world *w) {
     if (w->said_no_ear) return;
     w->said_no_ear = true;
@@ -542,7 +531,8 @@ static void play_now(ear_world *w, const char *name, bool is_pool, ear_vec3 pos,
             w->stats.events_dropped++;
             return;
         }
-        if (far_away(&p.attenuation, ear_vec3_length(ear_vec3_sub(pos, w->ear_pos)))) {
+        if (ear_attenuation_silent_at(&p.attenuation,
+                                      ear_vec3_length(ear_vec3_sub(pos, w->ear_pos)))) {
             w->stats.events_dropped++;
             return;
         }

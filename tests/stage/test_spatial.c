@@ -319,6 +319,69 @@ TEST(a_voice_leaving_hrtf_pans_from_where_it_is) {
     ear_clip_release(c);
 }
 
+/* The one silent-at-max rule (ear_stage_play_event and the world's events use it): silent
+ * at and beyond max only where the model reaches silence there. */
+TEST(silent_at_max_only_where_the_model_reaches_silence) {
+    ear_attenuation fade = {EAR_MODEL_FADE, 1.0f, 20.0f, 1.0f};
+    ASSERT_TRUE(ear_attenuation_silent_at(&fade, 20.0f));
+    ASSERT_TRUE(ear_attenuation_silent_at(&fade, 500.0f));
+    ASSERT_FALSE(ear_attenuation_silent_at(&fade, 19.99f));
+    ear_attenuation lin = {EAR_MODEL_LINEAR, 2.0f, 10.0f, 1.0f};
+    ASSERT_TRUE(ear_attenuation_silent_at(&lin, 10.0f));
+    ASSERT_FALSE(ear_attenuation_silent_at(&lin, 9.5f));
+    lin.rolloff = 0.5f; /* floored at 0.5, never silent */
+    ASSERT_FALSE(ear_attenuation_silent_at(&lin, 50.0f));
+    lin.rolloff = 1.0f;
+    lin.max_distance_m = 2.0f; /* a range at ref does not attenuate at all */
+    ASSERT_FALSE(ear_attenuation_silent_at(&lin, 50.0f));
+    ear_attenuation inv = {EAR_MODEL_INVERSE, 1.0f, 10.0f, 1.0f};
+    ASSERT_FALSE(ear_attenuation_silent_at(&inv, 1000.0f));
+    /* Zero fields take ear_play's defaults: max 100 m. */
+    ear_attenuation dflt = {EAR_MODEL_FADE, 0.0f, 0.0f, 0.0f};
+    ASSERT_FALSE(ear_attenuation_silent_at(&dflt, 99.0f));
+    ASSERT_TRUE(ear_attenuation_silent_at(&dflt, 100.0f));
+}
+
+/* The one HRTF direction lookup (the stage's spatializer and ear_hrtf_weights): two rings,
+ * at 0 degrees (azimuths 0, 90, 180, 270) and 30 (45, 135, 225, 315). */
+TEST(hrtf_rings_weights_are_bilinear_across_rings_and_azimuths) {
+    const float az[8] = {0, 90, 180, 270, 45, 135, 225, 315};
+    const float ring_el[2] = {0, 30};
+    const uint32_t start[3] = {0, 4, 8};
+    const uint32_t index[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const ear_hrtf_rings g = {az, ring_el, start, index, 2};
+    uint32_t idx[4];
+    float w[4];
+    /* A measured direction gives itself alone. */
+    ASSERT_EQ(ear_hrtf_rings_weights(&g, 135.0f, 30.0f, idx, w), 1u);
+    ASSERT_EQ(idx[0], 5u);
+    ASSERT_NEAR(w[0], 1.0, 1e-7);
+    /* Halfway between the rings at 90: the lower ring's 90 (1/2), the upper's 45 and 135
+     * (1/4 each). */
+    ASSERT_EQ(ear_hrtf_rings_weights(&g, 90.0f, 15.0f, idx, w), 3u);
+    ASSERT_EQ(idx[0], 1u);
+    ASSERT_NEAR(w[0], 0.5, 1e-6);
+    ASSERT_EQ(idx[1], 4u);
+    ASSERT_NEAR(w[1], 0.25, 1e-6);
+    ASSERT_EQ(idx[2], 5u);
+    ASSERT_NEAR(w[2], 0.25, 1e-6);
+    /* Across 0/360 below the ring's first azimuth: 10 is between 315 (35/90) and 45
+     * (55/90); and -10 is 350, between 270 (1/9) and 0 (8/9) in the lower ring. */
+    ASSERT_EQ(ear_hrtf_rings_weights(&g, 10.0f, 30.0f, idx, w), 2u);
+    ASSERT_EQ(idx[0], 7u);
+    ASSERT_NEAR(w[0], 35.0 / 90.0, 1e-6);
+    ASSERT_EQ(idx[1], 4u);
+    ASSERT_NEAR(w[1], 55.0 / 90.0, 1e-6);
+    ASSERT_EQ(ear_hrtf_rings_weights(&g, -10.0f, 0.0f, idx, w), 2u);
+    ASSERT_EQ(idx[0], 3u);
+    ASSERT_NEAR(w[0], 1.0 / 9.0, 1e-6);
+    ASSERT_EQ(idx[1], 0u);
+    ASSERT_NEAR(w[1], 8.0 / 9.0, 1e-6);
+    /* Below the lowest ring: the nearest ring only. */
+    ASSERT_EQ(ear_hrtf_rings_weights(&g, 180.0f, -60.0f, idx, w), 1u);
+    ASSERT_EQ(idx[0], 2u);
+}
+
 TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(distance_models_follow_their_formulas),
           TEST_ENTRY(fade_model_is_silent_at_and_beyond_max),
@@ -329,4 +392,6 @@ TEST_MAIN(TEST_ENTRY(reference_distance_is_3db_below_the_clip),
           TEST_ENTRY(set_motion_equals_position_then_velocity),
           TEST_ENTRY(doppler_speed_is_limited_below_c), TEST_ENTRY(flat_balance_pan),
           TEST_ENTRY(listener_orientation_turns_the_stage),
-          TEST_ENTRY(a_voice_leaving_hrtf_pans_from_where_it_is))
+          TEST_ENTRY(a_voice_leaving_hrtf_pans_from_where_it_is),
+          TEST_ENTRY(silent_at_max_only_where_the_model_reaches_silence),
+          TEST_ENTRY(hrtf_rings_weights_are_bilinear_across_rings_and_azimuths))

@@ -90,7 +90,6 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     }
     case EAR__CMD_MASTER_GAIN: s->master_target = c->u.value; return;
     case EAR__CMD_LIMITER: ear__limiter_apply(s, c); return;
-    case EAR__CMD_SPATIALIZER:
     case EAR__CMD_HRTF_SET: ear__hrtf_apply(s, c); return;
     case EAR__CMD_STOP_ALL:
         for (uint32_t i = 0; i < s->active_count; i++) {
@@ -105,6 +104,14 @@ static void apply_command(ear_stage *s, const ear__cmd *c) {
     case EAR__CMD_OCCLUSION:
     case EAR__CMD_STOP:
     case EAR__CMD_ENVELOPE:
+    case EAR__CMD_SPATIALIZER:
+        if (c->id == 0) { /* the stage's (a voice's own goes to the voice, below) */
+            ear__hrtf_apply(s, c);
+            return;
+        }
+        ear__voice *sv = ear__voice_for(s, c->id);
+        if (sv) ear__voice_apply(s, sv, c);
+        return;
     case EAR__CMD_PARAM:
     case EAR__CMD_REVERB_SEND: {
         ear__voice *v = ear__voice_for(s, c->id);

@@ -277,6 +277,22 @@ ear_stage_config ear_stage_get_config(const ear_stage *stage) {
     return stage->config;
 }
 
+bool ear_stage_render_thread_is_separate(const ear_stage *stage) {
+    return stage &&
+           atomic_load_explicit(&((ear_stage *)stage)->render_separate, memory_order_acquire);
+}
+
+void ear_stage_set_render_thread_separate(ear_stage *stage, bool separate) {
+    if (stage) atomic_store_explicit(&stage->render_separate, separate, memory_order_release);
+}
+
+void ear_stage_update(ear_stage *stage) {
+    if (!stage) return;
+    ear__collect(stage);
+    ear__flush_overflow(stage);
+    ear__hrtf_collect(stage, false);
+}
+
 /* What a PLAY command that never ran still holds. */
 static void release_start(ear_stage *s, uint32_t id) {
     ear__start *st = &s->start[(id & 0xffffu) - 1u];

@@ -697,49 +697,13 @@ static float chunk(ear__fdn *nw, const float *in, float *ol, float *or_, uint32_
     return peak;
 }
 
-static float *bus_in(ear__reverb *rv, uint8_t bus, uint32_t n) {
+float *ear__reverb_send_buffer(ear_stage *s, uint8_t bus, uint32_t n) {
+    ear__reverb *rv = s->reverb;
     if (!rv->bus_in_used[bus]) {
         memset(rv->bus_in[bus], 0, n * sizeof(float));
         rv->bus_in_used[bus] = true;
     }
     return rv->bus_in[bus];
-}
-
-bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t,
-                              const ear__kernel_io *io, ear__group *group) {
-    ear__reverb *rv = s->reverb;
-    if (group->n) s->kernel->group_finish(group, io);
-    uint32_t n = io->frames;
-    float *dl = rv->dry_l, *dr = rv->dry_r;
-    memset(dl, 0, n * sizeof(float));
-    memset(dr, 0, n * sizeof(float));
-    ear__kernel_io bio = *io;
-    bio.mix_l = dl;
-    bio.mix_r = dr;
-    /* The dry part through the voice's spatializer: the HRTF's (hrtf_stage.c) or the pan. */
-    bool ended = v->placed && ear__hrtf_involved(s, v) ? ear__hrtf_render(s, v, &bio, t)
-                                                       : s->kernel->render(v, &bio, t);
-    for (uint32_t j = 0; j < n; j++) {
-        io->mix_l[j] += dl[j];
-        io->mix_r[j] += dr[j];
-    }
-    /* Far voices send relatively more: send / sqrt(distance x cone gain). */
-    float far = 1.0f;
-    if (v->placed) {
-        float g = v->sp.distance_gain;
-        far = g > 1e-4f ? 1.0f / sqrtf(g) : 100.0f;
-    }
-    /* A voice's first block sends at once (as its dry part starts at its targets). */
-    float g1 = v->rv_send * far, g0 = v->rendered_blocks == 0 ? g1 : v->rv_g;
-    if (g0 > 0.0f || g1 > 0.0f) {
-        float *acc = bus_in(rv, v->bus, n);
-        float dg = (g1 - g0) / (float)n;
-        for (uint32_t j = 0; j < n; j++)
-            acc[j] += (g0 + dg * (float)(j + 1u)) * 0.5f * (dl[j] + dr[j]);
-    }
-    v->rv_g = g1;
-    ear__reverb_send_set(s, v);
-    return ended;
 }
 
 /* An output fade's gain at position q: 3q^2 - 2q^3, flat at both ends (no kink). */

@@ -2,8 +2,8 @@
 /*
  * The room reverb's private interface (reverb.c): its state, which lives in the stage's
  * one allocation (create.c carves ear__reverb_bytes for it), and the hooks the block loop
- * calls: the commands, a sending voice's render, the gather of every send before the
- * buses are summed, and the wet output added into the master.
+ * calls: the commands, the send buffers voices mix their sends into, the gather of every
+ * send before the buses are summed, and the wet output added into the master.
  */
 #ifndef EAR_STAGE_REVERB_H
 #define EAR_STAGE_REVERB_H
@@ -67,7 +67,7 @@ typedef struct ear__reverb {
     float *slot_in;                                   /* one network's share of it */
     float *bus_in[EAR_BUS_COUNT];                     /* voices' sends, per bus, this block */
     bool bus_in_used[EAR_BUS_COUNT];
-    float *dry_l, *dry_r; /* a sending voice's dry block */
+    float *dry_l, *dry_r; /* scratch: a sending voice's dry block (voice.c) */
     float *wet_l, *wet_r; /* this block's wet output */
     bool in_live;         /* this block's input has signal */
     /* Each network's input and output gains at the start and end of this block. */
@@ -83,11 +83,10 @@ void ear__reverb_init(ear__reverb *rv, const ear_stage_config *c);
 /* block.c: a reverb command (REVERB_A, REVERB_B, REVERB_BUS). */
 void ear__reverb_apply(ear_stage *s, const ear__cmd *c);
 
-/* voice.c: renders a voice that sends (v->rv_send or v->rv_g above 0) into its bus and
- * its send into the reverb's input; finishes the SIMD group first, so voices still add
- * into their bus in order. True when a one-shot ended. */
-bool ear__reverb_voice_render(ear_stage *s, ear__voice *v, const ear__targets *t,
-                              const ear__kernel_io *io, ear__group *group);
+/* voice.c: the send buffer of a bus for this block (n frames, zeroed on its first use in
+ * the block), which a sending voice mixes its send into, as it mixes its dry block into its
+ * bus. The reverb never renders a voice. */
+float *ear__reverb_send_buffer(ear_stage *s, uint8_t bus, uint32_t n);
 static inline bool ear__reverb_sends(const ear_stage *s, const ear__voice *v) {
     (void)s;
     return v->rv_on; /* one byte read per voice-block: the pan path's only reverb cost */

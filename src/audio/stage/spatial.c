@@ -40,6 +40,17 @@ float ear__distance_gain(const ear_attenuation *att, float distance_m) {
     }
 }
 
+bool ear_attenuation_silent_at(const ear_attenuation *a, float distance_m) {
+    float ref = a->ref_distance_m > 0.0f ? a->ref_distance_m : 1.0f;
+    float max = a->max_distance_m > 0.0f ? a->max_distance_m : 100.0f;
+    float rolloff = a->rolloff > 0.0f ? a->rolloff : 1.0f;
+    /* A linear range at or below the reference distance does not attenuate at all
+     * (ear__distance_gain gives 1), so such a request is audible everywhere. */
+    bool silent_at_max = a->model == EAR_MODEL_FADE ||
+                         (a->model == EAR_MODEL_LINEAR && rolloff >= 1.0f && max > ref);
+    return silent_at_max && distance_m >= max;
+}
+
 float ear__cone_gain(const ear_cone *cone, ear_vec3 forward, ear_vec3 to_listener_unit) {
     if (!(cone->outer_angle_rad > 0.0f)) return 1.0f;
     float flen = ear_vec3_length(forward);

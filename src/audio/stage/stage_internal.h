@@ -44,9 +44,8 @@
 #define EAR__MAX_PITCH     256.0f
 /* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
  * by side in the stage's lane scratch so that their serial filters run as SIMD lanes,
- * eight at a time. Eight voices a group measured 2 to 5 % faster than sixteen on W64
- * (a group's scratch, states and clip lines then stay in L1 between its read, filter
- * and mix), and faster than six, ten or twelve. */
+ * eight at a time, a group's scratch, states and clip lines staying in L1 between its
+ * read, filter and mix (docs/performance.md, "Why the stage is shaped as it is"). */
 #define EAR__LANES       8
 #define EAR__LANE_FLOATS 8192
 /* The behind cue's coefficient is interpolated from this many steps of its amount. */
@@ -79,8 +78,8 @@ typedef enum ear__cmd_type {
     EAR__CMD_REVERB_A,    /* a room, first half: rt60s, crossover, pre-delay, size, density */
     EAR__CMD_REVERB_B,    /* and second: damping, wet, transition (applies the room) */
     EAR__CMD_LIMITER,
-    EAR__CMD_SPATIALIZER, /* hrtf_stage.c: a voice's (id) or the stage's (id 0) */
-    EAR__CMD_HRTF_SET,    /* hrtf_stage.c: a new bank (or none) */
+    EAR__CMD_SPATIALIZER, /* a voice's (id: voice.c) or the stage's (id 0: hrtf_stage.c) */
+    EAR__CMD_HRTF_SET,    /* hrtf_stage.c: a new bank (hrtf_bank.c's, or none) */
 } ear__cmd_type;
 
 /* A music envelope: fading in with sin, or out with cos (then the voice ends). */
@@ -345,11 +344,9 @@ typedef struct ear__voice {
     /* Cold: touched only by voices that render. The delay line is last, so the fields
      * every voice (real or virtual) reads each block share a few cache lines; it starts
      * on a line (voices are allocated on lines, and the struct's size is whole lines).
-     * The size is 29 lines (1856 bytes) with the fields above in 576 bytes: GCC indexes
-     * an array of such voices with one imul, while 30 lines (1920 = 15 x 128) take a
-     * lea/shl sequence at every &s->voices[slot] (W64 counted +0.3 % instructions when
-     * the reverb's two floats pushed hist to byte 640). A new field goes into a hole
-     * (docs/performance.md shows how to list them: gdb's ptype /o ear__voice). */
+     * The size is 29 lines (1856 bytes), the fields above in 576 bytes; a new field goes
+     * into a hole (gdb's ptype /o ear__voice lists them), so that the size stays 29 lines
+     * (docs/performance.md, "Why the stage is shaped as it is", says why not 30). */
     _Alignas(64) float hist[EAR__HIST_MAX];
 } ear__voice;
 
@@ -535,15 +532,22 @@ struct ear_stage {
     ear__limiter lim;                   /* audio side */
     _Atomic uint32_t limiter_gain_bits; /* the last block's lowest gain, float bits */
 
-    /* ---- HRTF (hrtf_stage.c) ---- */
-    ear__hrtf_state hrtf; /* hrtf_stage.c: the HRTF bank and the spatializer */
+    /* ---- HRTF (hrtf_bank.c: game side, hrtf_stage.c: audio side) ---- */
+    ear__hrtf_state hrtf; /* the HRTF banks and the spatializer */
 };
 
-/* Who calls whom. Game side: api.c is the base (ids, sending, ear__play); buses.c,
- * blends.c and music.c build on it; voice_manager.c's steal serves ear__play. Audio side,
- * one way down from the block loop: block.c -> buses.c, voice_manager.c, voice.c,
- * blends.c (which uses voice.c's block helpers), music.c (streams, from voice.c), and the
- * kernels (voice_render*.c), spatial.c at the bottom. */
+/* Who calls whom: one way, in the order src/audio/stage/ORDER writes down (a file calls
+ * only files listed before it; scripts/stage-order-check checks it on the object files).
+ * At the bottom, the pure parts: ring.c, clip.c, the FFT (fft.c, fft_avx2.c), spatial.c
+ * and the kernels (voice_render*.c, hrtf_conv_avx2.c). Game side: api.c is the base (ids,
+ * the command path, the sanitisers) and calls none of the others; limiter.c, reverb.c,
+ * buses.c, hrtf_bank.c (banks and the direction lookup) and voices.c (play, set, stop,
+ * stealing) send through it; music.c and blends.c start voices through voices.c.
+ * Audio side, one way down from the block loop: block.c -> voice_manager.c, blends.c
+ * (which uses voice.c's block helpers), voice.c -> hrtf_stage.c (which uses hrtf_bank.c's
+ * lookup and buses.c's buffers), streams.c, reverb.c's send buffers, buses.c (-> reverb.c's
+ * gather and render), the kernels. create.c makes and destroys it all (and holds
+ * ear_stage_update); block.c is the top. */
 
 /* create.c: the configuration and the heap layout */
 uint32_t ear__hist_len(const ear_stage *s);
@@ -553,7 +557,7 @@ static inline uint32_t ear__hist_room(uint32_t h) {
     return (h + 15u) & ~15u;
 }
 
-/* api.c: ids, the command path, sanitising, starting voices (game side) */
+/* api.c: ids, the command path and the sanitisers (game side) */
 uint32_t ear__make_id(uint32_t slot, uint16_t gen);
 bool ear__id_slot(const ear_stage *s, ear_voice_id id, uint32_t *slot);
 bool ear__id_live(const ear_stage *s, ear_voice_id id, uint32_t *slot);
@@ -573,9 +577,6 @@ void ear__flush_overflow(ear_stage *s);
 float ear__sane_gain(float g);
 float ear__sane_pitch(float p);
 bool ear__sane_vec(ear_vec3 v, const char *what);
-/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
-ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
-                     int32_t stream, float env_in_s, ear_voice_id *out_id);
 /* A name that fits EAR_NAME_MAX (ducks, blends, pools). */
 static inline bool ear__name_ok(const char *name) {
     return name && name[0] && strlen(name) < EAR_NAME_MAX;
@@ -585,12 +586,17 @@ static inline float ear__or_default(float v, float d) {
     return (v == 0.0f || !isfinite(v) || v < 0.0f) ? d : v;
 }
 
-/* voice_manager.c */
-/* Game side: makes room for a voice of `priority` when the budget is spent (the quietest
- * voice of equal or lower priority fades out over 5 ms in a reserve slot); false when
- * nothing may be stolen. */
+/* voices.c: play, set, stop and stealing (game side) */
+/* Makes room for a voice of `priority` when the budget is spent (the quietest voice of
+ * equal or lower priority fades out over 5 ms in a reserve slot); false when nothing may
+ * be stolen. */
 bool ear__steal(ear_stage *s, uint8_t priority);
-/* Audio side: marks at most max_voices voices real (real_idx); true when the full choice
+/* Starts a voice: a clip, a blend (clip NULL, blend >= 0) or a stream (stream >= 0). */
+ear_result ear__play(ear_stage *s, ear_clip *clip, const ear_play *params, int32_t blend,
+                     int32_t stream, float env_in_s, ear_voice_id *out_id);
+
+/* voice_manager.c: the real set (audio side) */
+/* Marks at most max_voices voices real (real_idx); true when the full choice
  * ran (the real set may then include voices that were not brought up to date). */
 bool ear__choose_real(ear_stage *s, const uint32_t *work, uint32_t count);
 
@@ -654,7 +660,7 @@ void ear__blend_release(ear_stage *s, ear__voice *v);
 bool ear__blend_block(ear_stage *s, ear__voice *v, ear__targets *t, const ear__kernel_io *io,
                       ear__group *group, uint32_t lanes, uint32_t stride);
 
-/* music.c: audio side */
+/* streams.c: a stream voice's FIFO (audio side) */
 void ear__stream_start(ear_stage *s, ear__voice *v, const ear__start *st);
 /* Tops a stream voice's FIFO up before its read; drops what the read used after. */
 void ear__stream_prepare(ear_stage *s, ear__voice *v, uint64_t step_end);
@@ -708,8 +714,13 @@ bool ear__kernel_avx2_available(void);
  * NULL when the CPU lacks the one asked for. create.c, once. */
 const ear__kernel *ear__kernel_select(ear_kernel kind);
 
-/* hrtf_stage.c: the HRTF spatializer */
-/* Audio side: SPATIALIZER and HRTF_SET commands. */
+/* hrtf_bank.c: the HRTF's game side (banks, settings; the direction lookup is public:
+ * ear_hrtf_rings_weights) */
+/* Frees banks the audio side has let go (every bank, when destroying). */
+void ear__hrtf_collect(ear_stage *s, bool all);
+
+/* hrtf_stage.c: the HRTF spatializer's audio side */
+/* The stage's SPATIALIZER (id 0) and HRTF_SET commands. */
 void ear__hrtf_apply(ear_stage *s, const ear__cmd *c);
 /* Audio side, after a block: the bank a swap replaced is let go. */
 void ear__hrtf_block_end(ear_stage *s);
@@ -723,8 +734,6 @@ bool ear__hrtf_involved(const ear_stage *s, const ear__voice *v);
  * where the voice changes); true when a one-shot ended. */
 bool ear__hrtf_render(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
                       const ear__targets *t);
-/* Game side: frees banks the audio side has let go (every bank, when destroying). */
-void ear__hrtf_collect(ear_stage *s, bool all);
 /* Audio side, after every voice and before the buses are summed: the HRTF voices' sums
  * (per bus) become sound in their buses. */
 void ear__hrtf_flush(ear_stage *s);

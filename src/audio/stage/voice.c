@@ -146,6 +146,10 @@ void ear__voice_apply(ear_stage *s, ear__voice *v, const ear__cmd *c) {
         v->rv_send = c->u.value;
         ear__reverb_send_set(s, v);
         break;
+    case EAR__CMD_SPATIALIZER: /* a voice's own (the stage's is hrtf_stage.c's) */
+        v->spatializer = (uint8_t)c->u.spatializer;
+        v->sp_fine_valid = false; /* pan and HRTF targets differ */
+        break;
     case EAR__CMD_PARAM:
         if (v->blend >= 0 && c->u.param.index < EAR_BLEND_MAX_PARAMS)
             v->param_target[c->u.param.index] = c->u.param.value;
@@ -346,18 +350,60 @@ void ear__voice_prime(ear__voice *v, const ear__targets *t, bool first, bool ent
     }
 }
 
-/* Renders one real (or leaving) voice's block into io's buffers: placed voices join the
- * SIMD group when there is one (finishing it when full), others render at once after
- * the group is flushed, so voices always add into their bus in the order they come. */
+/* A voice's block rendered on its own (not in a SIMD group) through its spatializer: the
+ * HRTF's (hrtf_stage.c) while the voice is heard through a bank, the kernel's pan
+ * otherwise. */
+static bool render_alone(ear_stage *s, ear__voice *v, const ear__kernel_io *io,
+                         const ear__targets *t, bool hrtf) {
+    return hrtf ? ear__hrtf_render(s, v, io, t) : s->kernel->render(v, io, t);
+}
+
+/* A voice that sends to the reverb (OpenAL Soft's shape: the voice mixes into its send
+ * buffers): its dry block is rendered into scratch, added into its bus, and mixed into its
+ * bus's send buffer with the send gain ramped over the block. Far voices send relatively
+ * more: send / sqrt(distance x cone gain). A voice's first block sends at once (as its dry
+ * part starts at its targets). */
+static bool render_sending(ear_stage *s, ear__voice *v, const ear__targets *t,
+                           const ear__kernel_io *io, bool hrtf) {
+    uint32_t n = io->frames;
+    float *dl = s->reverb->dry_l, *dr = s->reverb->dry_r;
+    memset(dl, 0, n * sizeof(float));
+    memset(dr, 0, n * sizeof(float));
+    ear__kernel_io bio = *io;
+    bio.mix_l = dl;
+    bio.mix_r = dr;
+    bool ended = render_alone(s, v, &bio, t, hrtf);
+    for (uint32_t j = 0; j < n; j++) {
+        io->mix_l[j] += dl[j];
+        io->mix_r[j] += dr[j];
+    }
+    float far = 1.0f;
+    if (v->placed) {
+        float g = v->sp.distance_gain;
+        far = g > 1e-4f ? 1.0f / sqrtf(g) : 100.0f;
+    }
+    float g1 = v->rv_send * far, g0 = v->rendered_blocks == 0 ? g1 : v->rv_g;
+    if (g0 > 0.0f || g1 > 0.0f) {
+        float *acc = ear__reverb_send_buffer(s, v->bus, n);
+        float dg = (g1 - g0) / (float)n;
+        for (uint32_t j = 0; j < n; j++)
+            acc[j] += (g0 + dg * (float)(j + 1u)) * 0.5f * (dl[j] + dr[j]);
+    }
+    v->rv_g = g1;
+    ear__reverb_send_set(s, v);
+    return ended;
+}
+
+/* Renders one real (or leaving) voice's block into io's buffers: placed voices on the pan
+ * path that do not send join the SIMD group when there is one (finishing it when full);
+ * the others render at once after the group is flushed, so voices always add into their
+ * bus in the order they come. */
 bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
                            const ear__kernel_io *io, ear__group *group, uint32_t lanes,
                            uint32_t stride) {
-    if (ear__reverb_sends(s, v)) return ear__reverb_voice_render(s, v, t, io, group);
-    if (v->placed && ear__hrtf_involved(s, v)) {
-        if (group->n) s->kernel->group_finish(group, io);
-        return ear__hrtf_render(s, v, io, t);
-    }
-    if (v->placed && lanes >= 2) {
+    bool sends = ear__reverb_sends(s, v);
+    bool hrtf = v->placed && ear__hrtf_involved(s, v); /* the one choice of its spatializer */
+    if (!sends && !hrtf && v->placed && lanes >= 2) {
         float *buf = s->lanes + (size_t)group->n * stride +
                      (ear__hist_room(io->hist_len) - io->hist_len);
         bool ended = s->kernel->read_grouped(v, io, t, buf);
@@ -370,7 +416,7 @@ bool ear__voice_render_one(ear_stage *s, ear__voice *v, const ear__targets *t,
         return ended;
     }
     if (group->n) s->kernel->group_finish(group, io);
-    return s->kernel->render(v, io, t);
+    return sends ? render_sending(s, v, t, io, hrtf) : render_alone(s, v, io, t, hrtf);
 }
 
 /* A voice's block off the fast paths starts here: whether it renders (real, or fading

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The voice manager: which voices exist and which are rendered.
+ * The voice manager's audio side: which voices are rendered. (Its game side, stealing
+ * when max_total_voices voices exist, is voices.c's ear__steal.)
  *
- * Game side: max_total_voices bounds the voices that exist; a new voice beyond it steals
- * the quietest voice of equal or lower priority (as of the last block), which fades out
- * over 5 ms in one of EAR__STEAL_RESERVE reserve slots (steal).
- *
- * Audio side: each block at most max_voices voices are real, chosen by priority, then
- * audibility (15 % more for a voice already real, so near-equal voices do not swap every
- * block), then age. A voice below -80 dB is never real. The choice reads compact per-slot
- * arrays (audibility, priority, serial, flags), never the voices, and runs in linear time
+ * Each block at most max_voices voices are real, chosen by priority, then audibility
+ * (15 % more for a voice already real, so near-equal voices do not swap every block),
+ * then age. A voice below -80 dB is never real. The choice reads compact per-slot arrays
+ * (audibility, priority, serial, flags), never the voices, and runs in linear time
  * (histograms over priority and over the audibility's octave; an exact ranking only in
  * the boundary octave). While every real voice still ranks strictly above every other
  * candidate, last block's choice stands and only the voices brought up to date are
@@ -19,33 +16,6 @@
 
 #include <math.h>
 #include <string.h>
-
-/* ---- game side: stealing ------------------------------------------------- */
-
-/* Makes room for a voice of `priority` when the budget is spent: the quietest voice of
- * equal or lower priority (as of the last block) fades out over 5 ms in a reserve slot.
- * False when nothing may be stolen or no reserve slot is left. */
-bool ear__steal(ear_stage *s, uint8_t priority) {
-    if (s->free_count == 0) return false;
-    uint32_t best = UINT32_MAX;
-    float best_aud = 0.0f;
-    for (uint32_t slot = 0; slot < s->slot_count; slot++) {
-        if (!s->alive[slot] || s->stolen[slot] || s->slot_priority[slot] > priority) continue;
-        uint32_t bits = atomic_load_explicit(&s->aud_bits[slot], memory_order_relaxed);
-        float aud;
-        memcpy(&aud, &bits, sizeof aud);
-        if (best == UINT32_MAX || aud < best_aud) best = slot, best_aud = aud;
-    }
-    if (best == UINT32_MAX) return false;
-    ear__cmd cmd = {.type = EAR__CMD_STOP,
-                    .id = ear__make_id(best, s->gen[best]),
-                    .u.fade_s = EAR__MIN_FADE_S};
-    if (ear__send(s, &cmd) != EAR_OK) return false;
-    s->stolen[best] = 1;
-    s->counted--;
-    s->stolen_count++;
-    return true;
-}
 
 /* ---- audio side: the real set -------------------------------------------- */
 
