@@ -175,6 +175,14 @@ typedef struct ear_commands_memory {
 } ear_commands_memory;
 ear_commands_memory ear_commands_get_memory(const ear_commands *commands);
 
+/* Counts `bytes` of something the caller parsed or holds outside the registry (a scene
+ * file's JSON, measured with ear_json_measure) in the session's memory budget, in its
+ * "json" part, until ear_commands_uncharge. NULL when it fits; else a new E_TOO_BIG error
+ * whose where is `what` (nothing is counted). Thread: game. */
+json_t *ear_commands_charge(ear_commands *commands, const char *what, uint64_t bytes);
+/* Gives back bytes an ear_commands_charge counted. Thread: game. */
+void ear_commands_uncharge(ear_commands *commands, uint64_t bytes);
+
 /* One message of `earshot mcp` (JSON-RPC 2.0, protocol 2025-11-25): initialize, ping,
  * tools/list, tools/call; notifications get no answer (NULL). The answer is one line (no
  * newline; free() it). Thread: game. */

@@ -71,6 +71,18 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
                                (json_int_t)c->mem_used, "peak_bytes", (json_int_t)c->mem_peak,
                                "budget_bytes", (json_int_t)c->config.max_memory_bytes,
                                "cached_sounds", (int)as.entries, "idle_sounds", (int)as.idle);
+    /* Every part of the budget on its own (all but stage_fixed add up to used_bytes). */
+    json_t *parts = json_object();
+    for (size_t p = 0; p < EAR__PART_COUNT; p++)
+        json_object_set_new(parts, ear__cmd_part_names[p],
+                            json_integer((json_int_t)c->part_used[p]));
+    if (memory)
+        json_object_set_new(memory, "parts", parts);
+    else
+        json_decref(parts);
+    if (memory)
+        json_object_set_new(memory, "hrtf_load_peak_bytes",
+                            json_integer((json_int_t)c->hrtf_load_peak));
     json_t *status = json_pack(
         "{s:i, s:i, s:I, s:f, s:I, s:o, s:{s:i, s:i, s:i, s:I, s:I, s:o}, s:o, s:{s:s?}, "
         "s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o}, s:s, s:o}",

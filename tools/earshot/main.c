@@ -803,7 +803,11 @@ static int cmd_render(int argc, char **argv) {
     scene sc;
     /* A world document (bodies or a level) renders as a scene that loads it and renders
      * in lockstep with the world (render's "scene" is true). */
-    if (!scene_parse(&sc, scene_from_world(scene_load_file(file, stderr)), file, stderr)) {
+    uint64_t scene_cost = 0;
+    json_t *scene_doc = scene_load_file(
+        file, memory ? (uint64_t)memory : ear_commands_config_default().max_memory_bytes,
+        &scene_cost, stderr);
+    if (!scene_parse(&sc, scene_from_world(scene_doc), file, stderr)) {
         scene_free(&sc);
         free(extra);
         return 1;
@@ -854,6 +858,14 @@ static int cmd_render(int argc, char **argv) {
     if (memory) config.max_memory_bytes = memory;
     if (ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
+    /* The scene's parsed JSON lives as long as the render: it counts in the budget. */
+    json_t *charge_err = ear_commands_charge(c, file, scene_cost);
+    if (charge_err) {
+        fprintf(stderr, "%s: render: ", file);
+        print_error(charge_err);
+        json_decref(charge_err);
+        goto done;
+    }
 
     json_t *err = NULL;
     json_t *result = scene_play(&sc, c, &err);
