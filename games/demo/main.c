@@ -65,7 +65,7 @@ static ear_result load_hrtf(void *user, ear_stage *stage, char *why, size_t cap)
     ear_hrtf_config hc = ear_hrtf_config_default();
     hc.sample_rate = ear_stage_get_config(stage).sample_rate;
     ear_hrtf_set *set = NULL;
-    ear_hrtf_error err = {{0}};
+    ear_hrtf_error err = {{0}, 0};
     ear_result r = ear_hrtf_load(path, &hc, &set, &err);
     if (r != EAR_OK) {
         const char *m = err.message[0] ? err.message : ear_result_string(r);

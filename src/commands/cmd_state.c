@@ -115,6 +115,14 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
                       c->config.max_session_render_seconds, "max_steps_per_command",
                       (json_int_t)c->config.max_world_steps, "max_physics_work_per_command",
                       (json_int_t)c->config.max_command_work));
+    json_t *work = status ? json_object_get(status, "work") : NULL;
+    if (work) {
+        json_object_set_new(work, "rays", json_integer((json_int_t)c->session_rays));
+        json_object_set_new(work, "max_rays",
+                            json_integer((json_int_t)c->config.max_session_rays));
+        json_object_set_new(work, "max_rays_per_command",
+                            json_integer((json_int_t)c->config.max_command_rays));
+    }
     return status;
 }
 

@@ -203,6 +203,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     }
     ear__cmd_audio_world_forget(c);
     c->audio_world = audio;
+    c->audio_rays_seen = 0; /* a new audio world counts its rays from 0 */
     ear_world_doc_unload(&c->world);
     c->world = loaded;
     return json_pack("{s:i, s:i, s:f, s:o}", "bodies",
@@ -434,6 +435,8 @@ json_t *ear__cmd_world_ray(ear_commands *c, json_t *params, json_t **err) {
     ear__vec3(params, "to", &to);
     ear_ray_options options = {0};
     options.include_sensors = ear__bool(params, "include_sensors", false);
+    /* Three casts: the nearest hit, the count along it, the bodies. */
+    if ((*err = ear__cmd_rays_admit(c, "params.from", 3))) return NULL;
     ear_ray_hit hit;
     bool found = false;
     size_t count = 0;

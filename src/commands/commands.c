@@ -307,8 +307,55 @@ json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t s
     return NULL;
 }
 
+json_t *ear__cmd_rays_admit(ear_commands *c, const char *where, uint64_t rays) {
+    const ear_commands_config *k = &c->config;
+    uint64_t left;
+    if (rays > (left = left_of(k->max_command_rays, c->command_rays)))
+        return work_error(where, "ray casts per command", rays, left, k->max_command_rays,
+                          "--max-rays");
+    if (rays > (left = left_of(k->max_session_rays, c->session_rays)))
+        return work_error(where, "ray casts per session", rays, left, k->max_session_rays,
+                          "--max-rays");
+    c->command_rays += rays;
+    c->session_rays += rays;
+    return NULL;
+}
+
+/* The audio world's occlusion rays cast since they were last counted. */
+static uint64_t new_audio_rays(ear_commands *c) {
+    if (!c->audio_world) return 0;
+    uint64_t seen = ear_world_get_stats(c->audio_world).rays;
+    uint64_t fresh = seen >= c->audio_rays_seen ? seen - c->audio_rays_seen : seen;
+    c->audio_rays_seen = seen;
+    return fresh;
+}
+
 bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
                         uint64_t frames, uint64_t done, uint64_t total, json_t **err) {
+    /* The occlusion rays the step's sync cast count like world.ray's; a world that casts
+     * more than its ray budget stops where it is, as when its work runs out. */
+    uint64_t rays = new_audio_rays(c);
+    c->command_rays += rays;
+    c->session_rays += rays;
+    if (c->command_rays > c->config.max_command_rays ||
+        c->session_rays > c->config.max_session_rays) {
+        bool session = c->session_rays > c->config.max_session_rays;
+        *err = ear_command_error(
+            "E_TOO_BIG", "command",
+            "the ray casts %s budget of %llu ran out after %llu of %llu %s (the audio "
+            "world's occlusion rays; the budget is set with --max-rays); the steps taken "
+            "stay",
+            session ? "per session" : "per command",
+            (unsigned long long)(session ? c->config.max_session_rays
+                                         : c->config.max_command_rays),
+            (unsigned long long)done, (unsigned long long)total, unit);
+        if (*err) {
+            json_object_set_new(*err, "budget", json_string("ray casts"));
+            json_object_set_new(*err, "done", json_integer((json_int_t)done));
+            json_object_set_new(*err, "total", json_integer((json_int_t)total));
+        }
+        return false;
+    }
     c->session_steps += steps;
     c->command_steps += steps;
     c->session_work += work;
@@ -357,11 +404,12 @@ const json_t *ear_commands_progress_token(const ear_commands *c) {
 }
 
 ear_commands_work ear_commands_get_work(const ear_commands *c) {
-    ear_commands_work w = {0, 0, 0};
+    ear_commands_work w = {0, 0, 0, 0};
     if (c) {
         w.steps = c->session_steps;
         w.work = c->session_work;
         w.frames = c->session_frames;
+        w.rays = c->session_rays;
     }
     return w;
 }
@@ -815,6 +863,10 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
         c->config.max_session_render_seconds = EAR_COMMANDS_DEFAULT_SESSION_RENDER_SECONDS;
     if (c->config.max_memory_bytes == 0)
         c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
+    if (c->config.max_command_rays == 0)
+        c->config.max_command_rays = EAR_COMMANDS_DEFAULT_COMMAND_RAYS;
+    if (c->config.max_session_rays == 0)
+        c->config.max_session_rays = EAR_COMMANDS_DEFAULT_SESSION_RAYS;
     if (c->config.max_output_bytes == 0)
         c->config.max_output_bytes = EAR_COMMANDS_DEFAULT_OUTPUT_BYTES;
     if (c->config.max_memory_bytes > SIZE_MAX / 2) c->config.max_memory_bytes = SIZE_MAX / 2;
@@ -963,7 +1015,7 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
             c->mem_refused = 0;
             c->changed = false;
             /* A command a render runs shares the render's work budget. */
-            if (!nested) c->command_steps = c->command_work = 0;
+            if (!nested) c->command_steps = c->command_work = c->command_rays = 0;
             result = table[i].fn(c, p, &err);
             /* Refused by the budget: idle cached sounds go (they load again when asked
              * for), and the command, which changed nothing, runs once more. */

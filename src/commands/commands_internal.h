@@ -129,8 +129,9 @@ struct ear_commands {
     uint64_t hrtf_load_peak;
     bool changed; /* a handler that failed after changing state (a render): no retry */
     /* The work budget (commands.c): totals over the session, and the command's own. */
-    uint64_t session_steps, session_work, session_frames;
-    uint64_t command_steps, command_work;
+    uint64_t session_steps, session_work, session_frames, session_rays;
+    uint64_t command_steps, command_work, command_rays;
+    uint64_t audio_rays_seen; /* the audio world's occlusion rays counted so far */
     /* The request a front end runs now (borrowed while it runs, else NULL). */
     const json_t *request_id, *progress_token;
 };
@@ -279,6 +280,10 @@ json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t s
  * ran than its estimate, past the budget). */
 bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
                         uint64_t frames, uint64_t done, uint64_t total, json_t **err);
+
+/* Admits `rays` more ray casts against the command's and the session's ray budgets and
+ * counts them: NULL, or a new E_TOO_BIG error at `where` (nothing counted). */
+json_t *ear__cmd_rays_admit(ear_commands *c, const char *where, uint64_t rays);
 
 /* The name of clips[pos], for clip_index. */
 const char *ear__cmd_clip_name(const void *commands, uint32_t pos);

@@ -57,7 +57,8 @@ static const char usage_text[] =
     "         default 1024)\n"
     "         serve, mcp and render take the work budget: --max-steps N (world steps in the\n"
     "         session), --max-work N (physics work a command), --max-render-seconds S\n"
-    "         (seconds of audio rendered in the session)\n"
+    "         (seconds of audio rendered in the session), --max-rays N (ray casts a\n"
+    "         command; a session 100 times as many)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -197,7 +198,8 @@ static int budget_option(int argc, char **argv, int *i, ear_commands_config *con
     const char *flag = argv[*i];
     bool steps = strcmp(flag, "--max-steps") == 0, work = strcmp(flag, "--max-work") == 0;
     bool seconds = strcmp(flag, "--max-render-seconds") == 0;
-    if ((!steps && !work && !seconds) || *i + 1 >= argc) return 0;
+    bool rays = strcmp(flag, "--max-rays") == 0;
+    if ((!steps && !work && !seconds && !rays) || *i + 1 >= argc) return 0;
     const char *text = argv[++*i];
     char *end;
     errno = 0;
@@ -219,6 +221,9 @@ static int budget_option(int argc, char **argv, int *i, ear_commands_config *con
     }
     if (steps) {
         config->max_session_steps = v;
+    } else if (rays) {
+        config->max_command_rays = v;
+        config->max_session_rays = v > (1ull << 52) / 100 ? (1ull << 52) : v * 100;
     } else {
         config->max_command_work = v;
         config->max_session_work = v > (1ull << 52) / 100 ? (1ull << 52) : v * 100;
