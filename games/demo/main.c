@@ -65,7 +65,7 @@ static ear_result load_hrtf(void *user, ear_stage *stage, char *why, size_t cap)
     ear_hrtf_config hc = ear_hrtf_config_default();
     hc.sample_rate = ear_stage_get_config(stage).sample_rate;
     ear_hrtf_set *set = NULL;
-    ear_hrtf_error err = {{0}};
+    ear_hrtf_error err = {{0}, 0};
     ear_result r = ear_hrtf_load(path, &hc, &set, &err);
     if (r != EAR_OK) {
         const char *m = err.message[0] ? err.message : ear_result_string(r);
@@ -88,28 +88,36 @@ typedef struct run {
 } run;
 
 /* A log this run may replace: an empty file, or one whose first line is this log's
- * ("<seconds>.<cs>\t" for the speech log, "bot " for the bot's). Any other file is kept
- * (core's safe write, core.md). */
+ * ("<seconds>.<cs>\t" for the speech log, "bot " for the bot's, "<frame> " and a key
+ * action for the bot's keys). Any other file is kept (core's safe write, core.md). */
 static bool is_log(int fd, void *user) {
     char head[16];
     ssize_t n = read(fd, head, sizeof head);
     if (n == 0) return true;
     if (n < 0) return false;
-    if (user) return n >= 4 && memcmp(head, "bot ", 4) == 0;
+    char kind = user ? *(const char *)user : 's';
+    if (kind == 'b') return n >= 4 && memcmp(head, "bot ", 4) == 0;
     ssize_t i = 0;
     while (i < n && head[i] >= '0' && head[i] <= '9') i++;
+    if (kind == 'k')
+        return i > 0 && i + 3 < n && head[i] == ' ' &&
+               (!memcmp(head + i + 1, "do", 2) || !memcmp(head + i + 1, "up", 2) ||
+                !memcmp(head + i + 1, "pr", 2));
     return i > 0 && i + 3 < n && head[i] == '.' && head[i + 3] == '\t';
 }
 
 /* Opens a log through core's safe write: a temporary file renamed over the path at the
  * end, or a device or pipe written into (--speech-log /dev/stderr). NULL, said, when the
  * path is refused. */
-static FILE *open_log(ear_file_writer *w, const char *flag, const char *path, bool bot_log) {
+static FILE *open_log(ear_file_writer *w, const char *flag, const char *path, char kind) {
+    static const char kinds[] = "sbk";
     ear_file_write_config c = ear_file_write_config_default();
     c.stream_devices = true;
     c.ours = is_log;
-    c.ours_user = bot_log ? (void *)w : NULL;
-    c.ours_name = bot_log ? "a bot log" : "a speech log";
+    c.ours_user = (void *)(kinds + (kind == 'b' ? 1 : kind == 'k' ? 2 : 0));
+    c.ours_name = kind == 'b'   ? "a bot log"
+                  : kind == 'k' ? "a bot keys script"
+                                : "a speech log";
     c.overwrite_hint = "";
     char why[600];
     if (ear_file_write_begin(path, &c, w, why, sizeof why) != EAR_OK) {
@@ -294,21 +302,23 @@ int main(int argc, char **argv) {
     if (autoplay && !level) level = 1;
 
     run r = {0};
-    ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1};
+    ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1}, keys_out = {.fd = -1};
     if (speech_path &&
-        !(r.speech_log = open_log(&speech_out, "--speech-log", speech_path, false)))
+        !(r.speech_log = open_log(&speech_out, "--speech-log", speech_path, 's')))
         return 1;
     r.echo = autoplay;
-    FILE *bot_log = bot_log_path ? open_log(&bot_out, "--bot-log", bot_log_path, true) : NULL;
+    FILE *bot_log = bot_log_path ? open_log(&bot_out, "--bot-log", bot_log_path, 'b') : NULL;
     if (bot_log_path && !bot_log) {
         ear_file_write_abort(&speech_out);
         return 1;
     }
     /* the bot's keys as a script another run can play (tests/game/heard.sh walks level 1
      * to its goal by them, with the speech at any rate) */
-    FILE *bot_keys_out = bot_keys_path ? fopen(bot_keys_path, "w") : NULL;
+    FILE *bot_keys_out =
+        bot_keys_path ? open_log(&keys_out, "--bot-keys", bot_keys_path, 'k') : NULL;
     if (bot_keys_path && !bot_keys_out) {
-        fprintf(stderr, "earshot-demo: --bot-keys %s: %s\n", bot_keys_path, strerror(errno));
+        ear_file_write_abort(&speech_out);
+        ear_file_write_abort(&bot_out);
         return 1;
     }
     if (autoplay && !replay) r.bot = bot_create(all, bot_log);
@@ -396,6 +406,7 @@ int main(int argc, char **argv) {
                     ear_result_string(res));
             ear_file_write_abort(&speech_out);
             ear_file_write_abort(&bot_out);
+            ear_file_write_abort(&keys_out);
             bot_destroy(r.bot);
             demo_destroy(d);
             ear_ui_destroy(ui);
@@ -543,7 +554,7 @@ int main(int argc, char **argv) {
     bot_destroy(r.bot);
     if (!close_log(&bot_out, "--bot-log")) code = 1;
     if (demo_get_result(d).save_failures) code = 1;
-    if (bot_keys_out) fclose(bot_keys_out);
+    if (!close_log(&keys_out, "--bot-keys")) code = 1;
     demo_destroy(d);
     ear_ui_destroy(ui);
     ear_script_free(&script);

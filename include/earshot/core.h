@@ -190,6 +190,21 @@ const ear_allocator *ear_allocator_default(void);
  * replaced by the default's. Thread: any. */
 ear_allocator ear_allocator_resolve(const ear_allocator *given);
 
+/* ---- JSON's cost ---------------------------------------------------------------- */
+
+/* What parsing a JSON text with jansson would take, measured on the text before it is
+ * parsed (jansson's allocation hooks are process-wide, so they cannot count into one
+ * session's budget): `values` counts the values and object keys; `bytes` is an upper
+ * bound of the bytes jansson 2.14 allocates (malloc chunks included) at its peak while it
+ * parses the text and holds the result. docs/modules/core.md, "JSON's cost". */
+typedef struct ear_json_cost {
+    uint64_t values;
+    uint64_t bytes;
+} ear_json_cost;
+
+/* Measures text[0, length) in one pass; never fails (NULL text: zero). Thread: any. */
+ear_json_cost ear_json_measure(const char *text, size_t length);
+
 /* ---- Files -------------------------------------------------------------------- */
 
 /* Every file Earshot reads goes through ear_file_open_read or ear_file_read: the path is

@@ -32,12 +32,19 @@ extern "C" {
 #define EAR_HRTF_ERROR_MAX 512
 typedef struct ear_hrtf_error {
     char message[EAR_HRTF_ERROR_MAX];
+    /* With EAR_E_OUT_OF_MEMORY for a file past max_load_bytes: the bytes its load would
+     * take (ear_hrtf_load_bytes); else 0. */
+    uint64_t needed_bytes;
 } ear_hrtf_error;
 
 typedef struct ear_hrtf_config {
     uint32_t sample_rate; /* the stage's rate the filters are made for; default 48000 */
     uint32_t taps;        /* filter length per ear, 8..EAR_HRTF_MAX_TAPS; default 112 */
     const ear_allocator *allocator; /* the set's arrays; NULL (default): malloc/free */
+    /* The most a load may take (libmysofa's arrays, as the file's dataspaces declare them,
+     * and the set's own): a file that declares more is refused before libmysofa reads it,
+     * EAR_E_OUT_OF_MEMORY with needed_bytes. 0 (default): no limit. */
+    uint64_t max_load_bytes;
 } ear_hrtf_config;
 
 /* The defaults above. Thread: any. */
@@ -68,7 +75,15 @@ typedef struct ear_hrtf_set {
     uint32_t file_taps;    /* the file's HRIR length */
     char source[256];      /* the file's path as given (cut to fit) */
     ear_allocator alloc;   /* what the set was allocated with (ear_hrtf_free uses it) */
+    uint64_t load_bytes;   /* what its load took at most (ear_hrtf_load_bytes) */
 } ear_hrtf_set;
+
+/* What loading the SOFA file open at fd would take at most, from what the file declares,
+ * before libmysofa reads it: every HDF5 dataspace in it (the dimensions each dataset and
+ * attribute declares, found by their message's layout) at 8 bytes an element, plus the
+ * set's own arrays for the directions the largest declares at `taps`. The file position
+ * is left where it was. 0 when it cannot be read. Thread: any. */
+uint64_t ear_hrtf_load_bytes(int fd, uint32_t taps);
 
 /* Loads path into a new set for config (NULL: the defaults). On success *out_set owns the
  * arrays until ear_hrtf_free. Fails with *out_set untouched and the reason, naming the file,
@@ -76,7 +91,9 @@ typedef struct ear_hrtf_set {
  * path/out_set or a config out of range; EAR_E_NOT_FOUND when the file does not exist;
  * EAR_E_IO when it cannot be read; EAR_E_FORMAT when it is not a SOFA HRIR set libmysofa
  * accepts (two receivers, finite data, a sampling rate, at least one direction);
- * EAR_E_OUT_OF_MEMORY. Thread: any (each load has its own work arrays). */
+ * EAR_E_OUT_OF_MEMORY (also for a file that declares more than config's max_load_bytes:
+ * refused before libmysofa reads it, err's needed_bytes set). Thread: any (each load has its
+ * own work arrays). */
 ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
                          ear_hrtf_set **out_set, ear_hrtf_error *err);
 

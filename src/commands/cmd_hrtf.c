@@ -46,15 +46,46 @@ json_t *ear__cmd_hrtf_load(ear_commands *c, json_t *params, json_t **err) {
     ear_hrtf_config hc = ear_hrtf_config_default();
     hc.sample_rate = EAR__RATE;
     hc.taps = (uint32_t)ear__num(params, "taps", hc.taps);
-    /* The set's arrays count in the session's budget while it is loaded and copied: one
-     * that does not fit is E_TOO_BIG, not the machine's memory. */
-    hc.allocator = &c->alloc;
+    /* The load counts in the session's budget: what the file declares (libmysofa's
+     * arrays, read from its dataspaces before libmysofa reads it, and the set's own) must
+     * fit the room left, or it is E_TOO_BIG at once (a 1.17 MB file declaring 32,000
+     * directions took 276 MB); the set's arrays are allocated through the budget's hrtf
+     * part, the stage's bank of it through the stage part. */
+    hc.allocator = ear__cmd_alloc(c, EAR__PART_HRTF);
     ear_hrtf_set *set = NULL;
     ear_hrtf_error e;
+    size_t before = c->mem_used;
+    hc.max_load_bytes = c->config.max_memory_bytes - c->mem_used;
     ear_result r = ear_hrtf_load(path, &hc, &set, &e);
+    if (r == EAR_E_OUT_OF_MEMORY && e.needed_bytes && ear__cmd_room(c, e.needed_bytes)) {
+        /* Trimming idle cached sounds made room: once more. */
+        before = c->mem_used;
+        hc.max_load_bytes = c->config.max_memory_bytes - c->mem_used;
+        r = ear_hrtf_load(path, &hc, &set, &e);
+    }
+    if (r == EAR_E_OUT_OF_MEMORY && e.needed_bytes) {
+        *err = ear_command_error("E_TOO_BIG", "params.path",
+                                 "params.path: %s (%.1f MiB of the session's %.1f MiB memory "
+                                 "budget in use; nothing was changed; the budget is set with "
+                                 "--memory-mb)",
+                                 e.message, (double)c->mem_used / (1024.0 * 1024.0),
+                                 (double)c->config.max_memory_bytes / (1024.0 * 1024.0));
+        if (*err) {
+            json_object_set_new(*err, "needed_bytes", json_integer((json_int_t)e.needed_bytes));
+            json_object_set_new(*err, "used_bytes", json_integer((json_int_t)c->mem_used));
+            json_object_set_new(*err, "budget_bytes",
+                                json_integer((json_int_t)c->config.max_memory_bytes));
+        }
+        return NULL;
+    }
     if (r == EAR_E_OUT_OF_MEMORY && c->mem_refused) {
         *err = ear__cmd_too_big(c, "params.path", c->mem_refused);
         return NULL;
+    }
+    if (r == EAR_OK) {
+        /* libmysofa's arrays lived beside what was in use while it read them. */
+        if (set->load_bytes > c->hrtf_load_peak) c->hrtf_load_peak = set->load_bytes;
+        if (before + set->load_bytes > c->mem_peak) c->mem_peak = before + set->load_bytes;
     }
     if (r != EAR_OK) {
         const char *code = r == EAR_E_NOT_FOUND       ? "E_NOT_FOUND"

@@ -45,7 +45,8 @@ static json_t *envelope(ear_commands *c, const float *buf, size_t frames, uint32
         return NULL;
     }
     if (r != EAR_OK || count == 0) return a;
-    double *values = c->alloc.alloc_fn(count * sizeof *values, c->alloc.user);
+    double *values = ear__cmd_alloc(c, EAR__PART_RENDER)
+                         ->alloc_fn(count * sizeof *values, &c->part_user[EAR__PART_RENDER]);
     if (!values) {
         json_decref(a);
         *err = ear__cmd_alloc_error(c, "params.window", count * sizeof *values);
@@ -57,17 +58,18 @@ static json_t *envelope(ear_commands *c, const float *buf, size_t frames, uint32
     else
         ear_rms_envelope(buf, frames, 2, channel, window, values, count, &count);
     for (size_t i = 0; i < count; i++) json_array_append_new(a, number(values[i]));
-    c->alloc.free_fn(values, c->alloc.user);
+    ear__cmd_alloc(c, EAR__PART_RENDER)->free_fn(values, &c->part_user[EAR__PART_RENDER]);
     return a;
 }
 
 /* A spectral measure through the budget; false with *err set when it cannot allocate. */
 static bool spectral(ear_commands *c, bool centroid, const float *buf, size_t frames,
                      uint32_t channel, const char *where, double *out, json_t **err) {
-    ear_result r =
-        centroid
-            ? ear_measure_spectral_centroid(buf, frames, 2, channel, EAR__RATE, &c->alloc, out)
-            : ear_measure_dominant_hz(buf, frames, 2, channel, EAR__RATE, &c->alloc, out);
+    ear_result r = centroid
+                       ? ear_measure_spectral_centroid(buf, frames, 2, channel, EAR__RATE,
+                                                       ear__cmd_alloc(c, EAR__PART_RENDER), out)
+                       : ear_measure_dominant_hz(buf, frames, 2, channel, EAR__RATE,
+                                                 ear__cmd_alloc(c, EAR__PART_RENDER), out);
     if (r == EAR_OK) return true;
     if (r == EAR_E_OUT_OF_MEMORY)
         *err = ear__cmd_alloc_error(c, where, ear_spectrum_scratch_bytes(frames));
@@ -185,7 +187,8 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
         *err = ear__cmd_too_big(c, "params.seconds", need);
         return NULL;
     }
-    float *buf = c->alloc.alloc_fn(bytes, c->alloc.user);
+    float *buf =
+        ear__cmd_alloc(c, EAR__PART_RENDER)->alloc_fn(bytes, &c->part_user[EAR__PART_RENDER]);
     if (!buf) {
         *err = ear__cmd_alloc_error(c, "params.seconds", bytes);
         return NULL;
@@ -218,7 +221,7 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
                                 err)) {
             /* Cancelled or past the budget: the stage has moved on, the buffer goes. */
             c->rendering = false;
-            c->alloc.free_fn(buf, c->alloc.user);
+            ear__cmd_alloc(c, EAR__PART_RENDER)->free_fn(buf, &c->part_user[EAR__PART_RENDER]);
             ear_stage_update(c->stage);
             return NULL;
         }
@@ -227,7 +230,9 @@ json_t *ear__cmd_render_offline(ear_commands *c, json_t *params, json_t **err) {
     c->rendering = false;
     ear_stage_update(c->stage);
 
-    if (c->buffer) c->alloc.free_fn(c->buffer, c->alloc.user);
+    if (c->buffer)
+        ear__cmd_alloc(c, EAR__PART_RENDER)
+            ->free_fn(c->buffer, &c->part_user[EAR__PART_RENDER]);
     c->buffer = buf;
     c->buffer_frames = frames;
 

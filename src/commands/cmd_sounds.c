@@ -70,8 +70,8 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
     size_t slot = found == UINT32_MAX ? c->clip_count : found;
     if (slot == c->clip_count &&
         (c->clip_count >= UINT32_MAX / 8 ||
-         !ear__name_index_reserve(&c->clip_index, &c->alloc, (uint32_t)c->clip_count + 1,
-                                  ear__cmd_clip_name, c))) {
+         !ear__name_index_reserve(&c->clip_index, ear__cmd_alloc(c, EAR__PART_NAMES),
+                                  (uint32_t)c->clip_count + 1, ear__cmd_clip_name, c))) {
         ear_clip_release(clip);
         *err = ear__cmd_alloc_error(c, "params.name", ear__name_index_bytes(&c->clip_index));
         return NULL;
@@ -79,7 +79,8 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
     if (slot == c->clip_count && c->clip_count == c->clip_cap) {
         size_t cap = c->clip_cap ? c->clip_cap * 2 : 16;
         ear__cmd_clip *grown =
-            c->alloc.realloc_fn(c->clips, cap * sizeof *grown, c->alloc.user);
+            ear__cmd_alloc(c, EAR__PART_NAMES)
+                ->realloc_fn(c->clips, cap * sizeof *grown, &c->part_user[EAR__PART_NAMES]);
         if (!grown) {
             ear_clip_release(clip);
             *err = ear__cmd_alloc_error(c, "params.name", cap * sizeof *grown);
@@ -96,8 +97,9 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
     }
     if (slot == c->clip_count) {
         snprintf(c->clips[slot].name, sizeof c->clips[slot].name, "%s", name);
-        (void)ear__name_index_add(&c->clip_index, &c->alloc, c->clips[slot].name,
-                                  (uint32_t)slot, ear__cmd_clip_name, c); /* reserved */
+        (void)ear__name_index_add(&c->clip_index, ear__cmd_alloc(c, EAR__PART_NAMES),
+                                  c->clips[slot].name, (uint32_t)slot, ear__cmd_clip_name,
+                                  c); /* reserved */
         c->clip_count++;
     } else {
         ear_clip_release(c->clips[slot].clip);

@@ -71,6 +71,18 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
                                (json_int_t)c->mem_used, "peak_bytes", (json_int_t)c->mem_peak,
                                "budget_bytes", (json_int_t)c->config.max_memory_bytes,
                                "cached_sounds", (int)as.entries, "idle_sounds", (int)as.idle);
+    /* Every part of the budget on its own (all but stage_fixed add up to used_bytes). */
+    json_t *parts = json_object();
+    for (size_t p = 0; p < EAR__PART_COUNT; p++)
+        json_object_set_new(parts, ear__cmd_part_names[p],
+                            json_integer((json_int_t)c->part_used[p]));
+    if (memory)
+        json_object_set_new(memory, "parts", parts);
+    else
+        json_decref(parts);
+    if (memory)
+        json_object_set_new(memory, "hrtf_load_peak_bytes",
+                            json_integer((json_int_t)c->hrtf_load_peak));
     json_t *status = json_pack(
         "{s:i, s:i, s:I, s:f, s:I, s:o, s:{s:i, s:i, s:i, s:I, s:I, s:o}, s:o, s:{s:s?}, "
         "s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o}, s:s, s:o}",
@@ -103,6 +115,14 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
                       c->config.max_session_render_seconds, "max_steps_per_command",
                       (json_int_t)c->config.max_world_steps, "max_physics_work_per_command",
                       (json_int_t)c->config.max_command_work));
+    json_t *work = status ? json_object_get(status, "work") : NULL;
+    if (work) {
+        json_object_set_new(work, "rays", json_integer((json_int_t)c->session_rays));
+        json_object_set_new(work, "max_rays",
+                            json_integer((json_int_t)c->config.max_session_rays));
+        json_object_set_new(work, "max_rays_per_command",
+                            json_integer((json_int_t)c->config.max_command_rays));
+    }
     return status;
 }
 

@@ -60,7 +60,7 @@ static ear_result ensure_world(ear_commands *c) {
     ear_physics *world = NULL;
     /* The world's memory counts in the session's budget. */
     ear_physics_config pc = ear_physics_config_default();
-    pc.allocator = &c->alloc;
+    pc.allocator = ear__cmd_alloc(c, EAR__PART_WORLD);
     ear_result r = ear_physics_create(&pc, &world);
     if (r != EAR_OK) return r;
     memset(&c->world, 0, sizeof c->world);
@@ -153,16 +153,28 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
             return NULL;
         }
     }
+    /* The document is parsed twice, one parse after the other (the physics world, then
+     * the audio world's objects): one parse's measured cost counts in the budget while
+     * they run, and a document whose parse has no room is refused before either. */
+    ear_json_cost cost = ear_json_measure(text, size);
+    char what[96];
+    snprintf(what, sizeof what, "parsing the world document's %llu JSON values",
+             (unsigned long long)cost.values);
+    if ((*err = ear__cmd_charge(c, doc ? "params.world" : "params.path", what, cost.bytes))) {
+        free(text);
+        return NULL;
+    }
     ear_world_doc_options options = ear_world_doc_options_default();
     options.extra_keys = doc_extra_keys;
     options.extra_body_keys = doc_extra_body_keys;
-    options.allocator = &c->alloc;
+    options.allocator = ear__cmd_alloc(c, EAR__PART_WORLD);
     ear_world_doc loaded;
     ear_world_doc_error de;
     ear_result r = ear_world_doc_load(text, size, &options, &loaded, &de);
     /* The audio world reads the same document's per-body sound objects. */
     json_t *parsed = r == EAR_OK ? json_loadb(text, size, 0, NULL) : NULL;
     free(text);
+    if (!parsed) ear__cmd_uncharge(c, cost.bytes);
     if (r != EAR_OK) {
         if (r == EAR_E_OUT_OF_MEMORY) return NULL;
         char where[240];
@@ -183,6 +195,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
         snprintf(prefix, sizeof prefix, "%s", doc ? "params.world" : path);
         *err = ear__cmd_audio_world_build(c, parsed, loaded.world, prefix, &audio);
         json_decref(parsed);
+        ear__cmd_uncharge(c, cost.bytes);
         if (*err) {
             ear_world_doc_unload(&loaded);
             return NULL;
@@ -190,6 +203,7 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
     }
     ear__cmd_audio_world_forget(c);
     c->audio_world = audio;
+    c->audio_rays_seen = 0; /* a new audio world counts its rays from 0 */
     ear_world_doc_unload(&c->world);
     c->world = loaded;
     return json_pack("{s:i, s:i, s:f, s:o}", "bodies",
@@ -421,6 +435,8 @@ json_t *ear__cmd_world_ray(ear_commands *c, json_t *params, json_t **err) {
     ear__vec3(params, "to", &to);
     ear_ray_options options = {0};
     options.include_sensors = ear__bool(params, "include_sensors", false);
+    /* Three casts: the nearest hit, the count along it, the bodies. */
+    if ((*err = ear__cmd_rays_admit(c, "params.from", 3))) return NULL;
     ear_ray_hit hit;
     bool found = false;
     size_t count = 0;
@@ -566,7 +582,7 @@ json_t *ear__cmd_world_path(ear_commands *c, json_t *params, json_t **err) {
     pc.costs = list;
     pc.cost_count = k;
     pc.default_cost = (float)ear__num(params, "default_cost", 1);
-    pc.allocator = &c->alloc;
+    pc.allocator = ear__cmd_alloc(c, EAR__PART_WORLD);
     if (pc.default_cost == 0) {
         free(list);
         *err =

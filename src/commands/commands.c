@@ -12,6 +12,7 @@
 #include "commands_internal.h"
 
 #include "earshot/synth.h"
+#include "earshot/core.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -93,9 +94,13 @@ ear_commands_config ear_commands_config_default(void) {
 
 /* ---- The memory budget ---------------------------------------------------------------- */
 
-/* Each block carries its size in a 16-byte header (which keeps the 16-byte alignment the
- * allocator hooks promise), so frees and reallocs can be counted. */
+/* Each block carries its size and its part in a 16-byte header (which keeps the 16-byte
+ * alignment the allocator hooks promise), so frees and reallocs can be counted, each in
+ * the part it was allocated for (audio.status reports the parts). */
 #define BUDGET_HEADER 16u
+
+const char *const ear__cmd_part_names[EAR__PART_COUNT] = {"sounds", "names", "render", "world",
+                                                          "hrtf",   "stage", "json"};
 
 static bool budget_admits(ear_commands *c, size_t old_size, size_t size) {
     size_t limit = (size_t)c->config.max_memory_bytes;
@@ -107,43 +112,111 @@ static bool budget_admits(ear_commands *c, size_t old_size, size_t size) {
     return true;
 }
 
-static void budget_count(ear_commands *c, size_t old_size, size_t size) {
+static void budget_count(ear_commands *c, size_t part, size_t old_size, size_t size) {
+    c->part_used[part] = c->part_used[part] - old_size + size;
+    if (part == EAR__PART_FIXED) return;
     c->mem_used = c->mem_used - old_size + size;
     if (c->mem_used > c->mem_peak) c->mem_peak = c->mem_used;
 }
 
 static void *budget_alloc(size_t size, void *user) {
-    ear_commands *c = user;
-    if (size > SIZE_MAX - BUDGET_HEADER || !budget_admits(c, 0, size)) return NULL;
+    ear__cmd_part_user *u = user;
+    ear_commands *c = u->c;
+    if (size > SIZE_MAX - BUDGET_HEADER ||
+        (u->part != EAR__PART_FIXED && !budget_admits(c, 0, size)))
+        return NULL;
     unsigned char *p = malloc(size + BUDGET_HEADER);
     if (!p) return NULL;
+    size_t part = u->part;
     memcpy(p, &size, sizeof size);
-    budget_count(c, 0, size);
+    memcpy(p + sizeof size, &part, sizeof part);
+    budget_count(c, part, 0, size);
     return p + BUDGET_HEADER;
 }
 
 static void *budget_realloc(void *ptr, size_t size, void *user) {
     if (!ptr) return budget_alloc(size, user);
-    ear_commands *c = user;
+    ear_commands *c = ((ear__cmd_part_user *)user)->c;
     unsigned char *p = (unsigned char *)ptr - BUDGET_HEADER;
-    size_t old;
+    size_t old, part;
     memcpy(&old, p, sizeof old);
-    if (size > SIZE_MAX - BUDGET_HEADER || !budget_admits(c, old, size)) return NULL;
+    memcpy(&part, p + sizeof old, sizeof part);
+    if (size > SIZE_MAX - BUDGET_HEADER ||
+        (part != EAR__PART_FIXED && !budget_admits(c, old, size)))
+        return NULL;
     unsigned char *q = realloc(p, size + BUDGET_HEADER);
     if (!q) return NULL;
     memcpy(q, &size, sizeof size);
-    budget_count(c, old, size);
+    budget_count(c, part, old, size);
     return q + BUDGET_HEADER;
 }
 
 static void budget_free(void *ptr, void *user) {
     if (!ptr) return;
-    ear_commands *c = user;
+    ear_commands *c = ((ear__cmd_part_user *)user)->c;
     unsigned char *p = (unsigned char *)ptr - BUDGET_HEADER;
-    size_t size;
+    size_t size, part;
     memcpy(&size, p, sizeof size);
-    budget_count(c, size, 0);
+    memcpy(&part, p + sizeof size, sizeof part);
+    budget_count(c, part, size, 0);
     free(p);
+}
+
+ear_allocator *ear__cmd_alloc(ear_commands *c, ear__cmd_part part) {
+    return &c->part_alloc[part];
+}
+
+json_t *ear__cmd_charge(ear_commands *c, const char *where, const char *what, uint64_t bytes) {
+    if (bytes > SIZE_MAX || !ear__cmd_room(c, (size_t)bytes)) {
+        json_t *e = ear_command_error(
+            "E_TOO_BIG", where,
+            "%s: %s would take about %.1f MiB, over the room left in the session's memory "
+            "budget (%.1f MiB of %.1f MiB in use; nothing of it ran; the budget is set with "
+            "--memory-mb)",
+            where, what, (double)bytes / (1024.0 * 1024.0),
+            (double)c->mem_used / (1024.0 * 1024.0),
+            (double)c->config.max_memory_bytes / (1024.0 * 1024.0));
+        if (e) {
+            json_object_set_new(e, "needed_bytes", json_integer((json_int_t)bytes));
+            json_object_set_new(e, "used_bytes", json_integer((json_int_t)c->mem_used));
+            json_object_set_new(e, "budget_bytes",
+                                json_integer((json_int_t)c->config.max_memory_bytes));
+        }
+        return e;
+    }
+    budget_count(c, EAR__PART_JSON, 0, (size_t)bytes);
+    return NULL;
+}
+
+void ear__cmd_uncharge(ear_commands *c, uint64_t bytes) {
+    budget_count(c, EAR__PART_JSON, (size_t)bytes, 0);
+}
+
+json_t *ear_commands_charge(ear_commands *c, const char *what, uint64_t bytes) {
+    if (!c) return NULL;
+    return ear__cmd_charge(c, what ? what : "document", "parsing it", bytes);
+}
+
+void ear_commands_uncharge(ear_commands *c, uint64_t bytes) {
+    if (c && bytes <= c->part_used[EAR__PART_JSON]) ear__cmd_uncharge(c, bytes);
+}
+
+json_t *ear__cmd_json_read(ear_commands *c, const char *text, size_t length, size_t flags,
+                           const char *where, uint64_t *charged, json_t **err,
+                           json_error_t *jerr) {
+    ear_json_cost cost = ear_json_measure(text, length);
+    *charged = 0;
+    char what[96];
+    snprintf(what, sizeof what, "parsing its %llu JSON values",
+             (unsigned long long)cost.values);
+    if ((*err = ear__cmd_charge(c, where, what, cost.bytes))) {
+        if (*err) json_object_set_new(*err, "values", json_integer((json_int_t)cost.values));
+        return NULL;
+    }
+    *charged = cost.bytes;
+    json_t *v = ear__json_read_fast(text, length);
+    if (!v) v = json_loadb(text, length, flags | JSON_DECODE_ANY, jerr);
+    return v;
 }
 
 bool ear__cmd_room(ear_commands *c, size_t need) {
@@ -234,8 +307,55 @@ json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t s
     return NULL;
 }
 
+json_t *ear__cmd_rays_admit(ear_commands *c, const char *where, uint64_t rays) {
+    const ear_commands_config *k = &c->config;
+    uint64_t left;
+    if (rays > (left = left_of(k->max_command_rays, c->command_rays)))
+        return work_error(where, "ray casts per command", rays, left, k->max_command_rays,
+                          "--max-rays");
+    if (rays > (left = left_of(k->max_session_rays, c->session_rays)))
+        return work_error(where, "ray casts per session", rays, left, k->max_session_rays,
+                          "--max-rays");
+    c->command_rays += rays;
+    c->session_rays += rays;
+    return NULL;
+}
+
+/* The audio world's occlusion rays cast since they were last counted. */
+static uint64_t new_audio_rays(ear_commands *c) {
+    if (!c->audio_world) return 0;
+    uint64_t seen = ear_world_get_stats(c->audio_world).rays;
+    uint64_t fresh = seen >= c->audio_rays_seen ? seen - c->audio_rays_seen : seen;
+    c->audio_rays_seen = seen;
+    return fresh;
+}
+
 bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
                         uint64_t frames, uint64_t done, uint64_t total, json_t **err) {
+    /* The occlusion rays the step's sync cast count like world.ray's; a world that casts
+     * more than its ray budget stops where it is, as when its work runs out. */
+    uint64_t rays = new_audio_rays(c);
+    c->command_rays += rays;
+    c->session_rays += rays;
+    if (c->command_rays > c->config.max_command_rays ||
+        c->session_rays > c->config.max_session_rays) {
+        bool session = c->session_rays > c->config.max_session_rays;
+        *err = ear_command_error(
+            "E_TOO_BIG", "command",
+            "the ray casts %s budget of %llu ran out after %llu of %llu %s (the audio "
+            "world's occlusion rays; the budget is set with --max-rays); the steps taken "
+            "stay",
+            session ? "per session" : "per command",
+            (unsigned long long)(session ? c->config.max_session_rays
+                                         : c->config.max_command_rays),
+            (unsigned long long)done, (unsigned long long)total, unit);
+        if (*err) {
+            json_object_set_new(*err, "budget", json_string("ray casts"));
+            json_object_set_new(*err, "done", json_integer((json_int_t)done));
+            json_object_set_new(*err, "total", json_integer((json_int_t)total));
+        }
+        return false;
+    }
     c->session_steps += steps;
     c->command_steps += steps;
     c->session_work += work;
@@ -284,11 +404,12 @@ const json_t *ear_commands_progress_token(const ear_commands *c) {
 }
 
 ear_commands_work ear_commands_get_work(const ear_commands *c) {
-    ear_commands_work w = {0, 0, 0};
+    ear_commands_work w = {0, 0, 0, 0};
     if (c) {
         w.steps = c->session_steps;
         w.work = c->session_work;
         w.frames = c->session_frames;
+        w.rays = c->session_rays;
     }
     return w;
 }
@@ -682,8 +803,17 @@ ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_s
                                ear_assets **out_assets) {
     ear_stage_config sc = ear_stage_config_default();
     sc.seed = seed;
+    /* The stage's memory (voices, pools, blends, the HRTF bank, the reverb's lines) counts
+     * in the budget: the registry renders offline, on its own thread, so the budget's
+     * counter is only touched there. */
+    sc.allocator = ear__cmd_alloc(c, EAR__PART_STAGE);
     ear_stage *stage = NULL;
+    /* What the stage allocates as it is made is the same for every session: tagged as
+     * the fixed part, reported and not counted against the budget (so a small budget is
+     * not eaten by it); all it allocates later counts. */
+    c->part_user[EAR__PART_STAGE].part = EAR__PART_FIXED;
     ear_result r = ear_stage_create(&sc, &stage);
+    c->part_user[EAR__PART_STAGE].part = EAR__PART_STAGE;
     if (r != EAR_OK) return r;
     ear_assets *assets = NULL;
     r = ear__cmd_make_assets(c, c->assets_root, &assets);
@@ -700,14 +830,16 @@ void ear__cmd_forget(ear_commands *c) {
     ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
     for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
     c->clip_count = c->clip_cap = 0;
-    if (c->clips) c->alloc.free_fn(c->clips, c->alloc.user); /* counted in the budget */
+    if (c->clips) /* counted in the budget */
+        c->part_alloc[EAR__PART_NAMES].free_fn(c->clips, &c->part_user[EAR__PART_NAMES]);
     c->clips = NULL;
-    ear__name_index_free(&c->clip_index, &c->alloc);
+    ear__name_index_free(&c->clip_index, ear__cmd_alloc(c, EAR__PART_NAMES));
     c->voice_count = 0;
     c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
     for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
     c->note_count = 0;
-    if (c->buffer) c->alloc.free_fn(c->buffer, c->alloc.user);
+    if (c->buffer)
+        c->part_alloc[EAR__PART_RENDER].free_fn(c->buffer, &c->part_user[EAR__PART_RENDER]);
     c->buffer = NULL;
     c->buffer_frames = 0;
 }
@@ -731,10 +863,19 @@ ear_result ear_commands_create(const ear_commands_config *config, ear_commands *
         c->config.max_session_render_seconds = EAR_COMMANDS_DEFAULT_SESSION_RENDER_SECONDS;
     if (c->config.max_memory_bytes == 0)
         c->config.max_memory_bytes = EAR_COMMANDS_DEFAULT_MEMORY_BYTES;
+    if (c->config.max_command_rays == 0)
+        c->config.max_command_rays = EAR_COMMANDS_DEFAULT_COMMAND_RAYS;
+    if (c->config.max_session_rays == 0)
+        c->config.max_session_rays = EAR_COMMANDS_DEFAULT_SESSION_RAYS;
     if (c->config.max_output_bytes == 0)
         c->config.max_output_bytes = EAR_COMMANDS_DEFAULT_OUTPUT_BYTES;
     if (c->config.max_memory_bytes > SIZE_MAX / 2) c->config.max_memory_bytes = SIZE_MAX / 2;
-    c->alloc = (ear_allocator){budget_alloc, budget_realloc, budget_free, c};
+    for (size_t part = 0; part < EAR__PART_COUNT; part++) {
+        c->part_user[part] = (ear__cmd_part_user){c, part};
+        c->part_alloc[part] =
+            (ear_allocator){budget_alloc, budget_realloc, budget_free, &c->part_user[part]};
+    }
+    c->alloc = c->part_alloc[EAR__PART_SOUNDS];
     c->seed = c->config.seed ? c->config.seed : 1;
     snprintf(c->assets_root, sizeof c->assets_root, "%s",
              c->config.assets_root && *c->config.assets_root ? c->config.assets_root
@@ -874,7 +1015,7 @@ json_t *ear_commands_run(ear_commands *c, const char *name, json_t *params,
             c->mem_refused = 0;
             c->changed = false;
             /* A command a render runs shares the render's work budget. */
-            if (!nested) c->command_steps = c->command_work = 0;
+            if (!nested) c->command_steps = c->command_work = c->command_rays = 0;
             result = table[i].fn(c, p, &err);
             /* Refused by the budget: idle cached sounds go (they load again when asked
              * for), and the command, which changed nothing, runs once more. */
@@ -933,12 +1074,21 @@ char *ear_commands_serve_line(ear_commands *c, const char *line, size_t length) 
 char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t length,
                                  uint64_t line_number) {
     json_error_t jerr;
-    json_t *msg = ear__json_read_fast(line, length);
-    /* JSON_DECODE_ANY: a line that is valid JSON but no object ("42") is told so. */
-    if (!msg) msg = json_loadb(line, length, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-    json_t *reply = json_object();
+    memset(&jerr, 0, sizeof jerr);
     json_t *err = NULL, *result = NULL;
-    if (!msg) {
+    /* The line's parse counts in the memory budget while it runs: one whose values would
+     * not fit is E_TOO_BIG before it is parsed. JSON_DECODE_ANY: a line that is valid
+     * JSON but no object ("42") is told so. */
+    char at[48];
+    snprintf(at, sizeof at, line_number ? "line %llu" : "line",
+             (unsigned long long)line_number);
+    uint64_t charged = 0;
+    json_t *msg =
+        ear__cmd_json_read(c, line, length, JSON_REJECT_DUPLICATES, at, &charged, &err, &jerr);
+    c->mem_refused = 0;
+    json_t *reply = json_object();
+    if (err) {
+    } else if (!msg) {
         /* One request is one line: its line in the input, when known, is the line. */
         json_int_t at_line = line_number ? (json_int_t)line_number : jerr.line;
         char where[64];
@@ -993,6 +1143,7 @@ char *ear_commands_serve_line_at(ear_commands *c, const char *line, size_t lengt
     else
         json_object_set_new(reply, "error", err);
     json_decref(msg);
+    ear__cmd_uncharge(c, charged);
     char *text = ear__json_write(reply);
     json_decref(reply);
     return text;

@@ -41,6 +41,27 @@ typedef struct ear__cmd_blend {
     ear__cmd_name params[EAR_BLEND_MAX_PARAMS];
 } ear__cmd_blend;
 
+/* The parts of the memory budget (commands.c), each counted on its own for audio.status
+ * (docs/commands.md, "audio.status"). */
+typedef enum ear__cmd_part {
+    EAR__PART_SOUNDS, /* clips defined, decoded and cached; synth results */
+    EAR__PART_NAMES,  /* the clip table and its name index */
+    EAR__PART_RENDER, /* the last render and analysis transforms */
+    EAR__PART_WORLD,  /* the physics world and its document */
+    EAR__PART_HRTF,   /* an HRTF set while it is loaded and made into filters */
+    EAR__PART_STAGE,  /* the stage: voices, pools, blends, the HRTF bank, the reverb */
+    EAR__PART_JSON,   /* parsed JSON: the request running, a scene (charged, measured) */
+    EAR__PART_FIXED,  /* what the stage allocates when it is made (the same for every
+                         session, about 3.3 MiB): reported, not counted in used_bytes */
+    EAR__PART_COUNT
+} ear__cmd_part;
+extern const char *const ear__cmd_part_names[EAR__PART_COUNT];
+
+typedef struct ear__cmd_part_user {
+    ear_commands *c;
+    size_t part;
+} ear__cmd_part_user;
+
 /* A schema compiled for fast checking (schema.c). */
 typedef struct ear__schema ear__schema;
 /* Compiles a JSON schema (which must outlive the result); NULL when out of memory. */
@@ -99,12 +120,18 @@ struct ear_commands {
      * synth results, render buffers and analysis transforms are allocated through `alloc`,
      * which counts their live bytes and refuses an allocation that would take them past
      * config.max_memory_bytes (recording its size in mem_refused). */
-    ear_allocator alloc;
+    ear_allocator alloc; /* the sounds' part; the others are part_alloc[part] */
+    ear_allocator part_alloc[EAR__PART_COUNT];
+    ear__cmd_part_user part_user[EAR__PART_COUNT];
+    size_t part_used[EAR__PART_COUNT];
     size_t mem_used, mem_peak, mem_refused;
+    /* The largest transient load an HRTF set took (libmysofa's arrays, cmd_hrtf.c). */
+    uint64_t hrtf_load_peak;
     bool changed; /* a handler that failed after changing state (a render): no retry */
     /* The work budget (commands.c): totals over the session, and the command's own. */
-    uint64_t session_steps, session_work, session_frames;
-    uint64_t command_steps, command_work;
+    uint64_t session_steps, session_work, session_frames, session_rays;
+    uint64_t command_steps, command_work, command_rays;
+    uint64_t audio_rays_seen; /* the audio world's occlusion rays counted so far */
     /* The request a front end runs now (borrowed while it runs, else NULL). */
     const json_t *request_id, *progress_token;
 };
@@ -221,6 +248,20 @@ json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char
  * no voice plays and nobody holds, loaded again when next asked for) if that helps; false
  * when even then the budget has no room. */
 bool ear__cmd_room(ear_commands *c, size_t need);
+/* The allocator of one part of the budget. */
+ear_allocator *ear__cmd_alloc(ear_commands *c, ear__cmd_part part);
+/* Counts `bytes` of parsed JSON (measured, not allocated through the budget: jansson's
+ * allocator is the process's) in the json part; NULL, or a new E_TOO_BIG error at `where`
+ * naming `what` when the budget has no room (nothing is counted then). */
+json_t *ear__cmd_charge(ear_commands *c, const char *where, const char *what, uint64_t bytes);
+void ear__cmd_uncharge(ear_commands *c, uint64_t bytes);
+/* Parses a JSON text within the budget: measured first (ear_json_measure) and refused
+ * with E_TOO_BIG (*err, with "values") when its parse has no room; else charged
+ * (*charged, to uncharge once the value is freed) and parsed (the fast reader, then
+ * jansson with `flags` and any value; NULL with *jerr for bad JSON). */
+json_t *ear__cmd_json_read(ear_commands *c, const char *text, size_t length, size_t flags,
+                           const char *where, uint64_t *charged, json_t **err,
+                           json_error_t *jerr);
 /* A new E_TOO_BIG error at `where`: `need` bytes do not fit in the budget. */
 json_t *ear__cmd_too_big(const ear_commands *c, const char *where, size_t need);
 /* The error for a failed allocation of `need` bytes through c->alloc: E_TOO_BIG when the
@@ -239,6 +280,10 @@ json_t *ear__cmd_work_admit(const ear_commands *c, const char *where, uint64_t s
  * ran than its estimate, past the budget). */
 bool ear__cmd_work_tick(ear_commands *c, const char *unit, uint64_t steps, uint64_t work,
                         uint64_t frames, uint64_t done, uint64_t total, json_t **err);
+
+/* Admits `rays` more ray casts against the command's and the session's ray budgets and
+ * counts them: NULL, or a new E_TOO_BIG error at `where` (nothing counted). */
+json_t *ear__cmd_rays_admit(ear_commands *c, const char *where, uint64_t rays);
 
 /* The name of clips[pos], for clip_index. */
 const char *ear__cmd_clip_name(const void *commands, uint32_t pos);

@@ -99,10 +99,22 @@ static json_t *tool_result(json_t *value, bool is_error) {
 
 char *ear_mcp_handle_line(ear_commands *c, const char *line, size_t length) {
     json_error_t jerr;
-    json_t *msg = ear__json_read_fast(line, length);
-    /* JSON_DECODE_ANY: valid JSON that is no request ("42") is an Invalid Request, not a
-     * Parse error. */
-    if (!msg) msg = json_loadb(line, length, JSON_DECODE_ANY, &jerr);
+    /* The message's parse counts in the memory budget while it runs: one that would not
+     * fit is refused before it is parsed (-32600, data E_TOO_BIG). JSON_DECODE_ANY: valid
+     * JSON that is no request ("42") is an Invalid Request, not a Parse error. */
+    uint64_t charged = 0;
+    json_t *too_big = NULL;
+    json_t *msg = ear__cmd_json_read(c, line, length, 0, "message", &charged, &too_big, &jerr);
+    c->mem_refused = 0;
+    if (too_big) {
+        char message[700];
+        snprintf(message, sizeof message, "Invalid Request: %s",
+                 json_string_value(json_object_get(too_big, "message")));
+        json_object_del(too_big, "message");
+        json_object_del(too_big, "where");
+        return dump(json_pack("{s:s, s:n, s:{s:i, s:s, s:o}}", "jsonrpc", "2.0", "id", "error",
+                              "code", -32600, "message", message, "data", too_big));
+    }
     if (!msg) return rpc_error(NULL, -32700, "Parse error: not valid JSON");
     json_t *id = json_object_get(msg, "id");
     const char *method = json_string_value(json_object_get(msg, "method"));
@@ -157,5 +169,6 @@ char *ear_mcp_handle_line(ear_commands *c, const char *line, size_t length) {
         reply = rpc_error(id, -32601, message);
     }
     json_decref(msg);
+    ear__cmd_uncharge(c, charged);
     return reply;
 }

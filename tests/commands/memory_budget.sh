@@ -105,3 +105,39 @@ expect_line 1 '"limit_bytes":4194304'
 expect_line 2 '"voices":[]'
 echo "memory_budget: a 48 MB line at --memory-mb 64 refused in $((t1 - t0)) ms"
 [ $((t1 - t0)) -lt 3000 ] || fail "the 48 MB line took $((t1 - t0)) ms"
+
+# Parsed JSON counts in the budget, measured before it is parsed (core.md, "JSON's cost"):
+# a 3.9 MB line of small numbers (under the 4 MiB line limit at --memory-mb 64) would take
+# some 110 MiB parsed: E_TOO_BIG naming its values, under a second, and the next line is
+# answered; MCP refuses the same message with -32600 and data E_TOO_BIG.
+awk 'BEGIN { printf "{\"command\":\"audio.status\",\"id\":["; for (i = 0; i < 1950000; i++) printf "0,"; printf "1]}\n{\"command\":\"audio.voices\"}\n" }' \
+    >"$scene_dir/dense.line"
+t0=$(date +%s%3N)
+timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/dense.line" >"$out" || fail "serve of the dense line failed"
+t1=$(date +%s%3N)
+expect_line 1 '"code":"E_TOO_BIG"'
+expect_line 1 '"where":"line 1"'
+expect_line 1 '"values":1950006'
+expect_line 1 'parsing its 1950006 JSON values would take about'
+expect_line 2 '"voices":[]'
+[ $((t1 - t0)) -lt 3000 ] || fail "the dense line took $((t1 - t0)) ms"
+echo "memory_budget: a 3.9 MB line of 1.95 M values at --memory-mb 64 refused in $((t1 - t0)) ms"
+awk 'BEGIN { printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":["; for (i = 0; i < 1950000; i++) printf "0,"; printf "1]}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" }' \
+    >"$scene_dir/dense.mcp"
+timeout 30 "$earshot" mcp --memory-mb 64 <"$scene_dir/dense.mcp" >"$out" || fail "mcp of the dense line failed"
+expect_line 1 '"code":-32600'
+expect_line 1 '"code":"E_TOO_BIG"'
+expect_line 2 '"id":2,"result":{}'
+# A 12 MB scene of numbers (issue 24: a 100 MB scene used 1.96 GB at --memory-mb 64) is
+# refused by its measured parse, before it is parsed, exit status 1.
+awk 'BEGIN { printf "{\"render\":{\"seconds\":1},\"commands\":[],\"x\":["; for (i = 0; i < 6000000; i++) printf "0,"; printf "1]}\n" }' \
+    >"$scene_dir/dense.scene.json"
+rc=0
+t0=$(date +%s%3N)
+"$earshot" render "$scene_dir/dense.scene.json" --memory-mb 64 >/dev/null 2>"$scene_dir/err" || rc=$?
+t1=$(date +%s%3N)
+[ "$rc" -eq 1 ] || fail "render of the dense scene exited $rc, not 1"
+grep -qF 'E_TOO_BIG: parsing its 6000010 JSON values would take about' "$scene_dir/err" ||
+    fail "render of the dense scene said: $(cat "$scene_dir/err")"
+[ $((t1 - t0)) -lt 3000 ] || fail "the dense scene took $((t1 - t0)) ms"
+echo "memory_budget: a 12 MB scene of 6 M values at --memory-mb 64 refused in $((t1 - t0)) ms"

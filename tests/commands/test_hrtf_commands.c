@@ -6,13 +6,16 @@
  * the same source behind (behind cue off) render alike when panned and differently
  * through the KEMAR set (5 kHz: the pinna makes the front louder).
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "earshot/commands.h"
 #include "test.h"
 
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static json_t *serve(ear_commands *c, const char *line) {
     char *text = ear_commands_serve_line(c, line, strlen(line));
@@ -84,6 +87,72 @@ TEST(load_errors_change_nothing) {
     ear_commands_destroy(c);
 }
 
+/* Issue 24: KEMAR's 1.17 MB file with every dataspace dimension of 710 (its directions)
+ * declared as 32,000 took 276 MB to load at --memory-mb 64. Now it is refused from what it
+ * declares, before libmysofa reads it, in well under a second, and nothing changes. */
+TEST(declared_directions_past_the_budget_are_refused_at_once) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    char *data = NULL;
+    size_t n = 0;
+    ASSERT_OK(ear_file_read("/usr/share/libmysofa/default.sofa", EAR_FILE_MAX_HRTF_BYTES, NULL,
+                            &data, &n, NULL, 0));
+    int patched = 0;
+    unsigned char *d = (unsigned char *)data;
+    for (size_t i = 0; i + 8 < n; i++) {
+        /* A version 1 dataspace: 1, rank, flags, five zeros; its dimensions (and maxima). */
+        if (d[i] != 1 || d[i + 1] < 1 || d[i + 1] > 3 || d[i + 2] > 1 || d[i + 3] || d[i + 4] ||
+            d[i + 5] || d[i + 6] || d[i + 7])
+            continue;
+        size_t count = (size_t)d[i + 1] * (d[i + 2] ? 2u : 1u);
+        for (size_t k = 0; k < count && i + 16 + 8 * k <= n; k++) {
+            unsigned char *v = d + i + 8 + 8 * k;
+            if (v[0] == 0xc6 && v[1] == 0x02 && !v[2] && !v[3] && !v[4] && !v[5] && !v[6] &&
+                !v[7]) {
+                v[0] = 0x00; /* 32000 = 0x7d00 */
+                v[1] = 0x7d;
+                patched++;
+            }
+        }
+    }
+    ASSERT_EQ(patched, 6); /* M's own dataset, and M in SourcePosition, Data.IR, each twice */
+    const char *path = EAR_BUILD_DIR "/ear_hrtf_32000.sofa";
+    FILE *f = fopen(path, "wb");
+    ASSERT_TRUE(f != NULL);
+    ASSERT_EQ(fwrite(data, 1, n, f), n);
+    ASSERT_EQ(fclose(f), 0);
+    free(data);
+
+    ear_commands_config config = ear_commands_config_default();
+    config.max_memory_bytes = (uint64_t)64 << 20;
+    ear_commands *c = NULL;
+    ASSERT_EQ(ear_commands_create(&config, &c), EAR_OK);
+    ear_commands_memory before = ear_commands_get_memory(c);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    json_t *r =
+        serve(c, "{\"command\": \"audio.hrtf.load\", \"params\": {\"path\": \"" EAR_BUILD_DIR
+                 "/ear_hrtf_32000.sofa\"}}");
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    printf("the 32,000-direction file refused in %.3f s\n", took_s);
+    ASSERT_STR_EQ(code(r), "E_TOO_BIG");
+    json_t *e = json_object_get(r, "error");
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(e, "message")),
+                        "libmysofa did not read it");
+    /* 32,000 x 2 x 512 elements of Data.IR at 8 bytes, and more. */
+    ASSERT_GE(json_integer_value(json_object_get(e, "needed_bytes")), 32000LL * 2 * 512 * 8);
+    ASSERT_DBL_LT(took_s, 1.0);
+    json_decref(r);
+    /* Nothing but the request's own line was counted. */
+    ASSERT_LT(ear_commands_get_memory(c).peak_bytes, before.peak_bytes + 65536);
+    r = serve(c, "{\"command\": \"audio.status\"}");
+    ASSERT_TRUE(json_is_false(json_object_get(json_object_get(result(r), "hrtf"), "loaded")));
+    json_decref(r);
+    ear_commands_destroy(c);
+    remove(path);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
 TEST(hrtf_tells_front_from_back_where_pan_cannot) {
     ear_log_set(quiet, NULL, EAR_LOG_WARN);
     ear_commands *c = NULL;
@@ -105,6 +174,17 @@ TEST(hrtf_tells_front_from_back_where_pan_cannot) {
     ASSERT_STR_EQ(json_string_value(json_object_get(h, "source")),
                   "/usr/share/libmysofa/default.sofa");
     ASSERT_EQ(json_integer_value(json_object_get(h, "sample_rate")), 48000);
+    /* The set counts in the budget: the stage's bank of it (two 112-tap filters for each
+     * of 710 directions, at least), libmysofa's load (Data.IR alone is 710 x 2 x 512
+     * floats) as the load's peak; the set itself is freed once the stage has its bank. */
+    json_t *mem = json_object_get(result(r), "memory");
+    json_t *parts = json_object_get(mem, "parts");
+    ASSERT_GE(json_integer_value(json_object_get(parts, "stage")), 710 * 112 * 2 * 4);
+    ASSERT_EQ(json_integer_value(json_object_get(parts, "hrtf")), 0);
+    ASSERT_GE(json_integer_value(json_object_get(mem, "hrtf_load_peak_bytes")),
+              710 * 2 * 512 * 4);
+    ASSERT_GE(json_integer_value(json_object_get(mem, "peak_bytes")),
+              json_integer_value(json_object_get(mem, "hrtf_load_peak_bytes")));
     json_decref(r);
     r = serve(c, "{\"command\": \"audio.play\", \"params\": {\"sound\": \"synth:sine:5000:5\", "
                  "\"looping\": true, \"position\": [0, 0, -2], \"model\": \"none\", "
@@ -185,5 +265,6 @@ TEST(an_hrtf_voice_sends_to_the_room) {
 }
 
 TEST_MAIN(TEST_ENTRY(load_errors_change_nothing),
+          TEST_ENTRY(declared_directions_past_the_budget_are_refused_at_once),
           TEST_ENTRY(hrtf_tells_front_from_back_where_pan_cannot),
           TEST_ENTRY(an_hrtf_voice_sends_to_the_room))

@@ -25,6 +25,19 @@ $T "$GAME" --headless --headphones --hrtf "$DIR/fifo" --seconds 0.5 --speech-log
 check "FIFO --hrtf: the game goes on" test $? -eq 0
 check "FIFO --hrtf: said to the player" grep -qF "cannot load '$DIR/fifo': is a FIFO, not a file" fh.log
 
+# --bot-keys goes through the safe write too (it was a plain fopen): a FIFO with no reader
+# is refused at once, a foreign file is kept, and its own script is replaced.
+$T "$GAME" --autoplay --seconds 1 --bot-keys fifo >fk.out 2>fk.err
+check "FIFO --bot-keys: exit 1" test $? -eq 1
+check "FIFO --bot-keys: said" grep -qF -- "--bot-keys fifo: is a FIFO with no reader" fk.err
+echo "keep these keys" >foreign.keys
+$T "$GAME" --autoplay --seconds 1 --bot-keys foreign.keys >fo.out 2>fo.err
+check "a foreign --bot-keys: exit 1" test $? -eq 1
+check "a foreign --bot-keys: kept" grep -qF "keep these keys" foreign.keys
+printf '12 down UP\n' >own.keys
+$T "$GAME" --autoplay --seconds 1 --bot-keys own.keys >ok.out 2>ok.err
+check "its own --bot-keys script: replaced, exit 0" test $? -eq 0
+
 # Logs on a full device: the game says so and exits 1 (it exited 0).
 $T "$GAME" --headless --seconds 1 --speech-log /dev/full >full.out 2>full.err
 check "--speech-log /dev/full: exit 1" test $? -eq 1

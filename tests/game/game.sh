@@ -100,6 +100,16 @@ check "defaults after the tampered save" grep -qF "Music volume, slider, 60 perc
 check "replay exits 0 (every step's state hash equal)" test $? -eq 0
 check "replay gives the same audio hash" test "$(grep audio_hash rec.out)" = "$(grep audio_hash rep.out)"
 
+# 5b. A recording that ends by a close (a script's quit, --seconds) replays to its end
+# (issue 24: each diverged at its last step, the close's Exit having skipped that step).
+printf '10 press ENTER\n30 press ENTER\n80 quit\n' >quit.script
+"$GAME" --headless --script quit.script --record quit.rep >quit.out 2>&1
+"$GAME" --replay quit.rep >quit-rep.out 2>quit-rep.err
+check "a recording ended by a script's quit replays" test $? -eq 0
+"$GAME" --headless --level 1 --seconds 3 --record seconds.rep >seconds.out 2>&1
+"$GAME" --replay seconds.rep --level 1 >seconds-rep.out 2>seconds-rep.err
+check "a recording ended by --seconds replays" test $? -eq 0
+
 # 6. Window close in the same frame as Play: the close's Exit wins, no level loads.
 printf '5 press ENTER\n5 quit\n' >close.script
 "$GAME" --headless --script close.script --speech-log close.log >close.out 2>&1

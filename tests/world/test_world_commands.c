@@ -498,9 +498,69 @@ TEST(a_documents_zones_and_follow_set_the_room) {
     ear_commands_destroy(c);
 }
 
+/* Rays are in the work budget (issue 24): world.ray casts three, and the audio world's
+ * occlusion rays count while a command steps the world; past either budget is E_TOO_BIG
+ * naming "ray casts per command" or "per session", and the session goes on. */
+TEST(ray_casts_are_budgeted_per_command_and_session) {
+    ear_log_set(quiet, NULL, EAR_LOG_WARN);
+    ear_commands_config config = ear_commands_config_default();
+    config.max_command_rays = 40;
+    config.max_session_rays = 100;
+    ear_commands *c = NULL;
+    ASSERT_OK(ear_commands_create(&config, &c));
+    json_t *err = NULL;
+    json_t *r =
+        run(c, "world.load",
+            json_pack("{s:o}", "world",
+                      doc_with("{\"sound\": \"synth:sine:500:1:0.5\", \"looping\": true, "
+                               "\"occlusion\": true}")),
+            &err);
+    ASSERT_NOT_NULL(r);
+    json_decref(r);
+    /* 30 steps with one occluded source: 30 rays (a ray a step), within 40. */
+    r = run(c, "world.step", json_pack("{s:i}", "steps", 30), &err);
+    ASSERT_NOT_NULL(r);
+    json_decref(r);
+    ASSERT_EQ(ear_commands_get_work(c).rays, 30u);
+    /* 50 more: the 41st ray of one command stops it. */
+    r = run(c, "world.step", json_pack("{s:i}", "steps", 50), &err);
+    ASSERT_NULL(r);
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "code")), "E_TOO_BIG");
+    ASSERT_STR_EQ(json_string_value(json_object_get(err, "budget")), "ray casts");
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(err, "message")), "per command");
+    json_decref(err);
+    err = NULL;
+    uint64_t rays = ear_commands_get_work(c).rays;
+    ASSERT_EQ(rays, 71u);
+    /* world.ray: three casts a command, until the session's 100 are spent. */
+    int rays_ok = 0;
+    for (int i = 0; i < 20; i++) {
+        r = run(
+            c, "world.ray",
+            json_pack("{s:[f,f,f], s:[f,f,f]}", "from", 0.0, 0.0, 0.0, "to", 10.0, 0.0, 0.0),
+            &err);
+        if (!r) break;
+        json_decref(r);
+        rays_ok++;
+    }
+    ASSERT_EQ(rays_ok, (int)((100 - rays) / 3));
+    ASSERT_NOT_NULL(err);
+    ASSERT_STR_EQ(where_of(err), "params.from");
+    ASSERT_STR_CONTAINS(json_string_value(json_object_get(err, "message")),
+                        "ray casts per session");
+    json_decref(err);
+    err = NULL;
+    r = run(c, "world.status", json_object(), &err);
+    ASSERT_NOT_NULL(r); /* the session goes on */
+    json_decref(r);
+    ear_commands_destroy(c);
+    ear_log_set(NULL, NULL, EAR_LOG_WARN);
+}
+
 TEST_MAIN(TEST_ENTRY(bad_components_name_their_field_and_change_nothing),
           TEST_ENTRY(render_offline_scene_steps_the_world_in_lockstep),
           TEST_ENTRY(a_documents_vehicle_sound_runs_its_engine_loop),
           TEST_ENTRY(the_example_world_renders_with_its_hit_its_muffled_radio_and_one_hash),
           TEST_ENTRY(follow_attach_and_once_as_commands),
-          TEST_ENTRY(a_documents_zones_and_follow_set_the_room))
+          TEST_ENTRY(a_documents_zones_and_follow_set_the_room),
+          TEST_ENTRY(ray_casts_are_budgeted_per_command_and_session))

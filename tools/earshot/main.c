@@ -57,7 +57,8 @@ static const char usage_text[] =
     "         default 1024)\n"
     "         serve, mcp and render take the work budget: --max-steps N (world steps in the\n"
     "         session), --max-work N (physics work a command), --max-render-seconds S\n"
-    "         (seconds of audio rendered in the session)\n"
+    "         (seconds of audio rendered in the session), --max-rays N (ray casts a\n"
+    "         command; a session 100 times as many)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
     "       earshot --help | --version\n"
@@ -197,7 +198,8 @@ static int budget_option(int argc, char **argv, int *i, ear_commands_config *con
     const char *flag = argv[*i];
     bool steps = strcmp(flag, "--max-steps") == 0, work = strcmp(flag, "--max-work") == 0;
     bool seconds = strcmp(flag, "--max-render-seconds") == 0;
-    if ((!steps && !work && !seconds) || *i + 1 >= argc) return 0;
+    bool rays = strcmp(flag, "--max-rays") == 0;
+    if ((!steps && !work && !seconds && !rays) || *i + 1 >= argc) return 0;
     const char *text = argv[++*i];
     char *end;
     errno = 0;
@@ -219,6 +221,9 @@ static int budget_option(int argc, char **argv, int *i, ear_commands_config *con
     }
     if (steps) {
         config->max_session_steps = v;
+    } else if (rays) {
+        config->max_command_rays = v;
+        config->max_session_rays = v > (1ull << 52) / 100 ? (1ull << 52) : v * 100;
     } else {
         config->max_command_work = v;
         config->max_session_work = v > (1ull << 52) / 100 ? (1ull << 52) : v * 100;
@@ -803,7 +808,11 @@ static int cmd_render(int argc, char **argv) {
     scene sc;
     /* A world document (bodies or a level) renders as a scene that loads it and renders
      * in lockstep with the world (render's "scene" is true). */
-    if (!scene_parse(&sc, scene_from_world(scene_load_file(file, stderr)), file, stderr)) {
+    uint64_t scene_cost = 0;
+    json_t *scene_doc = scene_load_file(
+        file, memory ? (uint64_t)memory : ear_commands_config_default().max_memory_bytes,
+        &scene_cost, stderr);
+    if (!scene_parse(&sc, scene_from_world(scene_doc), file, stderr)) {
         scene_free(&sc);
         free(extra);
         return 1;
@@ -854,6 +863,14 @@ static int cmd_render(int argc, char **argv) {
     if (memory) config.max_memory_bytes = memory;
     if (ear_commands_create(&config, &c) != EAR_OK) goto done;
     g_commands = c;
+    /* The scene's parsed JSON lives as long as the render: it counts in the budget. */
+    json_t *charge_err = ear_commands_charge(c, file, scene_cost);
+    if (charge_err) {
+        fprintf(stderr, "%s: render: ", file);
+        print_error(charge_err);
+        json_decref(charge_err);
+        goto done;
+    }
 
     json_t *err = NULL;
     json_t *result = scene_play(&sc, c, &err);

@@ -45,7 +45,9 @@ json_t *scene_from_world(json_t *doc) {
     return json_pack("{s:o, s:o}", "commands", commands, "render", render);
 }
 
-json_t *scene_load_file(const char *file, FILE *messages) {
+json_t *scene_load_file(const char *file, uint64_t budget_bytes, uint64_t *out_cost,
+                        FILE *messages) {
+    *out_cost = 0;
     /* A regular file of at most EAR_FILE_MAX_DOCUMENT_BYTES (16 MiB), checked on the open
      * descriptor (core.md): a FIFO given as the scene is refused, never waited on; a
      * 100 MB scene is refused by its size before it is read. */
@@ -57,6 +59,23 @@ json_t *scene_load_file(const char *file, FILE *messages) {
         fprintf(messages, "%s\n", why);
         return NULL;
     }
+    /* Its parse must fit the memory budget (core.md, "JSON's cost"): measured before it
+     * is parsed, twice over (a world document is copied into the scene it renders as,
+     * the two alive at once for a moment); the render then counts it once in the
+     * registry's budget (ear_commands_charge). A 16 MiB file of numbers would take some
+     * 450 MiB parsed. */
+    ear_json_cost cost = ear_json_measure(text, size);
+    if (cost.bytes > budget_bytes / 2) {
+        fprintf(messages,
+                "%s: E_TOO_BIG: parsing its %llu JSON values would take about %.1f MiB, "
+                "and a scene may take at most half the memory budget of %.1f MiB (nothing "
+                "was rendered; the budget is set with --memory-mb)\n",
+                file, (unsigned long long)cost.values, (double)cost.bytes / (1024.0 * 1024.0),
+                (double)budget_bytes / (1024.0 * 1024.0));
+        free(text);
+        return NULL;
+    }
+    *out_cost = cost.bytes;
     json_error_t jerr;
     /* JSON_DECODE_ANY: a file of valid JSON that is no object ("[]", "42") is told what
      * it is, not called invalid. */

@@ -46,9 +46,12 @@ typedef struct scene {
     bool failed; /* a timed command failed (said on messages); the render's result is void */
 } scene;
 
-/* Reads a file as JSON (duplicate keys refused). NULL after saying why on messages: "no such
- * file", "is a folder", or bad JSON with its line and column. */
-json_t *scene_load_file(const char *file, FILE *messages);
+/* Reads a file as JSON (duplicate keys refused), if its parse (measured first) takes at
+ * most half of budget_bytes; *out_cost is that measure, for the registry's budget. NULL
+ * after saying why on messages: "no such file", "is a folder", E_TOO_BIG, or bad JSON
+ * with its line and column. */
+json_t *scene_load_file(const char *file, uint64_t budget_bytes, uint64_t *out_cost,
+                        FILE *messages);
 
 /* A world document (an object with "bodies" or "level") as a scene: {"commands":
  * [world.load {world}, the document's own commands...], "render": its render with "scene":
