@@ -8,9 +8,9 @@
  * that owns the stage (the producer). They never block and never wait for the
  * mixer: each change becomes a command on a single-producer/single-consumer ring
  * that ear_stage_render drains at the start of every control block.
- * ear_stage_render is "Thread: audio" (the consumer): it allocates nothing after
- * the first block, takes no lock, logs nothing and touches no file. Offline, one
- * thread is both.
+ * ear_stage_render is "Thread: audio" (the consumer): it allocates nothing (the
+ * stage's memory is all allocated at create), takes no lock, logs nothing and
+ * touches no file. Offline, one thread is both.
  *
  * See docs/stage.md for the model and every formula, with units and defaults.
  */
