@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * Beacon: DESIGN.md's smallest audio game. Space pings a square-wave beacon two metres
- * to the right (a "synth:" sound name, so no files are needed), F1 repeats the last
- * spoken message, Escape quits.
+ * Beacon: the smallest audio game (docs/design.md, "How it feels to use"). Space pings
+ * a square-wave beacon two metres to the right (a "synth:" sound name, so no files are
+ * needed), F1 repeats the last spoken message, Escape quits.
  *
  *     beacon                                  a window (SDL2), played by ear
  *     beacon --headless 600 --script FILE     600 frames without a window, keys from FILE
@@ -29,8 +29,8 @@ static void start(ear_ctx *ctx, void *user) {
     ear_say(ctx, "Beacon. Space pings, F1 repeats, Escape quits.");
 }
 
-/* DESIGN.md's update (its ear_speech_repeat_last is ear_say_repeat_last here, since the
- * speech API takes the speech object), plus a count for the smoke run. */
+/* The whole game: Space pings, F1 repeats the last spoken line, Escape quits; the count
+ * is for the smoke run. */
 static void update(ear_ctx *ctx, void *user) {
     beacon *b = user;
     if (ear_key_pressed(ctx, EAR_KEY_SPACE)) {

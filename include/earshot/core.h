@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * Earshot core: result codes, vectors, a seeded random generator, logging and
- * allocator hooks. Everything else in Earshot builds on this header; it uses only
- * libc and libm.
+ * Earshot core: result codes and the version, vectors, UTF-8, FNV-1a hashes, a seeded
+ * random generator, logging, allocator hooks, and files read and written the one safe
+ * way (docs/modules/core.md). Everything else in Earshot builds on this header; core
+ * uses only libc, libm and POSIX file calls.
  */
 #ifndef EARSHOT_CORE_H
 #define EARSHOT_CORE_H

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * The game mixer on top of the stage: buses, ducking, blend sounds (layers driven by
- * parameters), one-shot pools, music with crossfades, and fire-and-forget events.
+ * parameters), one-shot pools, music with crossfades, fire-and-forget events and the
+ * room reverb.
  * Everything goes through the stage's command path and stays deterministic and
  * chunk-independent; nothing here allocates while rendering. Formulas and defaults:
  * docs/stage.md ("The mixer").

@@ -8,9 +8,9 @@
  * that owns the stage (the producer). They never block and never wait for the
  * mixer: each change becomes a command on a single-producer/single-consumer ring
  * that ear_stage_render drains at the start of every control block.
- * ear_stage_render is "Thread: audio" (the consumer): it allocates nothing after
- * the first block, takes no lock, logs nothing and touches no file. Offline, one
- * thread is both.
+ * ear_stage_render is "Thread: audio" (the consumer): it allocates nothing (the
+ * stage's memory is all allocated at create), takes no lock, logs nothing and
+ * touches no file. Offline, one thread is both.
  *
  * See docs/stage.md for the model and every formula, with units and defaults.
  */
@@ -105,9 +105,9 @@ typedef struct ear_stage_config {
     uint32_t channels;              /* output channels; default 2 (only stereo for now) */
     uint32_t block_frames;          /* control block in frames; default 160 (16..4096) */
     uint32_t max_voices;            /* voices rendered per block; default 64 */
-    uint32_t max_total_voices;      /* voices that may exist at once; default 512 (<= 65535) */
+    uint32_t max_total_voices;      /* voices that may exist at once; default 512 (<= 65503) */
     uint32_t command_capacity;      /* commands the ring holds; default 8192 (a power of two) */
-    uint32_t max_blend_voices;      /* blend voices that may exist at once; default 32 */
+    uint32_t max_blend_voices;      /* blend voices existing at once; default 32 (<= 4096) */
     uint64_t seed;                  /* seed of the stage's random generator; default 1 */
     float speed_of_sound;           /* metres per second; default 343 */
     float doppler_scale;            /* multiplies every voice's doppler factor; default 1 */

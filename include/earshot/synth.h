@@ -2,7 +2,8 @@
 /*
  * Synth: oscillators, sweeps, envelopes, layers and sequences, built into clips.
  * Deterministic: noise comes from the seed in the description, and the same
- * description gives the same samples bit for bit. Uses only libc/libm.
+ * description gives the same samples bit for bit. Uses only libc, the stage's clips and
+ * Earshot's portable math (the same bits natively and in the web build).
  *
  * Waveforms are computed straight from the phase (naive, not band-limited): square,
  * saw and, faintly, triangle alias at high frequencies. Sine, triangle and saw start

@@ -16,13 +16,15 @@
  *   1. removed bodies: their sources, engines and attached sounds stop with the ramp;
  *   2. the ear: the followed body, else the first enabled listener in id order; its
  *      pose (position, facing, pitch), velocity and master gain;
- *   3. this frame's physics events: impact sounds (CollisionStarted), vehicles' shift
+ *   3. reverb zones: the zone the ear is in sets the stage's room;
+ *   4. this frame's physics events: impact sounds (CollisionStarted), vehicles' shift
  *      (GearChanged) and crash (Crashed) sounds;
- *   4. sources, in id order: start, restart, stop, then the live fields (volume, pitch,
+ *   5. sources, in id order: start, restart, stop, then the live fields (volume, pitch,
  *      motion, forward, occlusion, blend parameters and drive bindings);
- *   5. vehicles' engine loops;
- *   6. attached sounds: moved with their bodies, dropped when finished;
- *   7. queued fire-and-forget events start (placed where they were made).
+ *   6. vehicles' engine loops;
+ *   7. attached sounds: moved with their bodies, dropped when finished;
+ *   8. queued fire-and-forget events start (placed where they were made); entries left
+ *      with nothing to do (a removed source whose voice ended) are dropped.
  *
  * Everything here is Thread: game (the thread that owns the stage and the physics).
  */

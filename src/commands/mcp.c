@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * The Model Context Protocol on top of the registry: JSON-RPC 2.0 messages, one per line
- * (the stdio transport), protocol 2025-11-25. Every command is a tool named audio_<verb>
- * (dots to underscores) whose inputSchema is the command's schema. A command that fails is
- * a tool result with isError true (its error object as the content), never a protocol
- * error: the client's model reads it and tries again. Protocol errors are kept for what the
- * protocol itself gets wrong: bad JSON (-32700), not a request (-32600), an unknown method
- * (-32601), an unknown tool or bad call arguments (-32602).
+ * (the stdio transport), protocol 2025-11-25. Every command is a tool of its name with
+ * the dots as underscores (audio_play, world_step) whose inputSchema is the command's
+ * schema. A command that fails is a tool result with isError true (its error object as
+ * the content), never a protocol error: the client's model reads it and tries again.
+ * Protocol errors are kept for what the protocol itself gets wrong: bad JSON (-32700),
+ * not a request (-32600), an unknown method (-32601), an unknown tool or bad call
+ * arguments (-32602).
  */
 #include "commands_internal.h"
 

@@ -155,7 +155,7 @@ ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *
     if (!cfg->mute && cfg->audio_attach) {
         void *device = NULL;
         /* Before the hook opens a device, whose thread may render at once: it must never
-         * also move the game's overflowed commands into the ring (issue 24, TSan). */
+         * also move the game's overflowed commands into the ring (a race TSan found). */
         ear_stage_set_render_thread_separate(stage, true);
         ear_result res = cfg->audio_attach(stage, cfg->hook_user, &device);
         if (res == EAR_OK) {

@@ -270,7 +270,7 @@ ear_result ear__run_web(ear_runner *r, const ear_engine_config *cfg) {
     if (!cfg->mute && cfg->audio_attach) {
         void *device = NULL;
         /* Before the hook opens a device, whose thread may render at once: it must never
-         * also move the game's overflowed commands into the ring (issue 24, TSan). */
+         * also move the game's overflowed commands into the ring (a race TSan found). */
         ear_stage_set_render_thread_separate(ear_ctx_stage(ear_runner_ctx(r)), true);
         ear_result a =
             cfg->audio_attach(ear_ctx_stage(ear_runner_ctx(r)), cfg->hook_user, &device);
