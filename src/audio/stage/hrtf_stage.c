@@ -9,9 +9,10 @@
  *   2. the direction in listener space -> SOFA azimuth and elevation; when it has turned
  *      by more than EAR__HRTF_MOVE_DEG since the filters were made (or there are none), a
  *      new pair: the bilinear blend of up to four measured directions' minimum-phase
- *      filters and delays, each ear's delay split into whole samples (read from the
- *      history) and a fraction, which is convolved into the ear's filter as an 8-tap
- *      Kaiser-windowed sinc;
+ *      filters and delays (the directions and weights from the one lookup,
+ *      ear_hrtf_rings_weights in hrtf_bank.c), each ear's delay split into whole
+ *      samples (read from the history) and a fraction, which is convolved into the ear's
+ *      filter as an 8-tap Kaiser-windowed sinc;
  *   3. the block joins the voice's input history; each ear's convolution reads it at the
  *      ear's whole delay; when the pair changed, the block crossfades linearly from the
  *      old pair's output to the new one's (the same as interpolating the coefficients
@@ -22,15 +23,13 @@
  *      frequency-domain sums, which ear__hrtf_flush turns into sound once a block.
  * A voice that changes path (pan <-> HRTF, one bank -> another, an HRTF voice leaving or
  * entering the real set) crossfades over one block: the outgoing path's gain ramps to 0
- * while the incoming one's ramps from 0. Nothing here allocates, locks or logs on the
- * audio side.
+ * while the incoming one's ramps from 0. Nothing here allocates, locks or logs.
  */
 #include "portable_math.h"
 #include "hrtf_fast.h"
 #include "stage_internal.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define DEG (180.0 / EAR__PI)
