@@ -310,8 +310,11 @@ typedef struct hazard {
 } hazard;
 
 typedef struct settings {
-    double master, music, sound, speech;   /* percent */
-    int rate;                              /* -100 .. 100 */
+    double master, music, sound, speech; /* percent */
+    int rate;                            /* -100 .. 100 */
+    /* Whether the player moved the speech volume / rate slider: until then the screen
+     * reader's own settings are heard and nothing is sent (docs/modules/speech.md). */
+    bool speech_chosen, rate_chosen;
     int language;                          /* index into language_codes */
     bool headphones;                       /* 3D sound (HRTF) on headphones */
     double repeat_delay_s, repeat_every_s; /* menus: a held Up / Down repeats after, every */
@@ -373,7 +376,7 @@ struct demo {
 static void say(ear_ctx *ctx, const char *text) {
     ear_say(ctx, text);
     /* Speech that bypasses the stage (speech-dispatcher) still ducks the music. */
-    ear_stage_trigger_duck(ear_ctx_stage(ctx), "speech", (float)(0.06 * (double)strlen(text)));
+    ear_speech_duck(ear_ctx_speech(ctx), ear_ctx_stage(ctx), "speech", text, 0);
 }
 
 static void say_fmt(ear_ctx *ctx, const char *key, const ear_lang_arg *args, size_t n) {
@@ -389,7 +392,7 @@ static void say_fmt(ear_ctx *ctx, const char *key, const ear_lang_arg *args, siz
  * the player asks for (a key, a menu move) interrupts (docs/game.md, "Speech"). */
 static void report(ear_ctx *ctx, demo *d, const char *text) {
     ear_say_queued(ctx, text);
-    ear_stage_trigger_duck(ear_ctx_stage(ctx), "speech", (float)(0.06 * (double)strlen(text)));
+    ear_speech_duck(ear_ctx_speech(ctx), ear_ctx_stage(ctx), "speech", text, 0);
     d->reported = true;
 }
 
@@ -430,6 +433,8 @@ static void load_settings(demo *d) {
     d->set.sound = ear_storage_get_double(s, "settings.sound", 100);
     d->set.speech = ear_storage_get_double(s, "settings.speech", 100);
     d->set.rate = (int)ear_storage_get_int(s, "settings.rate", 0);
+    d->set.speech_chosen = ear_storage_has(s, "settings.speech");
+    d->set.rate_chosen = ear_storage_has(s, "settings.rate");
     const char *lang = ear_storage_get_string(s, "settings.language", "en");
     d->set.language = strcmp(lang, "de") == 0 ? 1 : 0;
     d->set.headphones = ear_storage_get_bool(s, "settings.headphones", false);
@@ -447,8 +452,8 @@ static void store_settings(demo *d) {
     ear_storage_set_double(s, "settings.master", d->set.master);
     ear_storage_set_double(s, "settings.music", d->set.music);
     ear_storage_set_double(s, "settings.sound", d->set.sound);
-    ear_storage_set_double(s, "settings.speech", d->set.speech);
-    ear_storage_set_int(s, "settings.rate", d->set.rate);
+    if (d->set.speech_chosen) ear_storage_set_double(s, "settings.speech", d->set.speech);
+    if (d->set.rate_chosen) ear_storage_set_int(s, "settings.rate", d->set.rate);
     ear_storage_set_string(s, "settings.language", language_codes[d->set.language]);
     ear_storage_set_bool(s, "settings.headphones", d->set.headphones);
     ear_storage_set_double(s, "settings.repeat_delay", d->set.repeat_delay_s);
@@ -509,8 +514,9 @@ static void apply_settings(ear_ctx *ctx, demo *d) {
     ear_stage_set_bus_volume(st, EAR_BUS_SFX, (float)(d->set.sound / 100.0));
     ear_stage_set_bus_volume(st, EAR_BUS_ENGINE, (float)(d->set.sound / 100.0));
     ear_stage_set_bus_volume(st, EAR_BUS_AMBIENCE, (float)(d->set.sound / 100.0));
-    ear_speech_set_volume(ear_ctx_speech(ctx), (int)(d->set.speech * 2 - 100));
-    ear_speech_set_rate(ear_ctx_speech(ctx), d->set.rate);
+    if (d->set.speech_chosen)
+        ear_speech_set_volume(ear_ctx_speech(ctx), (int)(d->set.speech * 2 - 100));
+    if (d->set.rate_chosen) ear_speech_set_rate(ear_ctx_speech(ctx), d->set.rate);
     ear_lang_set_language(ear_ctx_lang(ctx), language_codes[d->set.language]);
     ear_ui_set_repeat(ear_ui_of(ctx), d->set.repeat_delay_s, d->set.repeat_every_s);
 }
@@ -1291,8 +1297,14 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "master")) d->set.master = e->number;
         if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "music")) d->set.music = e->number;
         if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "sound")) d->set.sound = e->number;
-        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "speech")) d->set.speech = e->number;
-        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "rate")) d->set.rate = (int)e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "speech")) {
+            d->set.speech = e->number;
+            d->set.speech_chosen = true;
+        }
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "rate")) {
+            d->set.rate = (int)e->number;
+            d->set.rate_chosen = true;
+        }
         if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "repeat_delay"))
             d->set.repeat_delay_s = e->number;
         if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "repeat_every"))

@@ -24,6 +24,9 @@
  *
  * With outputs set to EAR_SPEECH_OUTPUT_LOG no thread is started: messages only go to
  * the history (headless runs and tests read it).
+ *
+ * Inside, one game side implements these calls over a table of backends, one file each
+ * (src/speech/speech_internal.h); the web build's table holds the page's live regions.
  */
 #ifndef EARSHOT_SPEECH_H
 #define EARSHOT_SPEECH_H
@@ -244,7 +247,11 @@ bool ear_speech_braille_connected(ear_speech *speech);
  *     the language set (synthesised into memory, never played; cached by text, rate and
  *     voice), or the estimate below when espeak-ng is absent or skip_espeak is set;
  *   - the console, and the web build's live regions: the estimate;
- *   - speech-dispatcher and espeak-ng on the stage: the estimate too (docs/modules/speech.md).
+ *   - speech-dispatcher: what the daemon reports (SSIP's BEGIN, END and CANCEL events):
+ *     a message's line ends when the daemon says it ended and is cut when it says it was
+ *     cancelled, at the clock's next advance (characters and keys, which SSIP answers
+ *     without a message id, and lines said before the output was chosen: the estimate);
+ *   - espeak-ng on the stage: the estimate (docs/modules/speech.md).
  */
 typedef enum ear_speech_event_kind {
     EAR_SPEECH_EVENT_START = 0, /* the line begins to be said */
@@ -295,6 +302,26 @@ double ear_speech_estimate_s(const char *text, int rate);
  * whole words whose last character is within the first fraction of its characters
  * (strlen(text) at 1). Thread: any. */
 size_t ear_speech_said_len(const char *text, double fraction);
+
+/* ---- The speech duck ---------------------------------------------------------------------
+ *
+ * Speech that bypasses the stage (speech-dispatcher, the player's screen reader) must
+ * still duck the music, so a game holds a duck rule (ear_stage_set_duck) down while it
+ * speaks. The rule is one, here: a line holds it s_per_char seconds per character (UTF-8
+ * characters; s_per_char 0 means EAR_SPEECH_DUCK_S_PER_CHAR), and muted speech ducks
+ * nothing. */
+#define EAR_SPEECH_DUCK_S_PER_CHAR 0.06
+
+/* How long text holds the duck: its characters times s_per_char (0: the default); 0 for
+ * NULL. Thread: any. */
+double ear_speech_duck_hold_s(const char *text, double s_per_char);
+/* Holds the stage's duck rule named rule down for ear_speech_duck_hold_s(text,
+ * s_per_char), unless speech is muted (speech may be NULL: not muted). Nothing for a
+ * NULL stage, rule or text, or an empty rule (EAR_OK). Otherwise
+ * ear_stage_trigger_duck's result (EAR_E_NOT_FOUND for a rule the stage does not have).
+ * Thread: game. */
+ear_result ear_speech_duck(const ear_speech *speech, ear_stage *stage, const char *rule,
+                           const char *text, double s_per_char);
 
 /* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */
 ear_voice_id ear_speech_stage_voice(const ear_speech *speech);

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The text rules both speech outputs share (speech.c, speech_web.c): decoding one UTF-8
- * character strictly (no overlong forms, surrogates or code points above U+10FFFF, as
- * ear_utf8_valid), what ear_speech_say_char and ear_speech_say_key accept, the names of
- * outputs, priorities and punctuation, the default config, the console's line (line_fn or
- * stdout), and ear_speech_say's two shorthands. The names and the rules are pure functions: any
- * thread.
+ * The text rules of speech, the first file of the module (speech_internal.h): decoding
+ * one UTF-8 character strictly (no overlong forms, surrogates or code points above
+ * U+10FFFF, as ear_utf8_valid), what ear_speech_say_char and ear_speech_say_key accept,
+ * the words a character or key is shown as, the names of outputs, priorities and
+ * punctuation, the default config and the console's line (line_fn or stdout). The names
+ * and the rules are pure functions: any thread.
  */
 #include "speech_internal.h"
 
@@ -36,6 +36,16 @@ bool ear__speech_key_valid(const char *key_name) {
         i += n;
     }
     return true;
+}
+
+const char *ear__speech_shown(ear__speech_say_kind what, const char *text, bool words,
+                              char *buf, size_t size) {
+    if (what == EAR__SAY_CHAR && strcmp(text, " ") == 0) return "space";
+    if (what != EAR__SAY_KEY || !words || size == 0) return text;
+    snprintf(buf, size, "%s", text);
+    for (char *p = buf; *p; p++)
+        if (*p == '_') *p = ' '; /* "shift_a" -> "shift a" */
+    return buf;
 }
 
 void ear__speech_write_line(const ear_speech_config *cfg, const char *text) {
@@ -80,14 +90,6 @@ ear_result ear_speech_punctuation_parse(const char *name, ear_speech_punctuation
             return EAR_OK;
         }
     return EAR_E_NOT_FOUND;
-}
-
-ear_result ear_speech_speak(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_INTERRUPT);
-}
-
-ear_result ear_speech_speak_queued(ear_speech *sp, const char *text) {
-    return ear_speech_say(sp, text, EAR_SPEECH_MESSAGE);
 }
 
 ear_speech_config ear_speech_config_default(void) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * Speech takes time (speech.h): the timeline both outputs keep on the game thread. One
+ * Speech takes time (speech.h): the timeline the game side keeps on the game thread. One
  * line is said at a time; the others wait in order. What a new line does follows SSIP's
  * priorities, as speech-dispatcher applies them and as espeak-ng on the stage does:
  *
@@ -18,11 +18,19 @@
  * and cut goes to the listener with the words said by then. The estimate of a line's
  * length and the words said by a fraction of its time are here too (the console and the
  * web build time lines by the estimate).
+ *
+ * A line whose backend reports (speech-dispatcher's BEGIN / END / CANCEL events) is not
+ * ended by its estimate: its END report ends it whole at the clock, its CUT report cuts
+ * it, and the lines after it start then. Should no report come (a daemon that never
+ * answers), a guard ends it 3 times its estimate and 5 s after it began.
  */
 #include "speech_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#define GUARD_TIMES 3.0 /* a reported line with no report ends after 3 estimates */
+#define GUARD_S     5.0 /* and 5 s */
 
 const char *ear_speech_event_name(ear_speech_event_kind kind) {
     switch (kind) {
@@ -179,12 +187,14 @@ static ear_result enqueue(ear__speech_timeline *tl, ear__speech_line *l) {
 }
 
 ear_result ear__timeline_say(ear__speech_timeline *tl, const char *text,
-                             ear_speech_priority priority, bool again, double full_s) {
+                             ear_speech_priority priority, bool again, bool reported,
+                             double full_s, uint64_t *out_id) {
     ear__speech_line l = {0};
     l.text = ear__speech_copy(text, EAR_SPEECH_TEXT_MAX - 1);
     if (!l.text) return EAR_E_OUT_OF_MEMORY;
     l.priority = priority;
     l.again = again;
+    l.reported = reported;
     l.full_s = full_s > 0 ? full_s : 0;
     if (tl->wait_count == tl->wait_cap && priority != EAR_SPEECH_INTERRUPT) {
         /* room first, so that running out of memory changes nothing */
@@ -197,6 +207,12 @@ ear_result ear__timeline_say(ear__speech_timeline *tl, const char *text,
         tl->wait = grown;
         tl->wait_cap = cap;
     }
+    if ((unsigned)priority > EAR_SPEECH_PROGRESS) {
+        free(l.text);
+        return EAR_E_INVALID_ARG;
+    }
+    l.id = ++tl->last_id;
+    if (out_id) *out_id = l.id;
     bool busy = tl->now.text || tl->wait_count;
     switch (priority) {
     case EAR_SPEECH_INTERRUPT:
@@ -244,10 +260,17 @@ void ear__timeline_stop(ear__speech_timeline *tl) {
     if (tl->progress.text) drop(tl, &tl->progress);
 }
 
+/* When the line being said ends by the clock: its estimate, or for a reported line the
+ * guard (then it counts as said whole, in the estimate's time). */
+static double end_of(const ear__speech_line *l) {
+    return l->reported ? l->start_s + GUARD_TIMES * l->full_s + GUARD_S
+                       : l->start_s + l->full_s;
+}
+
 void ear__timeline_advance(ear__speech_timeline *tl, double now_s) {
     if (!(now_s > tl->clock_s)) return;
-    while (tl->now.text && tl->now.start_s + tl->now.full_s <= now_s) {
-        double end_s = tl->now.start_s + tl->now.full_s;
+    while (tl->now.text && end_of(&tl->now) <= now_s) {
+        double end_s = end_of(&tl->now);
         tl->clock_s = end_s; /* what the listener sees starts and ends in order */
         emit(tl, EAR_SPEECH_EVENT_END, &tl->now, tl->now.start_s, tl->now.full_s);
         release(&tl->now);
@@ -255,6 +278,38 @@ void ear__timeline_advance(ear__speech_timeline *tl, double now_s) {
     }
     tl->clock_s = now_s;
     if (!tl->now.text) next(tl, now_s);
+}
+
+void ear__timeline_report(ear__speech_timeline *tl, uint64_t id, ear_speech_event_kind kind) {
+    if (kind == EAR_SPEECH_EVENT_START || id == 0) return;
+    if (tl->now.text && tl->now.id == id) {
+        if (kind == EAR_SPEECH_EVENT_END) {
+            double took = tl->clock_s - tl->now.start_s;
+            tl->now.full_s = took > 0 ? took : 0; /* what it really took */
+            emit(tl, EAR_SPEECH_EVENT_END, &tl->now, tl->now.start_s, tl->now.full_s);
+            release(&tl->now);
+        } else {
+            cut_now(tl);
+        }
+        next(tl, tl->clock_s);
+        return;
+    }
+    if (kind != EAR_SPEECH_EVENT_CUT) return;
+    /* A waiting line the daemon dropped (its priority rules, another client's speech). */
+    for (size_t i = 0; i < tl->wait_count; i++) {
+        if (tl->wait[i].id != id) continue;
+        drop(tl, &tl->wait[i]);
+        memmove(tl->wait + i, tl->wait + i + 1, (tl->wait_count - i - 1) * sizeof *tl->wait);
+        tl->wait_count--;
+        return;
+    }
+    if (tl->progress.text && tl->progress.id == id) drop(tl, &tl->progress);
+}
+
+void ear__timeline_unreport(ear__speech_timeline *tl) {
+    tl->now.reported = false;
+    for (size_t i = 0; i < tl->wait_count; i++) tl->wait[i].reported = false;
+    tl->progress.reported = false;
 }
 
 bool ear__timeline_current(const ear__speech_timeline *tl, ear_speech_event *out) {
@@ -280,28 +335,4 @@ void ear__timeline_free(ear__speech_timeline *tl) {
     free(tl->wait);
     tl->wait = NULL;
     tl->wait_count = tl->wait_cap = 0;
-}
-
-/* ---- The public face, the same for every output ---------------------------------------- */
-
-void ear_speech_set_listener(ear_speech *sp, ear_speech_event_fn fn, void *user) {
-    ear__speech_timeline *tl = ear__speech_timeline_of(sp);
-    if (!tl) return;
-    tl->fn = fn;
-    tl->user = user;
-}
-
-void ear_speech_advance(ear_speech *sp, double now_s) {
-    ear__speech_timeline *tl = ear__speech_timeline_of(sp);
-    if (tl) ear__timeline_advance(tl, now_s);
-}
-
-bool ear_speech_speaking(const ear_speech *sp) {
-    const ear__speech_timeline *tl = ear__speech_timeline_of_const(sp);
-    return tl && ear__timeline_current(tl, NULL);
-}
-
-bool ear_speech_current(const ear_speech *sp, ear_speech_event *out) {
-    const ear__speech_timeline *tl = ear__speech_timeline_of_const(sp);
-    return tl && ear__timeline_current(tl, out);
 }

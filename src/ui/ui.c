@@ -55,7 +55,7 @@ ear_ui_config ear_ui_config_default(void) {
     c.prefix_timeout_s = 1.0;
     c.music_volume = 1.0f;
     c.music_crossfade_s = 1.0f;
-    c.duck_s_per_char = 0.06;
+    c.duck_s_per_char = EAR_SPEECH_DUCK_S_PER_CHAR;
     return c;
 }
 
@@ -326,12 +326,10 @@ void ear_ui_play(ear_ui_context *uc, ear_ui_sound_slot slot) {
 
 /* ---- Speech ------------------------------------------------------------------------------ */
 
+/* The speech duck is speech's rule (ear_speech_duck): the UI only names its rule. */
 static void duck_for(ear_ui_context *uc, const char *text) {
-    /* Muted speech is not heard: nothing to duck under. */
-    if (!uc->ui->duck[0] || !uc->stage || ear_speech_muted(uc->speech)) return;
-    double chars = (double)ear_utf8_count(text, strlen(text));
-    (void)ear_stage_trigger_duck(uc->stage, uc->ui->duck,
-                                 (float)(chars * uc->ui->cfg.duck_s_per_char));
+    (void)ear_speech_duck(uc->speech, uc->stage, uc->ui->duck, text,
+                          uc->ui->cfg.duck_s_per_char);
 }
 
 void ear_ui_say(ear_ui_context *uc, const char *text) {

@@ -134,6 +134,37 @@ TEST(saved_settings_reach_the_module_at_the_next_start) {
     ear_speech_destroy(sp);
 }
 
+TEST(the_players_settings_hold_until_the_game_changes_one) {
+    ASSERT_TRUE(daemon_up());
+    /* The game starts as the runner starts it: what the settings menu saved (nothing
+     * yet) read into the config; so nothing of voice, rate or volume is sent. */
+    ear_storage *st;
+    ASSERT_OK(ear_storage_create(NULL, &st));
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.dispatcher_socket = daemon_.socket;
+    cfg.skip_braille = true;
+    ear_speech_settings_load(st, &cfg);
+    ear_storage_destroy(st);
+    ASSERT_FALSE(cfg.use_rate);
+    ASSERT_FALSE(cfg.use_volume);
+    ASSERT_NULL(cfg.voice);
+    ear_speech *sp;
+    ASSERT_OK(ear_speech_create(&cfg, &sp));
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    /* The daemon's defaults are in force: its voice, rate 37, volume 55. */
+    ASSERT_OK(ear_speech_speak_queued(sp, "started"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|started|earshot-alpha|37|none|55", false), 0);
+    /* The player moves the rate slider (ear_ctx_set_speech_rate sends it so): the rate
+     * is the game's from then on, the volume still the player's; then the volume. */
+    ear_speech_set_rate(sp, -20);
+    ASSERT_OK(ear_speech_speak_queued(sp, "slower"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|slower|earshot-alpha|-20|none|55", false), 0);
+    ear_speech_set_volume(sp, 10);
+    ASSERT_OK(ear_speech_speak_queued(sp, "softer"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|softer|earshot-alpha|-20|none|10", false), 0);
+    ear_speech_destroy(sp);
+}
+
 TEST(an_interrupting_message_cancels_and_a_queued_one_waits) {
     ASSERT_TRUE(daemon_up());
     ear_speech *sp = connect_speech("interrupts");
@@ -252,6 +283,131 @@ TEST(characters_and_keys_go_through_ssip) {
     ear_speech_destroy(sp);
 }
 
+/* ---- What the daemon reports ------------------------------------------------------------ */
+
+/* The lines a listener heard: kind, text, said and full seconds. */
+typedef struct heard_log {
+    int count;
+    ear_speech_event_kind kind[16];
+    char text[16][64];
+    double said_s[16], full_s[16];
+} heard_log;
+
+static void on_line(void *user, const ear_speech_event *e) {
+    heard_log *h = user;
+    if (h->count >= 16) return;
+    h->kind[h->count] = e->kind;
+    snprintf(h->text[h->count], sizeof h->text[0], "%s", e->text);
+    h->said_s[h->count] = e->said_s;
+    h->full_s[h->count] = e->full_s;
+    h->count++;
+}
+
+static double mono_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Advances the speech's clock (seconds since t0) every 10 ms until the listener has heard
+ * n events, at most 10 s. */
+static bool heard_by(ear_speech *sp, heard_log *h, int n, double t0) {
+    for (int i = 0; i < 1000 && h->count < n; i++) {
+        speechd_sleep_ms(10);
+        ear_speech_advance(sp, mono_s() - t0);
+    }
+    return h->count >= n;
+}
+
+/* Another client cancels everything every client says (SSIP "CANCEL all"), over a raw
+ * connection: the daemon, not the game, cuts the game's line. */
+static bool cancel_all_from_another_client(void) {
+    int s = socket(AF_UNIX, SOCK_STREAM, 0);
+    if (s < 0) return false;
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    snprintf(addr.sun_path, sizeof addr.sun_path, "%s", daemon_.socket);
+    bool ok = connect(s, (struct sockaddr *)&addr, sizeof addr) == 0;
+    const char *lines[] = {"SET SELF CLIENT_NAME test:other:main\r\n", "CANCEL all\r\n"};
+    char reply[512];
+    for (int i = 0; ok && i < 2; i++) {
+        ok = write(s, lines[i], strlen(lines[i])) == (ssize_t)strlen(lines[i]);
+        ssize_t n = ok ? read(s, reply, sizeof reply - 1) : -1;
+        ok = n > 0 && reply[0] == '2'; /* 2xx: done */
+    }
+    close(s);
+    return ok;
+}
+
+TEST(the_daemon_reports_when_a_line_ends) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech *sp = connect_speech("reports");
+    ASSERT_NOT_NULL(sp);
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    heard_log h;
+    memset(&h, 0, sizeof h);
+    ear_speech_set_listener(sp, on_line, &h);
+    double t0 = mono_s();
+    ear_speech_advance(sp, 0.001);
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold eight"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold eight|", true), 0);
+    /* Its estimate (0.62 s) is long past, but the daemon is still saying it. */
+    speechd_sleep_ms(1500);
+    ear_speech_advance(sp, mono_s() - t0);
+    ASSERT_TRUE(ear_speech_speaking(sp));
+    ASSERT_EQ(h.count, 1);
+    ASSERT_EQ(h.kind[0], EAR_SPEECH_EVENT_START);
+    /* The module is done: the daemon's END ends the line whole, as long as it took. */
+    speechd_release(&daemon_);
+    ASSERT_GE(speechd_wait(&daemon_, "done|hold eight", false), 0);
+    ASSERT_TRUE(heard_by(sp, &h, 2, t0));
+    ASSERT_EQ(h.kind[1], EAR_SPEECH_EVENT_END);
+    ASSERT_STR_EQ(h.text[1], "hold eight");
+    ASSERT_DBL_GE(h.full_s[1], 1.5);
+    ASSERT_NEAR(h.said_s[1], h.full_s[1], 1e-9);
+    ASSERT_FALSE(ear_speech_speaking(sp));
+    ear_speech_destroy(sp);
+}
+
+TEST(an_interrupting_line_reports_the_first_as_cut) {
+    ASSERT_TRUE(daemon_up());
+    ear_speech *sp = connect_speech("cuts");
+    ASSERT_NOT_NULL(sp);
+    ASSERT_EQ(ear_speech_get_output(sp, 10.0), EAR_SPEECH_OUTPUT_DISPATCHER);
+    heard_log h;
+    memset(&h, 0, sizeof h);
+    ear_speech_set_listener(sp, on_line, &h);
+    double t0 = mono_s();
+    ear_speech_advance(sp, 0.001);
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold nine and a long tail of words"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold nine", true), 0);
+    speechd_sleep_ms(300);
+    ear_speech_advance(sp, mono_s() - t0);
+    ASSERT_OK(ear_speech_speak(sp, "now nine"));
+    ASSERT_GE(h.count, 3);
+    ASSERT_EQ(h.kind[1], EAR_SPEECH_EVENT_CUT);
+    ASSERT_STR_EQ(h.text[1], "hold nine and a long tail of words");
+    ASSERT_DBL_LT(h.said_s[1], h.full_s[1]);
+    ASSERT_EQ(h.kind[2], EAR_SPEECH_EVENT_START);
+    /* The interrupting line ends when the daemon says so. */
+    ASSERT_GE(speechd_wait(&daemon_, "done|now nine", false), 0);
+    ASSERT_TRUE(heard_by(sp, &h, 4, t0));
+    ASSERT_EQ(h.kind[3], EAR_SPEECH_EVENT_END);
+    ASSERT_STR_EQ(h.text[3], "now nine");
+    ASSERT_EQ(speechd_find(&daemon_, "done|hold nine and a long tail of words", false), -1);
+
+    /* A cut the game did not make: another client cancels every client's speech. */
+    ASSERT_OK(ear_speech_speak_queued(sp, "hold ten"));
+    ASSERT_GE(speechd_wait(&daemon_, "say|hold ten|", true), 0);
+    ear_speech_advance(sp, mono_s() - t0);
+    ASSERT_EQ(h.count, 5);
+    ASSERT_TRUE(cancel_all_from_another_client());
+    ASSERT_TRUE(heard_by(sp, &h, 6, t0));
+    ASSERT_EQ(h.kind[5], EAR_SPEECH_EVENT_CUT);
+    ASSERT_STR_EQ(h.text[5], "hold ten");
+    ASSERT_FALSE(ear_speech_speaking(sp));
+    ear_speech_destroy(sp);
+}
+
 static double render_rms(ear_stage *stage, float *buf, uint32_t frames) {
     ear_stage_render(stage, buf, frames);
     return ear_rms(buf, frames, 2, 0);
@@ -316,7 +472,10 @@ TEST(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used) {
 TEST_MAIN(TEST_ENTRY(messages_arrive_in_order_with_the_players_settings),
           TEST_ENTRY(the_games_own_settings_reach_the_module),
           TEST_ENTRY(saved_settings_reach_the_module_at_the_next_start),
+          TEST_ENTRY(the_players_settings_hold_until_the_game_changes_one),
           TEST_ENTRY(an_interrupting_message_cancels_and_a_queued_one_waits),
           TEST_ENTRY(notifications_and_progress_never_pile_up),
           TEST_ENTRY(characters_and_keys_go_through_ssip),
+          TEST_ENTRY(the_daemon_reports_when_a_line_ends),
+          TEST_ENTRY(an_interrupting_line_reports_the_first_as_cut),
           TEST_ENTRY(a_daemon_that_dies_is_noticed_and_one_that_comes_back_is_used))
