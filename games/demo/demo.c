@@ -19,6 +19,7 @@
  * once, the first time the setting is on.
  */
 #include "demo.h"
+#include "levels.h"
 #include "sounds.h"
 
 #include "earshot/assets.h"
@@ -51,247 +52,8 @@
 #define SEND_THING  0.3f /* sparkles, the radio, the beacon */
 #define SEND_HAZARD 0.0f /* dry: see above */
 
-/* ---- Levels --------------------------------------------------------------------------- */
-
-typedef struct level_def {
-    const char *title_key; /* translation key of the level's name */
-    const char *intro_key;
-    const char *music;
-    const char *place; /* the reverb zone's name */
-    const char *room;  /* its reverb preset (ear_reverb_preset_from_name) */
-    float cell_m;
-    bool drive;
-    double par_s; /* the time bonus counts down from here */
-    float fuel_l;
-    const char *map;
-} level_def;
-
-static const level_def levels[DEMO_LEVELS] = {
-    {"level1", "level1.intro", "garden", "garden", "outdoors", 1.0f, false, 60, 0,
-     "##############\n"
-     "#P,,,,,,,#...#\n"
-     "#,,,,,,,,#.*.#\n"
-     "#,,*,,,,,#...#\n"
-     "#,,,,,,,,,,..#\n"
-     "######==###..#\n"
-     "#.....==.....#\n"
-     "#.B...==.....#\n"
-     "##############\n"},
-    {"level2", "level2.intro", "cellar", "cellar", "cave", 1.0f, false, 90, 0,
-     "################\n"
-     "#P.....#.......#\n"
-     "#......#...R...#\n"
-     "#..C...#.......#\n"
-     "#..............#\n"
-     "#......#########\n"
-     "#......#########\n"
-     "#H.............#\n"
-     "#####.##########\n"
-     "#....*.........#\n"
-     "#.........B....#\n"
-     "################\n"},
-    {"level3", "level3.intro", "road", "road", "outdoors", 2.0f, true, 60, 1.5f,
-     "###############\n"
-     "#V............#\n"
-     "#.............#\n"
-     "#...........  #\n"
-     "#########.....#\n"
-     "#########.....#\n"
-     "#.............#\n"
-     "#.............#\n"
-     "#F..######....#\n"
-     "###############\n"},
-};
-
-/* ---- Texts ---------------------------------------------------------------------------- */
-
-static const char english[] =
-    "title = Three Errands\n"
-    "menu.main = Main menu\n"
-    "menu.play = Play\n"
-    "menu.levels = Choose a level\n"
-    "menu.settings = Settings\n"
-    "menu.help = Help\n"
-    "menu.quit = Quit\n"
-    "menu.back = Back\n"
-    "menu.pause = Paused\n"
-    "menu.resume = Resume\n"
-    "menu.restart = Restart level\n"
-    "menu.complete = Level complete\n"
-    "menu.next = Next level\n"
-    "menu.replay = Replay\n"
-    "menu.exit = Exit\n"
-    "menu.gameover = Game over\n"
-    "menu.retry = Retry\n"
-    "set.master = Master volume\n"
-    "set.music = Music volume\n"
-    "set.sound = Sound volume\n"
-    "set.speech = Speech volume\n"
-    "set.rate = Speech rate\n"
-    "set.language = Language\n"
-    "set.keys = Key help\n"
-    "set.headphones = Headphones (3D sound)\n"
-    "set.repeat_delay = Key repeat delay\n"
-    "set.repeat_every = Key repeat interval\n"
-    "quit.ask = Quit the game?\n"
-    "load.failed = {level} could not be loaded: {why}\n"
-    "load.stay = You stay in {current}.\n"
-    "load.stay_menu = You are in the main menu.\n"
-    "load.no_start = the map has no start ('{tile}').\n"
-    "load.no_goal = the map has no goal ('{tile}').\n"
-    "best = Best time {time} seconds.\n"
-    "best.label = {level}, best time {time} seconds\n"
-    "hrtf.unavailable = 3D sound unavailable: {why} Sounds are panned.\n"
-    "lang.en = English\n"
-    "lang.de = German\n"
-    "level1 = Level 1: the garden\n"
-    "level2 = Level 2: the cellar\n"
-    "level3 = Level 3: the road\n"
-    "level1.intro = Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.\n"
-    "level2.intro = Level 2: the cellar. Follow the bell. Find the radio, then the sparkle "
-    "and the beacon beyond the hall. A humming drone patrols the hall: wait until it has "
-    "passed.\n"
-    "level3.intro = Level 3: the road. You are in the car. Up is gas, Down brakes, Left and "
-    "Right steer. Follow the bell to the finish before the fuel runs out.\n"
-    "found.pickup = Sparkle found.\n"
-    "found.radio = Radio found.\n"
-    "found.left = {n} to go.\n"
-    "hurt = Ouch! {n} lives left.\n"
-    "hurt.one = Ouch! 1 life left.\n"
-    "complete = Level complete. Time {time} seconds. Score {score}.\n"
-    "gameover = Game over. Score {score}.\n"
-    "fuel.out = Out of fuel.\n"
-    "where = {level}. The bell is {where}. {found} of {total} found. Time {time} seconds, "
-    "score {score}.\n"
-    "facing = Facing {compass}. The bell is at {clock}.\n"
-    "speed = {speed}, gear {gear}, {fuel} liters of fuel.\n"
-    "status = Time {time} seconds, score {score}, {lives} lives.\n"
-    "status.one = Time {time} seconds, score {score}, 1 life.\n"
-    "status.car = Time {time} seconds, score {score}. The car: {speed}, gear {gear} of "
-    "{gears}, {fuel} of {tank} liters of fuel.\n"
-    "speed.foot = You are on foot: S tells the car's speed, gear and fuel when you drive.\n"
-    "keys = Up and Down walk, Left and Right turn. C says where you face, W where you are, T "
-    "time and score, S the car's speed. F1 repeats, H reads the history. Escape pauses.\n"
-    "keys.car = Up is gas, Down brakes and then reverses, Left and Right steer. S says speed, "
-    "gear and fuel, T time, score and what the car has, W where you are, C where you face. F1 "
-    "repeats, H reads the history. Escape pauses.\n"
-    "help = Follow the guide bell: it rings a few steps ahead on the way to your next goal. "
-    "Walls tick as you come near. Sparkles, the radio and the beacon are goals. Avoid the "
-    "humming drone.\n"
-    "save.broken = The save file was damaged and has been set aside. The game starts from the "
-    "defaults.\n"
-    "save.done = Saved.\n"
-    "save.failed = Could not save.\n"
-    "hint.follow = Follow the bell\n"
-    "hint.car = You are in the car\n"
-    "focus.lost = Paused: the window lost focus.\n"
-    "focus.back = Resumed.\n"
-    "focus.still = The window has focus again. Still paused.\n";
-
-static const char german[] =
-    "title = Drei Besorgungen\n"
-    "menu.main = Hauptmenü\n"
-    "menu.play = Spielen\n"
-    "menu.levels = Level wählen\n"
-    "menu.settings = Einstellungen\n"
-    "menu.help = Hilfe\n"
-    "menu.quit = Beenden\n"
-    "menu.back = Zurück\n"
-    "menu.pause = Pause\n"
-    "menu.resume = Weiter\n"
-    "menu.restart = Level neu starten\n"
-    "menu.complete = Level geschafft\n"
-    "menu.next = Nächstes Level\n"
-    "menu.replay = Nochmal\n"
-    "menu.exit = Ende\n"
-    "menu.gameover = Spiel vorbei\n"
-    "menu.retry = Neuer Versuch\n"
-    "set.master = Gesamtlautstärke\n"
-    "set.music = Musiklautstärke\n"
-    "set.sound = Geräuschlautstärke\n"
-    "set.speech = Sprachlautstärke\n"
-    "set.rate = Sprechtempo\n"
-    "set.language = Sprache\n"
-    "set.keys = Tastenhilfe\n"
-    "set.headphones = Kopfhörer (3D-Klang)\n"
-    "set.repeat_delay = Tastenwiederholung nach\n"
-    "set.repeat_every = Tastenwiederholung alle\n"
-    "quit.ask = Spiel beenden?\n"
-    "load.failed = {level} konnte nicht geladen werden: {why}\n"
-    "load.stay = Du bleibst in {current}.\n"
-    "load.stay_menu = Du bist im Hauptmenü.\n"
-    "load.no_start = die Karte hat keinen Start ('{tile}').\n"
-    "load.no_goal = die Karte hat kein Ziel ('{tile}').\n"
-    "best = Bestzeit {time} Sekunden.\n"
-    "best.label = {level}, Bestzeit {time} Sekunden\n"
-    "hrtf.unavailable = 3D-Klang nicht verfügbar: {why} Die Geräusche werden gepannt.\n"
-    "lang.en = Englisch\n"
-    "lang.de = Deutsch\n"
-    "level1 = Level 1: der Garten\n"
-    "level2 = Level 2: der Keller\n"
-    "level3 = Level 3: die Straße\n"
-    "level1.intro = Level 1: der Garten. Folge der Glocke. Finde zwei Funken, dann das "
-    "Leuchtfeuer.\n"
-    "level2.intro = Level 2: der Keller. Folge der Glocke. Finde das Radio, dann den Funken "
-    "und das Leuchtfeuer hinter der Halle. Eine brummende Drohne streift durch die Halle: "
-    "warte, bis sie vorbei ist.\n"
-    "level3.intro = Level 3: die Straße. Du sitzt im Auto. Pfeil hoch gibt Gas, Pfeil runter "
-    "bremst, links und rechts lenken. Folge der Glocke ins Ziel, bevor der Tank leer ist.\n"
-    "found.pickup = Funken gefunden.\n"
-    "found.radio = Radio gefunden.\n"
-    "found.left = Noch {n}.\n"
-    "hurt = Autsch! Noch {n} Leben.\n"
-    "hurt.one = Autsch! Noch 1 Leben.\n"
-    "complete = Level geschafft. Zeit {time} Sekunden. Punkte {score}.\n"
-    "gameover = Spiel vorbei. Punkte {score}.\n"
-    "fuel.out = Der Tank ist leer.\n"
-    "where = {level}. Die Glocke ist {where}. {found} von {total} gefunden. Zeit {time} "
-    "Sekunden, Punkte {score}.\n"
-    "facing = Blick nach {compass}. Die Glocke ist auf {clock}.\n"
-    "speed = {speed}, Gang {gear}, {fuel} Liter im Tank.\n"
-    "status = Zeit {time} Sekunden, Punkte {score}, {lives} Leben.\n"
-    "status.one = Zeit {time} Sekunden, Punkte {score}, 1 Leben.\n"
-    "status.car = Zeit {time} Sekunden, Punkte {score}. Das Auto: {speed}, Gang {gear} von "
-    "{gears}, {fuel} von {tank} Litern im Tank.\n"
-    "speed.foot = Du gehst zu Fuß: S sagt Tempo, Gang und Tank, wenn du fährst.\n"
-    "keys = Pfeil hoch und runter gehen, links und rechts drehen. C sagt die Blickrichtung, W "
-    "wo du bist, T Zeit und Punkte, S das Tempo des Autos. F1 wiederholt, H liest den Verlauf. "
-    "Escape pausiert.\n"
-    "keys.car = Pfeil hoch gibt Gas, Pfeil runter bremst und fährt dann rückwärts, links und "
-    "rechts lenken. S sagt Tempo, Gang und Tank, T Zeit, Punkte und was das Auto hat, W wo du "
-    "bist, C die Blickrichtung. F1 wiederholt, H liest den Verlauf. Escape pausiert.\n"
-    "help = Folge der Glocke: sie klingt ein paar Schritte voraus auf dem Weg zum nächsten "
-    "Ziel. Wände ticken, wenn du ihnen nahe kommst. Funken, das Radio und das Leuchtfeuer sind "
-    "Ziele. Weiche der brummenden Drohne aus.\n"
-    "save.broken = Der Spielstand war beschädigt und wurde beiseitegelegt. Das Spiel beginnt "
-    "mit den Voreinstellungen.\n"
-    "save.done = Gespeichert.\n"
-    "save.failed = Speichern nicht möglich.\n"
-    "hint.follow = Folge der Glocke\n"
-    "hint.car = Du sitzt im Auto\n"
-    "focus.lost = Pausiert: das Fenster hat den Fokus verloren.\n"
-    "focus.back = Fortgesetzt.\n"
-    "focus.still = Das Fenster hat wieder den Fokus. Weiter pausiert.\n";
-
 static const char *const language_choices[] = {"lang.en", "lang.de"};
 static const char *const language_codes[] = {"en", "de"};
-
-bool demo_text(const char *language, const char *key, char *out, size_t cap) {
-    const char *table = language && strcmp(language, "de") == 0 ? german : english;
-    size_t klen = strlen(key);
-    for (const char *line = table; *line;) {
-        const char *end = strchr(line, '\n');
-        if (!end) end = line + strlen(line);
-        if (strncmp(line, key, klen) == 0 && strncmp(line + klen, " = ", 3) == 0) {
-            const char *v = line + klen + 3;
-            snprintf(out, cap, "%.*s", (int)(end - v), v);
-            return true;
-        }
-        line = *end ? end + 1 : end;
-    }
-    if (cap) out[0] = '\0';
-    return false;
-}
 
 /* ---- State ---------------------------------------------------------------------------- */
 
@@ -321,6 +83,14 @@ typedef enum screen { SCREEN_MENU, SCREEN_GAME } screen;
 
 struct demo {
     demo_options opt;
+    char data_dir[512]; /* levels/ and lang/ are in it */
+    /* the levels, read from their files at the start; a level whose file could not be
+     * read or is wrong cannot be played: why says why, when it is chosen */
+    demo_level levels[DEMO_LEVELS];
+    bool level_ok[DEMO_LEVELS];
+    char level_why[DEMO_LEVELS][400];
+    ear_lang *texts;  /* the game's texts (the .lang files in lang/) for demo_text */
+    bool texts_ok;
     ear_storage *save;
     bool save_broken;
     settings set;
@@ -541,10 +311,44 @@ static void focus_rule(ear_ctx *ctx, demo *d) {
         say(ctx, ear_tr(ctx, d->paused_by_player ? "focus.still" : "focus.back"));
 }
 
+/* The game's texts for demo_text, from lang/ (the same files start() loads into the
+ * engine's tables). */
+static void load_texts(demo *d) {
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/lang", d->data_dir);
+    if (ear_lang_create(NULL, &d->texts) != EAR_OK) return;
+    ear_lang_load_info info;
+    memset(&info, 0, sizeof info);
+    ear_result r = ear_lang_load_dir(d->texts, dir, &info);
+    d->texts_ok = r == EAR_OK && info.entries > 0 && info.malformed_lines == 0 &&
+                  info.unreadable_files == 0;
+    if (!d->texts_ok)
+        ear_log(EAR_LOG_ERROR, "demo", "the game's texts (%s): %s", dir,
+                info.first_error[0] ? info.first_error : ear_result_string(r));
+}
+
+/* The levels from levels/level<N>.level. */
+static void load_levels(demo *d) {
+    for (int i = 0; i < DEMO_LEVELS; i++) {
+        char path[700], name[40];
+        snprintf(name, sizeof name, "levels/level%d.level", i + 1);
+        snprintf(path, sizeof path, "%s/%s", d->data_dir, name);
+        d->level_ok[i] = demo_level_load(path, name, &d->levels[i], d->level_why[i],
+                                         sizeof d->level_why[i]) == EAR_OK;
+        if (!d->level_ok[i]) {
+            /* it is still named when it is chosen: "Level 2: the cellar could not ..." */
+            snprintf(d->levels[i].title_key, sizeof d->levels[i].title_key, "level%d", i + 1);
+            ear_log(EAR_LOG_ERROR, "demo", "%s", d->level_why[i]);
+        }
+    }
+}
+
 demo *demo_create(const demo_options *options) {
     demo *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->opt = *options;
+    const char *data = options->data_dir ? options->data_dir : options->assets_dir;
+    snprintf(d->data_dir, sizeof d->data_dir, "%s", data ? data : ".");
     ear_storage_config sc = ear_storage_config_default();
     sc.path = options->save_path;
     if (!options->plain_save) {
@@ -558,13 +362,31 @@ demo *demo_create(const demo_options *options) {
     d->save_broken = ear_storage_broken_path(d->save) != NULL;
     load_settings(d);
     if (options->language) d->set.language = strcmp(options->language, "de") == 0 ? 1 : 0;
+    load_texts(d);
+    load_levels(d);
     return d;
 }
 
 void demo_destroy(demo *d) {
     if (!d) return;
     ear_storage_destroy(d->save);
+    for (int i = 0; i < DEMO_LEVELS; i++) demo_level_free(&d->levels[i]);
+    ear_lang_destroy(d->texts);
     free(d);
+}
+
+bool demo_text(demo *d, const char *language, const char *key, char *out, size_t cap) {
+    if (cap) out[0] = '\0';
+    if (!d->texts || ear_lang_set_language(d->texts, language ? language : "en") != EAR_OK)
+        return false;
+    const char *v = ear_lang_get(d->texts, key);
+    if (!v || v == key) return false;
+    snprintf(out, cap, "%s", v);
+    return true;
+}
+
+const char *demo_level_title_key(const demo *d, int level) {
+    return level >= 1 && level <= DEMO_LEVELS ? d->levels[level - 1].title_key : "";
 }
 
 void demo_close(demo *d) {
@@ -610,7 +432,7 @@ static const char *const drive_sounds[] = {"guide",     "engine_low", "engine_hi
 
 static void swap_level_assets(ear_ctx *ctx, demo *d, int level) {
     ear_assets *a = ear_ctx_assets(ctx);
-    const level_def *def = &levels[level - 1];
+    const demo_level *def = &d->levels[level - 1];
     const char *const *names = def->drive ? drive_sounds : walk_sounds;
     size_t n = def->drive ? sizeof drive_sounds / sizeof *drive_sounds
                           : sizeof walk_sounds / sizeof *walk_sounds;
@@ -700,7 +522,7 @@ static void register_sound_sets(ear_ctx *ctx, demo *d) {
 /* The level's room: a reverb zone over its whole map (from a cell's edge to the far cell's,
  * 10 m up and down), the place's preset, reached in 0.25 s. The world sets the stage's room
  * at the next sync, once the ear is inside. */
-static void set_room(demo *d, ear_world *w, const level_def *def) {
+static void set_room(demo *d, ear_world *w, const demo_level *def) {
     ear_reverb_preset preset;
     ear_reverb_zone z = ear_reverb_zone_default(def->place);
     if (ear_reverb_preset_from_name(def->room, &preset) != EAR_OK ||
@@ -802,28 +624,40 @@ static void play_menu_music(ear_ctx *ctx, demo *d);
  * reason in why (the builder's "row 3, column 4: ..." or the missing tile). Nothing of
  * the level being played is touched, so a level that cannot load leaves it whole. */
 static ear_level *build_map(ear_ctx *ctx, demo *d, int level, char *why, size_t cap) {
-    const level_def *def = &levels[level - 1];
-    const char *text = d->opt.maps[level - 1] ? d->opt.maps[level - 1] : def->map;
-    ear_level *map = NULL;
-    ear_level_error err;
-    memset(&err, 0, sizeof err);
-    if (ear_level_build(text, def->cell_m, 3.0f, &map, &err) != EAR_OK) {
-        snprintf(why, cap, "%s.", err.message[0] ? err.message : "the map is not a map");
+    const demo_level *def = &d->levels[level - 1];
+    if (!d->level_ok[level - 1]) {
+        snprintf(why, cap, "%s", d->level_why[level - 1]);
         return NULL;
     }
-    uint32_t start = def->drive ? 'V' : 'P', goal = def->drive ? 'F' : 'B';
-    if (ear_level_tile_count(map, start) == 0 || ear_level_tile_count(map, goal) == 0) {
+    ear_level *map = NULL;
+    demo_map_check c;
+    const char *file = d->opt.map_files[level - 1];
+    if (file) {
+        /* a map of its own (--map): read at each load, every line the map */
+        char *text = NULL, err[600];
+        size_t size = 0;
+        if (ear_file_read(file, DEMO_LEVEL_MAX_BYTES, NULL, &text, &size, err, sizeof err) !=
+            EAR_OK) {
+            snprintf(why, cap, "%s.", err);
+            return NULL;
+        }
+        c = demo_level_build_map(def, text, size, file, 1, &map, why, cap);
+        ear_allocator a = ear_allocator_resolve(NULL);
+        a.free_fn(text, a.user);
+    } else {
+        c = demo_level_build_map(def, NULL, 0, NULL, 0, &map, why, cap);
+    }
+    if (c == DEMO_MAP_NO_START || c == DEMO_MAP_NO_GOAL) {
         /* the builder's reasons are English (as the HRTF loader's); this one is the game's */
-        bool no_start = ear_level_tile_count(map, start) == 0;
-        char tile[2] = {(char)(no_start ? start : goal), '\0'};
+        bool no_start = c == DEMO_MAP_NO_START;
+        char tile[2] = {(char)(no_start ? demo_level_start_tile(def) : demo_level_goal_tile(def)),
+                        '\0'};
         ear_lang_arg a[1] = {arg_s("tile", tile)};
         if (ear_lang_format(ear_ctx_lang(ctx), no_start ? "load.no_start" : "load.no_goal", a,
                             1, why, cap, NULL) != EAR_OK)
             snprintf(why, cap, "%s", tile);
-        ear_level_destroy(map);
-        return NULL;
     }
-    return map;
+    return map; /* a failure is logged and said by load_failed */
 }
 
 /* A level that could not be loaded is said, with why, and the player stays where they
@@ -832,14 +666,14 @@ static ear_level *build_map(ear_ctx *ctx, demo *d, int level, char *why, size_t 
 static void load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
     ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, why);
     char text[800];
-    ear_lang_arg a[2] = {arg_s("level", ear_tr(ctx, levels[level - 1].title_key)),
+    ear_lang_arg a[2] = {arg_s("level", ear_tr(ctx, d->levels[level - 1].title_key)),
                          arg_s("why", why)};
     if (ear_lang_format(ear_ctx_lang(ctx), "load.failed", a, 2, text, sizeof text, NULL) !=
         EAR_OK)
         snprintf(text, sizeof text, "%s", why);
     char stay[300] = "";
     ear_lang_arg c[1] = {
-        arg_s("current", d->map ? ear_tr(ctx, levels[d->level - 1].title_key) : "")};
+        arg_s("current", d->map ? ear_tr(ctx, d->levels[d->level - 1].title_key) : "")};
     ear_lang_format(ear_ctx_lang(ctx), d->map ? "load.stay" : "load.stay_menu", c, 1, stay,
                     sizeof stay, NULL);
     snprintf(text + strlen(text), sizeof text - strlen(text), " %s", stay);
@@ -857,7 +691,7 @@ static void load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
 /* Loads a level from its built map (build_map's, taken). */
 static void load_level(ear_ctx *ctx, demo *d, int level, ear_level *map) {
     unload_level(ctx, d);
-    const level_def *def = &levels[level - 1];
+    const demo_level *def = &d->levels[level - 1];
     swap_level_assets(ctx, d, level);
     register_sound_sets(ctx, d);
     ear_physics *ph = ear_ctx_physics(ctx);
@@ -917,24 +751,26 @@ static void load_level(ear_ctx *ctx, demo *d, int level, ear_level *map) {
     }
     ear_world_follow(w, d->player);
     /* objectives in order: the radio, the pickups, then the goal */
-    const uint32_t kinds[] = {'R', '*', def->drive ? 'F' : 'B'};
-    const thing_kind tk[] = {THING_RADIO, THING_PICKUP, THING_GOAL};
-    for (int k = 0; k < 3; k++) {
-        for (size_t i = 0; i < ear_level_tile_count(d->map, kinds[k]); i++) {
+    for (size_t k = 0; k < def->objective_count; k++) {
+        uint32_t kind = def->objectives[k];
+        thing_kind tk = kind == DEMO_TILE_RADIO     ? THING_RADIO
+                        : kind == DEMO_TILE_SPARKLE ? THING_PICKUP
+                                                    : THING_GOAL;
+        for (size_t i = 0; i < ear_level_tile_count(d->map, kind); i++) {
             if (d->thing_count == MAX_THINGS) break;
-            ear_level_tile(d->map, kinds[k], i, &c, &row, &col);
+            ear_level_tile(d->map, kind, i, &c, &row, &col);
             thing *t = &d->things[d->thing_count++];
-            t->kind = tk[k];
+            t->kind = tk;
             t->pos = (ear_vec3){c.x, 0.5f, c.z};
             t->done = false;
             t->body = add_body(ph, "objective", EAR_BODY_FIXED, t->pos, 0.2f, true);
-            const char *sound = tk[k] == THING_PICKUP  ? "sparkle"
-                                : tk[k] == THING_RADIO ? "radio"
-                                : def->drive           ? "win"
-                                                       : "beacon";
-            if (!def->drive || tk[k] != THING_GOAL)
-                set_loop(w, t->body, sound, tk[k] == THING_RADIO ? 0.8f : 0.35f,
-                         tk[k] == THING_RADIO, 1.0f, SEND_THING);
+            const char *sound = tk == THING_PICKUP  ? "sparkle"
+                                : tk == THING_RADIO ? "radio"
+                                : def->drive        ? "win"
+                                                    : "beacon";
+            if (!def->drive || tk != THING_GOAL)
+                set_loop(w, t->body, sound, tk == THING_RADIO ? 0.8f : 0.35f,
+                         tk == THING_RADIO, 1.0f, SEND_THING);
         }
     }
     /* hazards patrol their row between the walls */
@@ -1036,15 +872,15 @@ static double best_time(demo *d, int level) {
 static const char *level_label(ear_ctx *ctx, demo *d, int level) {
     static const char *const keys[DEMO_LEVELS] = {"pick.level1", "pick.level2", "pick.level3"};
     double best = best_time(d, level);
-    if (!(best > 0)) return levels[level - 1].title_key;
+    if (!(best > 0)) return d->levels[level - 1].title_key;
     for (int l = 0; l < 2; l++) {
         char title[128], format[128], t[32], text[256];
-        demo_text(language_codes[l], levels[level - 1].title_key, title, sizeof title);
-        demo_text(language_codes[l], "best.label", format, sizeof format);
+        demo_text(d, language_codes[l], d->levels[level - 1].title_key, title, sizeof title);
+        demo_text(d, language_codes[l], "best.label", format, sizeof format);
         fmt_time(t, sizeof t, best, l == 1);
         /* "{level}, best time {time} seconds": the two fields in order */
         const char *a = strstr(format, "{level}"), *b = strstr(format, "{time}");
-        if (!a || !b || b < a) return levels[level - 1].title_key;
+        if (!a || !b || b < a) return d->levels[level - 1].title_key;
         snprintf(text, sizeof text, "%.*s%s%.*s%s%s", (int)(a - format), format, title,
                  (int)(b - (a + 7)), a + 7, t, b + 6);
         ear_lang_set_text(ear_ctx_lang(ctx), language_codes[l], keys[level - 1], text);
@@ -1324,7 +1160,7 @@ static void place_guide(ear_ctx *ctx, demo *d, ear_vec3 from) {
     pc.diagonal = true;
     ear_vec3 target = t->pos;
     if (ear_level_find_path(d->map, from, t->pos, &pc, &path) == EAR_OK) {
-        size_t ahead = levels[d->level - 1].drive ? 3 : 2;
+        size_t ahead = d->levels[d->level - 1].drive ? 3 : 2;
         size_t i = path.count - 1 < ahead ? path.count - 1 : ahead;
         target = path.points[i];
         if (i == path.count - 1) target = t->pos;
@@ -1339,7 +1175,7 @@ static float dist2d(ear_vec3 a, ear_vec3 b) {
 }
 
 static void finish_level(ear_ctx *ctx, demo *d) {
-    const level_def *def = &levels[d->level - 1];
+    const demo_level *def = &d->levels[d->level - 1];
     d->completed = true;
     double bonus = def->par_s - d->time_s;
     if (bonus > 0) d->score += (long)(bonus * 10);
@@ -1497,7 +1333,7 @@ static void drive_step(ear_ctx *ctx, demo *d) {
 
 static void play_step(ear_ctx *ctx, demo *d) {
     ear_physics *ph = ear_ctx_physics(ctx);
-    const level_def *def = &levels[d->level - 1];
+    const demo_level *def = &d->levels[d->level - 1];
     d->time_s += ear_ctx_dt(ctx);
     if (def->drive)
         drive_step(ctx, d);
@@ -1589,7 +1425,7 @@ static void speak_where(ear_ctx *ctx, demo *d) {
     snprintf(s, sizeof s, "%ld", d->score);
     snprintf(found, sizeof found, "%zu", d->current);
     snprintf(total, sizeof total, "%zu", d->thing_count);
-    ear_lang_arg a[6] = {arg_s("level", ear_tr(ctx, levels[d->level - 1].title_key)),
+    ear_lang_arg a[6] = {arg_s("level", ear_tr(ctx, d->levels[d->level - 1].title_key)),
                          arg_s("where", where),
                          arg_s("found", found),
                          arg_s("total", total),
@@ -1683,8 +1519,14 @@ static void start(ear_ctx *ctx, void *user) {
     ear_speech_set_listener(ear_ctx_speech(ctx), heard, d);
     if (d->opt.sounds_in_memory) demo_sounds_make(register_sound, ear_ctx_assets(ctx));
     ear_lang *lang = ear_ctx_lang(ctx);
-    ear_lang_load_text(lang, "en", english, sizeof english - 1, "demo english", NULL);
-    ear_lang_load_text(lang, "de", german, sizeof german - 1, "demo german", NULL);
+    char dir[600];
+    snprintf(dir, sizeof dir, "%s/lang", d->data_dir);
+    ear_lang_load_info info;
+    memset(&info, 0, sizeof info);
+    if (ear_lang_load_dir(lang, dir, &info) != EAR_OK || info.malformed_lines ||
+        info.unreadable_files)
+        ear_log(EAR_LOG_ERROR, "demo", "the game's texts (%s): %s", dir,
+                info.first_error[0] ? info.first_error : "the folder could not be read");
     ear_stage *st = ear_ctx_stage(ctx);
     ear_duck_rule speech = {.trigger = EAR_BUS_UI, .target = EAR_BUS_MUSIC, .gain_db = -12};
     snprintf(speech.name, sizeof speech.name, "speech");

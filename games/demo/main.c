@@ -40,6 +40,8 @@ static const char usage_text[] =
     "  --speech-log FILE   what was heard: \"<start s>\\t<text>\\theard\" for each line\n"
     "                      said whole, \"...\\tcut <said s>/<full s>\" for one cut short\n"
     "  --level N           start straight in level N (1..3)\n"
+    "  --map FILE          with --level N: level N's map from FILE (the game's tile\n"
+    "                      characters, every line the map)\n"
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
     "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
@@ -202,7 +204,7 @@ int main(int argc, char **argv) {
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
     const char *assets = DEMO_ASSETS, *bot_log_path = NULL, *bot_keys_path = NULL;
-    const char *hrtf_path = EAR_HRTF_DEFAULT_PATH;
+    const char *hrtf_path = EAR_HRTF_DEFAULT_PATH, *map_path = NULL;
     int level = 0, headphones = 0;
     double seconds = 0;
     for (int i = 1; i < argc; i++) {
@@ -239,6 +241,8 @@ int main(int argc, char **argv) {
                         DEMO_LEVELS);
                 return 2;
             }
+        } else if (!strcmp(a, "--map") && v) {
+            map_path = argv[++i];
         } else if (!strcmp(a, "--lang") && v) {
             lang = argv[++i];
             if (strcmp(lang, "en") && strcmp(lang, "de")) {
@@ -292,6 +296,11 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     if (autoplay && !level) level = 1;
+    if (map_path && !level) {
+        fprintf(stderr, "earshot-demo: --map %s: needs --level N (the level it replaces)\n",
+                map_path);
+        return 2;
+    }
 
     run r = {0};
     ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1};
@@ -341,6 +350,7 @@ int main(int argc, char **argv) {
     o.language = lang;
     o.start_level = level;
     o.assets_dir = assets;
+    if (map_path) o.map_files[level - 1] = map_path;
     o.on_line = on_line;
     o.line_user = &r;
     o.load_hrtf = load_hrtf;
@@ -354,13 +364,15 @@ int main(int argc, char **argv) {
     }
     if (r.bot) {
         /* The bot listens in the language the game speaks: the words from its table. */
-        static const char *const keys[] = {"menu.complete", "menu.gameover", "menu.play",
-                                           "menu.next",     "menu.exit",     "menu.retry",
-                                           "hint.follow",   "hint.car",      "level1",
-                                           "level2",        "level3"};
+        const char *keys[] = {"menu.complete",           "menu.gameover",
+                              "menu.play",               "menu.next",
+                              "menu.exit",               "menu.retry",
+                              "hint.follow",             "hint.car",
+                              demo_level_title_key(d, 1), demo_level_title_key(d, 2),
+                              demo_level_title_key(d, 3)};
         char words[11][96];
         for (int k = 0; k < 11; k++)
-            demo_text(demo_language(d), keys[k], words[k], sizeof words[k]);
+            demo_text(d, demo_language(d), keys[k], words[k], sizeof words[k]);
         bot_words w = {words[0], words[1], words[2],
                        words[3], words[4], words[5],
                        words[6], words[7], {words[8], words[9], words[10]}};

@@ -17,6 +17,7 @@
 int main(void) {
     demo_options o = {0};
     o.save_path = WEB_SAVE;
+    o.data_dir = "/demo"; /* the levels and texts, packed in (web/CMakeLists.txt) */
     o.sounds_in_memory = true;
     o.plain_save = true;
     o.screen_reader_speech = true; /* the live regions: the settings offer no speech sliders */
