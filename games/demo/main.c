@@ -139,7 +139,8 @@ static bool close_log(ear_file_writer *w, const char *flag) {
 /* A line whose fate is known. The log says what was heard: "<start s>\t<text>\theard",
  * or "cut <said s>/<full s>" for a line cut short (0.00 for one dropped before it began).
  * The bot hears what a player heard: a whole line when it was said whole, the words said
- * before the cut of a cut one, nothing of a dropped one. */
+ * before the cut of a cut one (none: an empty line, speech that began), nothing of a
+ * dropped one. */
 static void on_line(void *user, const ear_speech_event *e) {
     run *r = user;
     bool whole = e->kind == EAR_SPEECH_EVENT_END;
@@ -150,7 +151,9 @@ static void on_line(void *user, const ear_speech_event *e) {
         snprintf(fate, sizeof fate, "cut %.2f/%.2f", e->said_s, e->full_s);
     if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\t%s\n", e->start_s, e->text, fate);
     if (r->echo) printf("%7.2f  %s  [%s]\n", e->start_s, e->text, fate);
-    if (r->bot && e->said_len > 0) {
+    /* a line cut before its first word is still heard as speech that began: an empty
+     * line (the bot in the car stops to listen) */
+    if (r->bot && (e->said_len > 0 || e->said_s > 0)) {
         char said[EAR_SPEECH_TEXT_MAX];
         size_t n = e->said_len < sizeof said ? e->said_len : sizeof said - 1;
         memcpy(said, e->text, n);
