@@ -193,13 +193,34 @@ static bool is_german(demo *d) {
 
 static const char save_secret[] = "earshot-demo-three-errands-v1";
 
+/* A value from the save, checked where it enters (the save is a file anyone can edit, and
+ * the web's is plain text): within [lo, hi] as the settings' sliders offer it, clamped
+ * there when it is a number beyond (1e30 is 100 percent, as the menu says and as it plays);
+ * not a number at all (NaN, inf) is the default. */
+static double save_number(demo *d, const char *key, double fallback, double lo, double hi) {
+    double v = ear_storage_get_double(d->save, key, fallback);
+    if (isnan(v) || isinf(v)) {
+        if (ear_storage_has(d->save, key))
+            ear_log(EAR_LOG_WARN, "demo", "the save's %s is not a number: %g instead", key,
+                    fallback);
+        return fallback;
+    }
+    if (v < lo || v > hi) {
+        double c = v < lo ? lo : hi;
+        ear_log(EAR_LOG_WARN, "demo", "the save's %s (%g) is outside %g to %g: %g instead", key,
+                v, lo, hi, c);
+        return c;
+    }
+    return v;
+}
+
 static void load_settings(demo *d) {
     ear_storage *s = d->save;
-    d->set.master = ear_storage_get_double(s, "settings.master", 100);
-    d->set.music = ear_storage_get_double(s, "settings.music", 60);
-    d->set.sound = ear_storage_get_double(s, "settings.sound", 100);
-    d->set.speech = ear_storage_get_double(s, "settings.speech", 100);
-    d->set.rate = (int)ear_storage_get_int(s, "settings.rate", 0);
+    d->set.master = save_number(d, "settings.master", 100, 0, 100);
+    d->set.music = save_number(d, "settings.music", 60, 0, 100);
+    d->set.sound = save_number(d, "settings.sound", 100, 0, 100);
+    d->set.speech = save_number(d, "settings.speech", 100, 0, 100);
+    d->set.rate = (int)save_number(d, "settings.rate", 0, -100, 100);
     const char *lang = ear_storage_get_string(s, "settings.language", "en");
     d->set.language = strcmp(lang, "de") == 0 ? 1 : 0;
     d->set.headphones = ear_storage_get_bool(s, "settings.headphones", false);
