@@ -105,7 +105,9 @@ static void update(ear_ctx *ctx, void *user) {
 static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
     (void)user;
     if (ear_ctx_headless(ctx))
-        printf("event: %s %s %s %s %d\n", e->kind, e->widget, e->item, e->value, e->index);
+        printf("event: %s %s %s position %d checked %d number %g index %d text '%s'\n",
+               ear_ui_event_kind_name(e->kind), e->widget, e->item, e->position, e->checked,
+               e->number, e->index, e->text);
 }
 
 static void end(ear_ctx *ctx, void *user) {

@@ -1093,11 +1093,10 @@ static void choose(demo *d, demo_route r, int level) {
 
 static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
     demo *d = user;
-    bool clicked = strcmp(e->kind, EAR_UI_CLICKED) == 0;
-    if (clicked && strcmp(e->widget, "levels") == 0) {
-        choose(d, DEMO_ROUTE_PLAY, atoi(e->item));
-    } else if (clicked && strcmp(e->widget, "main") == 0) {
-        if (strcmp(e->item, "play") == 0) {
+    if (ear_ui_event_is(e, EAR_UI_CLICKED, "levels", NULL)) {
+        choose(d, DEMO_ROUTE_PLAY, e->position + 1); /* the buttons are the levels in order */
+    } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", NULL)) {
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", "play")) {
             int next = 1;
             for (int i = 1; i <= DEMO_LEVELS; i++) {
                 char key[32];
@@ -1105,64 +1104,69 @@ static void on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
                 if (ear_storage_get_bool(d->save, key, false) && i < DEMO_LEVELS) next = i + 1;
             }
             choose(d, DEMO_ROUTE_PLAY, next);
-        } else if (strcmp(e->item, "help") == 0) {
+        } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", "help")) {
             ear_ui_message(ctx, "help", "menu.help", "help");
-        } else if (strcmp(e->item, "quit") == 0) {
+        } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", "quit")) {
             ask_quit(ctx);
         }
-    } else if (strcmp(e->widget, "quit") == 0) {
+    } else if (ear_ui_event_is(e, EAR_UI_CONFIRMED, "quit", "yes")) {
         /* the question: Yes quits; No and Escape leave the menu under it as it was */
-        if (strcmp(e->kind, EAR_UI_CONFIRMED) == 0 && strcmp(e->item, "yes") == 0)
-            choose(d, DEMO_ROUTE_EXIT, 0);
-    } else if (clicked && strcmp(e->widget, "pause") == 0) {
-        if (strcmp(e->item, "resume") == 0) {
+        choose(d, DEMO_ROUTE_EXIT, 0);
+    } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "pause", NULL)) {
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "resume")) {
             d->paused_by_player = false;
             ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
-        } else if (strcmp(e->item, "restart") == 0) {
+        } else if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "restart")) {
             choose(d, DEMO_ROUTE_RETRY, d->level);
-        } else if (strcmp(e->item, "levels") == 0) {
+        } else if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "levels")) {
             choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
-        } else if (strcmp(e->item, "quit") == 0) {
+        } else if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "quit")) {
             ask_quit(ctx); /* the level in progress would be lost */
         }
-    } else if (strcmp(e->kind, EAR_UI_CLOSED) == 0 && strcmp(e->widget, "pause") == 0) {
+    } else if (ear_ui_event_is(e, EAR_UI_CLOSED, "pause", NULL)) {
         if (d->paused_by_player && d->route == DEMO_ROUTE_NONE) {
             d->paused_by_player = false;
             ear_time_resume(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
         }
-    } else if (clicked &&
-               (strcmp(e->widget, "complete") == 0 || strcmp(e->widget, "gameover") == 0)) {
-        if (strcmp(e->item, "next") == 0) choose(d, DEMO_ROUTE_NEXT, d->level + 1);
-        if (strcmp(e->item, "replay") == 0) choose(d, DEMO_ROUTE_REPLAY, d->level);
-        if (strcmp(e->item, "retry") == 0) choose(d, DEMO_ROUTE_RETRY, d->level);
-        if (strcmp(e->item, "levels") == 0) choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
-        if (strcmp(e->item, "exit") == 0) choose(d, DEMO_ROUTE_EXIT, 0);
-    } else if (strcmp(e->kind, EAR_UI_CANCELLED) == 0 &&
-               (strcmp(e->widget, "complete") == 0 || strcmp(e->widget, "gameover") == 0)) {
+    } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "complete", NULL) ||
+               ear_ui_event_is(e, EAR_UI_CLICKED, "gameover", NULL)) {
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "next"))
+            choose(d, DEMO_ROUTE_NEXT, d->level + 1);
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "replay"))
+            choose(d, DEMO_ROUTE_REPLAY, d->level);
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "retry"))
+            choose(d, DEMO_ROUTE_RETRY, d->level);
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "levels"))
+            choose(d, DEMO_ROUTE_LEVEL_SELECT, 0);
+        if (ear_ui_event_is(e, EAR_UI_CLICKED, NULL, "exit")) choose(d, DEMO_ROUTE_EXIT, 0);
+    } else if (ear_ui_event_is(e, EAR_UI_CANCELLED, "complete", NULL) ||
+               ear_ui_event_is(e, EAR_UI_CANCELLED, "gameover", NULL)) {
         choose(d, DEMO_ROUTE_MENU, 0); /* Escape: back to the main menu */
-    } else if (strcmp(e->widget, "settings") == 0) {
-        if (strcmp(e->kind, EAR_UI_CHANGED) == 0) {
-            double v = strtod(e->value, NULL);
-            if (strcmp(e->item, "master") == 0) d->set.master = v;
-            if (strcmp(e->item, "music") == 0) d->set.music = v;
-            if (strcmp(e->item, "sound") == 0) d->set.sound = v;
-            if (strcmp(e->item, "speech") == 0) d->set.speech = v;
-            if (strcmp(e->item, "rate") == 0) d->set.rate = (int)v;
-            if (strcmp(e->item, "repeat_delay") == 0) d->set.repeat_delay_s = v;
-            if (strcmp(e->item, "repeat_every") == 0) d->set.repeat_every_s = v;
-            if (strcmp(e->item, "language") == 0 && e->index >= 0 && e->index < 2)
-                d->set.language = e->index;
-            bool headphones = strcmp(e->item, "headphones") == 0;
-            if (headphones) {
-                d->set.headphones = e->index == 1;
-                d->opt.headphones = 0; /* the player's choice now rules, not the flag */
-            }
-            store_settings(d);
-            apply_settings(ctx, d);
-            if (headphones) apply_headphones(ctx, d, d->set.headphones);
-        } else if (clicked && strcmp(e->item, "keys") == 0) {
-            say(ctx, ear_tr(ctx, "keys"));
+    } else if (ear_ui_event_is(e, EAR_UI_CHANGED, "settings", NULL)) {
+        /* sliders carry their number, the language its choice's index, headphones the
+         * toggle's state */
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "master")) d->set.master = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "music")) d->set.music = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "sound")) d->set.sound = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "speech")) d->set.speech = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "rate")) d->set.rate = (int)e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "repeat_delay"))
+            d->set.repeat_delay_s = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "repeat_every"))
+            d->set.repeat_every_s = e->number;
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "language") && e->index >= 0 &&
+            e->index < 2)
+            d->set.language = e->index;
+        bool headphones = ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "headphones");
+        if (headphones) {
+            d->set.headphones = e->checked;
+            d->opt.headphones = 0; /* the player's choice now rules, not the flag */
         }
+        store_settings(d);
+        apply_settings(ctx, d);
+        if (headphones) apply_headphones(ctx, d, d->set.headphones);
+    } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "settings", "keys")) {
+        say(ctx, ear_tr(ctx, "keys"));
     }
 }
 

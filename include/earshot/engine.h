@@ -49,16 +49,34 @@ extern "C" {
 
 typedef struct ear_ctx ear_ctx;
 
-/* One event from the UI module (include/earshot/ui.h): which widget, what happened
- * ("clicked", "changed", "confirmed", "cancelled", "closed"), a value, an index and the
- * item it concerns ("" when none). The strings are copied when posted and live until
- * the end of the frame. */
+/* What a UI event reports (ear_ui_event.kind; include/earshot/ui.h says when each is
+ * posted). */
+typedef enum ear_ui_event_kind {
+    EAR_UI_EVENT_NONE = 0,
+    EAR_UI_CLICKED,   /* a button was pressed (a slider or choice: Enter on it) */
+    EAR_UI_CHANGED,   /* a value changed */
+    EAR_UI_CONFIRMED, /* a dialog's closing button; a submitted form's fields and button;
+                         a text input submitted */
+    EAR_UI_CANCELLED, /* Escape, or a button that cancels */
+    EAR_UI_CLOSED,    /* a widget left the stack */
+    EAR_UI_EVENT_KIND_COUNT
+} ear_ui_event_kind;
+
+/* One event from the UI module (include/earshot/ui.h): what happened, in which widget,
+ * to which item, and the item's value as a value: a slider's number, a choice's index,
+ * a toggle's state, a text's text. Nothing in it needs parsing. The strings are copied
+ * when posted and live until the end of the frame. */
 typedef struct ear_ui_event {
-    const char *widget;
-    const char *kind;
-    const char *value;
-    int index;
-    const char *item;
+    ear_ui_event_kind kind;
+    const char *widget; /* the widget's id */
+    const char *item;   /* the item's id; "" when the event concerns the whole widget */
+    int position;       /* the item's place among the widget's items, from 0; -1 when
+                           there is no item */
+    bool checked;       /* toggles: checked */
+    double number;      /* sliders: the value */
+    int index;          /* choices: the chosen choice's index */
+    const char *text;   /* text items and inputs: the text; choices: the choice's key;
+                           "" otherwise */
 } ear_ui_event;
 
 /* A scene: callbacks with user data, every one optional. The runner copies the struct.

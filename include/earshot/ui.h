@@ -110,12 +110,19 @@ typedef struct ear_ui_value {
     char text[EAR_UI_TEXT_MAX];
 } ear_ui_value;
 
-/* Event kinds (ear_ui_event.kind). */
-#define EAR_UI_CLICKED   "clicked"   /* a button was pressed (item: its id) */
-#define EAR_UI_CHANGED   "changed"   /* a value changed (item, value, index) */
-#define EAR_UI_CONFIRMED "confirmed" /* a dialog or text was accepted; a form's fields */
-#define EAR_UI_CANCELLED "cancelled" /* Escape (or a cancel button) */
-#define EAR_UI_CLOSED    "closed"    /* a widget left the stack */
+/* Events (ear_ui_event and its kinds, EAR_UI_CLICKED ..., are declared in engine.h, as
+ * the runner hands them to the scene's on_ui). */
+
+/* "clicked", "changed", "confirmed", "cancelled", "closed" ("none" for
+ * EAR_UI_EVENT_NONE); NULL out of range. For logs: a game reads the enum. Thread: any. */
+const char *ear_ui_event_kind_name(ear_ui_event_kind kind);
+
+/* Whether the event is of that kind, for that widget and that item (NULL widget or item:
+ * any). The way a scene's on_ui reads an event, as ImGui's `if (Button("Play"))` reads a
+ * button: `if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", "play")) start_game(ctx);`.
+ * NULL e answers false. Thread: any. */
+bool ear_ui_event_is(const ear_ui_event *e, ear_ui_event_kind kind, const char *widget,
+                     const char *item);
 
 /* ---- Widgets --------------------------------------------------------------------------- */
 
@@ -256,7 +263,7 @@ size_t ear_ui_event_count(ear_ctx *ctx);
 const ear_ui_event *ear_ui_event_at(ear_ctx *ctx, size_t index);
 /* The first event of this kind for that widget and item (NULL widget or item: any),
  * or NULL. Thread: game. */
-const ear_ui_event *ear_ui_find_event(ear_ctx *ctx, const char *kind, const char *widget,
+const ear_ui_event *ear_ui_find_event(ear_ctx *ctx, ear_ui_event_kind kind, const char *widget,
                                       const char *item);
 bool ear_ui_clicked(ear_ctx *ctx, const char *widget, const char *item);
 const ear_ui_event *ear_ui_changed(ear_ctx *ctx, const char *widget, const char *item);
@@ -275,10 +282,11 @@ void ear_ui_say_queued(ear_ui_context *uc, const char *text);
 void ear_ui_play(ear_ui_context *uc, ear_ui_sound_slot slot);
 /* The sound name a slot resolves to for this widget ("" for silence). Thread: game. */
 const char *ear_ui_sound_name(ear_ui_context *uc, ear_ui_sound_slot slot);
-/* Posts an event for this widget (strings copied). EAR_E_STATE when EAR_UI_EVENTS
- * events exist already. Thread: game. */
-ear_result ear_ui_post(ear_ui_context *uc, const char *kind, const char *item,
-                       const char *value, int index);
+/* Posts an event for this widget: event's kind, item and values; its widget is the
+ * context's (event->widget is ignored; strings copied, NULL ones as ""). EAR_E_INVALID_ARG
+ * without an event or for a kind out of range; EAR_E_STATE when EAR_UI_EVENTS events exist
+ * already. Thread: game. */
+ear_result ear_ui_post(ear_ui_context *uc, const ear_ui_event *event);
 /* Keys through the raw view: pressed this frame; pressed or repeating while held (the
  * UI's repeat timing); held; this frame's typed text. A key that was held when the top
  * widget opened or resumed is none of these until it is let go and pressed again
@@ -409,7 +417,7 @@ size_t ear_ui_menu_focused(const ear_ui_menu *menu);
  * closes it, posting "confirmed" (item "ok"). Keys are translation keys. Thread: game. */
 ear_result ear_ui_message(ear_ctx *ctx, const char *id, const char *title, const char *message);
 /* A yes/no question: Yes and No buttons (Up/Down/Left/Right/Tab, first letters), Enter
- * answers with "confirmed" (item "yes" or "no", index 0 or 1); Escape posts
+ * answers with "confirmed" (item "yes" or "no", position 0 or 1); Escape posts
  * "cancelled". default_no focuses No first. Thread: game. */
 ear_result ear_ui_question(ear_ctx *ctx, const char *id, const char *question, bool default_no);
 

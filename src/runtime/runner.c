@@ -771,15 +771,14 @@ ear_result ear_ctx_post_ui_event(ear_ctx *ctx, const ear_ui_event *event) {
     if (r->phase != PHASE_UI || r->ui_event_count == MAX_UI_EVENTS) return EAR_E_STATE;
     ear_ui_event *e = &r->ui_events[r->ui_event_count];
     size_t arena = r->ui_arena_used;
+    *e = *event;
     e->widget = copy_str(r, event->widget ? event->widget : "");
-    e->kind = copy_str(r, event->kind ? event->kind : "");
-    e->value = copy_str(r, event->value ? event->value : "");
     e->item = copy_str(r, event->item ? event->item : "");
-    if (!e->widget || !e->kind || !e->value || !e->item) {
+    e->text = copy_str(r, event->text ? event->text : "");
+    if (!e->widget || !e->item || !e->text) {
         r->ui_arena_used = arena;
         return EAR_E_OUT_OF_MEMORY;
     }
-    e->index = event->index;
     r->ui_event_count++;
     return EAR_OK;
 }

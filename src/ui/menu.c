@@ -30,6 +30,7 @@ typedef struct menu_item {
     char *id, *label, *unit, *format;
     char **choices;
     ear__text_edit *edit; /* text items */
+    int position;         /* its place among the menu's items, for its events */
 } menu_item;
 
 struct ear_ui_menu {
@@ -187,6 +188,7 @@ ear_result ear_ui_menu_add(ear_ui_menu *m, const ear_ui_item *item) {
     }
     if (it.def.kind == EAR_UI_CHOICE && it.def.selected >= it.def.choice_count)
         it.def.selected = 0;
+    it.position = (int)m->count;
     m->items[m->count++] = it;
     return EAR_OK;
 }
@@ -222,56 +224,60 @@ size_t ear_ui_menu_focused(const ear_ui_menu *m) {
     return m ? m->focus : 0;
 }
 
-static void value_of(const menu_item *it, ear_ui_value *v, char *text, size_t size,
-                     int *index) {
+/* The item's value as a menu hands it on (ear_ui_menu_value, CloseWith). */
+static void value_of(const menu_item *it, ear_ui_value *v) {
     memset(v, 0, sizeof *v);
     const ear_ui_item *d = &it->def;
-    *index = 0;
-    text[0] = '\0';
     switch (d->kind) {
     case EAR_UI_BUTTON:
     case EAR_UI_SUBMENU:
         v->kind = EAR_UI_VALUE_NONE;
-        ear__ui_copy(text, size, d->id);
+        ear__ui_copy(v->text, sizeof v->text, d->id);
         break;
     case EAR_UI_TOGGLE:
         v->kind = EAR_UI_VALUE_BOOL;
         v->flag = d->checked;
-        *index = d->checked ? 1 : 0;
-        ear__ui_copy(text, size, d->checked ? "1" : "0");
         break;
-    case EAR_UI_SLIDER: {
+    case EAR_UI_SLIDER:
         v->kind = EAR_UI_VALUE_NUMBER;
         v->number = d->value;
-        *index = (int)lround((d->value - d->min) / d->step);
-        int decimals = d->decimals > 0 ? d->decimals : ear__ui_step_decimals(d->step);
-        if (decimals > 6) decimals = 6;
-        snprintf(text, size, "%.*f", decimals, d->value);
         break;
-    }
     case EAR_UI_CHOICE:
         v->kind = EAR_UI_VALUE_INDEX;
         v->index = (int)d->selected;
-        *index = (int)d->selected;
-        ear__ui_copy(text, size, d->choices[d->selected]);
+        ear__ui_copy(v->text, sizeof v->text, d->choices[d->selected]);
         break;
     case EAR_UI_TEXT:
         v->kind = EAR_UI_VALUE_TEXT;
-        ear__ui_copy(text, size, it->edit->buf);
-        *index = (int)ear_utf8_count(it->edit->buf, it->edit->len);
+        ear__ui_copy(v->text, sizeof v->text, it->edit->buf);
         break;
     }
-    ear__ui_copy(v->text, sizeof v->text, text);
-    if (d->kind != EAR_UI_TOGGLE && d->kind != EAR_UI_SLIDER) v->index = *index;
+}
+
+/* Posts an event of that kind about the item, with its value: a toggle's state, a
+ * slider's number, a choice's index and key, a text's text. */
+static void post_item(ear_ui_context *uc, ear_ui_event_kind kind, const menu_item *it) {
+    const ear_ui_item *d = &it->def;
+    ear_ui_event e = {.kind = kind, .item = it->id, .position = it->position};
+    switch (d->kind) {
+    case EAR_UI_BUTTON:
+    case EAR_UI_SUBMENU: break;
+    case EAR_UI_TOGGLE: e.checked = d->checked; break;
+    case EAR_UI_SLIDER: e.number = d->value; break;
+    case EAR_UI_CHOICE:
+        e.index = (int)d->selected;
+        e.text = d->choices[d->selected];
+        break;
+    case EAR_UI_TEXT: e.text = it->edit->buf; break;
+    }
+    ear_ui_post(uc, &e);
 }
 
 ear_result ear_ui_menu_value(const ear_ui_menu *m, const char *item_id, ear_ui_value *out) {
     if (!m || !item_id || !out) return EAR_E_INVALID_ARG;
     size_t i = find_item(m, item_id);
     if (i == SIZE_MAX) return EAR_E_NOT_FOUND;
-    char text[EAR_UI_TEXT_MAX];
-    int index;
-    value_of(&m->items[i], out, text, sizeof text, &index);
+    value_of(&m->items[i], out);
     return EAR_OK;
 }
 
@@ -314,11 +320,7 @@ static void say_title(ear_ui_context *uc, const ear_ui_menu *m) {
 /* ---- Changing values ------------------------------------------------------------------- */
 
 static void post_changed(ear_ui_context *uc, const menu_item *it) {
-    ear_ui_value v;
-    char text[EAR_UI_TEXT_MAX];
-    int index;
-    value_of(it, &v, text, sizeof text, &index);
-    ear_ui_post(uc, EAR_UI_CHANGED, it->id, text, index);
+    post_item(uc, EAR_UI_CHANGED, it);
 }
 
 static void unavailable(ear_ui_context *uc) {
@@ -534,27 +536,22 @@ static void press_button(ear_ui_context *uc, ear_ui_menu *m, size_t i, ear_ui_st
         return;
     }
     ear_ui_play(uc, EAR_UI_SOUND_ACTIVATE);
-    ear_ui_post(uc, EAR_UI_CLICKED, it->id, it->id, (int)i);
+    post_item(uc, EAR_UI_CLICKED, it);
     if (it->def.cancels) {
-        ear_ui_post(uc, EAR_UI_CANCELLED, it->id, NULL, (int)i);
+        post_item(uc, EAR_UI_CANCELLED, it);
         st->kind = EAR_UI_STATUS_CLOSE;
         return;
     }
     if (!it->def.closes) return;
-    if (m->role == EAR_UI_ROLE_DIALOG)
-        ear_ui_post(uc, EAR_UI_CONFIRMED, it->id, it->id, (int)i);
+    if (m->role == EAR_UI_ROLE_DIALOG) post_item(uc, EAR_UI_CONFIRMED, it);
     if (m->role == EAR_UI_ROLE_FORM) {
         /* A form's fields are confirmed with their values. */
         for (size_t k = 0; k < m->count; k++) {
             const menu_item *f = &m->items[k];
             if (f->def.kind == EAR_UI_BUTTON || f->def.kind == EAR_UI_SUBMENU) continue;
-            ear_ui_value v;
-            char text[EAR_UI_TEXT_MAX];
-            int index;
-            value_of(f, &v, text, sizeof text, &index);
-            ear_ui_post(uc, EAR_UI_CONFIRMED, f->id, text, index);
+            post_item(uc, EAR_UI_CONFIRMED, f);
         }
-        ear_ui_post(uc, EAR_UI_CONFIRMED, it->id, it->id, (int)i);
+        post_item(uc, EAR_UI_CONFIRMED, it);
     }
     close_with(st, it, i);
 }
@@ -595,15 +592,10 @@ static void activate(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
     case EAR_UI_BUTTON: press_button(uc, m, i, st); break;
     case EAR_UI_TOGGLE: flip(uc, it); break;
     case EAR_UI_SLIDER:
-    case EAR_UI_CHOICE: {
-        ear_ui_value v;
-        char text[EAR_UI_TEXT_MAX];
-        int index;
-        value_of(it, &v, text, sizeof text, &index);
+    case EAR_UI_CHOICE:
         ear_ui_play(uc, EAR_UI_SOUND_ACTIVATE);
-        ear_ui_post(uc, EAR_UI_CLICKED, it->id, text, index);
+        post_item(uc, EAR_UI_CLICKED, it);
         break;
-    }
     case EAR_UI_TEXT: text_child(uc, m, i, st); break;
     case EAR_UI_SUBMENU:
         ear_ui_play(uc, EAR_UI_SOUND_ACTIVATE);
@@ -627,7 +619,7 @@ static void escape(ear_ui_context *uc, ear_ui_menu *m, ear_ui_status *st) {
     switch (m->escape) {
     case EAR_UI_ESCAPE_CLOSE: st->kind = EAR_UI_STATUS_CLOSE; break;
     case EAR_UI_ESCAPE_CANCEL:
-        ear_ui_post(uc, EAR_UI_CANCELLED, NULL, NULL, 0);
+        ear_ui_post(uc, &(ear_ui_event){.kind = EAR_UI_CANCELLED, .position = -1});
         st->kind = EAR_UI_STATUS_CLOSE;
         break;
     case EAR_UI_ESCAPE_NONE: ear_ui_play(uc, EAR_UI_SOUND_ERROR); break;

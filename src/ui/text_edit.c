@@ -296,13 +296,16 @@ static void ti_update(ear_ui_context *uc, void *self, ear_ui_status *status) {
     text_input *t = self;
     bool ctrl = ear_ui_key_held(uc, EAR_KEY_LCTRL) || ear_ui_key_held(uc, EAR_KEY_RCTRL);
     if (ear_ui_key_pressed(uc, EAR_KEY_ESCAPE)) {
-        if (!t->child) ear_ui_post(uc, EAR_UI_CANCELLED, NULL, NULL, 0);
+        if (!t->child)
+            ear_ui_post(uc, &(ear_ui_event){.kind = EAR_UI_CANCELLED, .position = -1});
         status->kind = EAR_UI_STATUS_CLOSE;
         return;
     }
     if (ear_ui_key_pressed(uc, EAR_KEY_ENTER) && (!t->edit.multiline || ctrl)) {
         ear_ui_play(uc, EAR_UI_SOUND_ACTIVATE);
-        if (!t->child) ear_ui_post(uc, EAR_UI_CONFIRMED, NULL, t->edit.buf, 0);
+        if (!t->child)
+            ear_ui_post(uc, &(ear_ui_event){
+                                .kind = EAR_UI_CONFIRMED, .position = -1, .text = t->edit.buf});
         status->kind = EAR_UI_STATUS_CLOSE_WITH;
         status->value.kind = EAR_UI_VALUE_TEXT;
         ear__ui_copy(status->value.text, sizeof status->value.text, t->edit.buf);

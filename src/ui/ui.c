@@ -44,42 +44,6 @@ const char *ear_ui_sound_slot_name(ear_ui_sound_slot slot) {
     return slot_names[slot];
 }
 
-/* ---- Strings --------------------------------------------------------------------------- */
-
-size_t ear__ui_copy(char *dst, size_t size, const char *src) {
-    if (!size) return 0;
-    dst[0] = '\0';
-    return ear__ui_append(dst, size, src);
-}
-
-size_t ear__ui_append(char *dst, size_t size, const char *src) {
-    size_t len = strlen(dst);
-    if (!src) return len;
-    size_t n = strlen(src);
-    if (len + n + 1 > size) {
-        /* Cut on a character boundary: never leave half a UTF-8 sequence. */
-        n = ear_utf8_cut(src, n, size - 1 - len);
-    }
-    memcpy(dst + len, src, n);
-    dst[len + n] = '\0';
-    return len + n;
-}
-
-uint32_t ear__utf8_lower_at(const char *s, size_t len, size_t at, size_t *out_next) {
-    size_t next = ear_utf8_next(s, len, at);
-    if (out_next) *out_next = next;
-    if (at >= len) return 0;
-    /* A malformed sequence compares as its first byte. */
-    uint32_t cp = (unsigned char)s[at];
-    ear_utf8_decode(s + at, next - at, &cp);
-    /* ASCII and Latin-1 capitals (Ä, Ö, Ü ...; not the multiplication sign). */
-    if (cp >= 'A' && cp <= 'Z')
-        cp += 32;
-    else if (cp >= 0xc0 && cp <= 0xde && cp != 0xd7)
-        cp += 32;
-    return cp;
-}
-
 /* ---- Creation ------------------------------------------------------------------------ */
 
 ear_ui_config ear_ui_config_default(void) {
@@ -459,33 +423,45 @@ const char *ear_ui_text_typed(ear_ui_context *uc) {
 
 /* ---- Events ----------------------------------------------------------------------------- */
 
-ear_result ear__ui_post(ear_ui *ui, const char *widget_id, const char *kind, const char *item,
-                        const char *value, int index) {
+const char *ear_ui_event_kind_name(ear_ui_event_kind kind) {
+    static const char *const names[EAR_UI_EVENT_KIND_COUNT] = {
+        "none", "clicked", "changed", "confirmed", "cancelled", "closed"};
+    return (unsigned)kind < EAR_UI_EVENT_KIND_COUNT ? names[kind] : NULL;
+}
+
+bool ear_ui_event_is(const ear_ui_event *e, ear_ui_event_kind kind, const char *widget,
+                     const char *item) {
+    if (!e || e->kind != kind) return false;
+    if (widget && strcmp(e->widget ? e->widget : "", widget) != 0) return false;
+    return !item || strcmp(e->item ? e->item : "", item) == 0;
+}
+
+ear_result ear__ui_post(ear_ui *ui, const char *widget_id, const ear_ui_event *event) {
     if (ui->event_count == EAR_UI_EVENTS) {
-        ear_log(EAR_LOG_WARN, "ui", "more than %d UI events in one update; '%s' dropped",
-                EAR_UI_EVENTS, kind);
+        ear_log(EAR_LOG_WARN, "ui",
+                "more than %d UI events in one update; '%s' of '%s' dropped", EAR_UI_EVENTS,
+                ear_ui_event_kind_name(event->kind), widget_id ? widget_id : "");
         return EAR_E_STATE;
     }
     ear__ui_stored_event *s = &ui->events[ui->event_count++];
     ear__ui_copy(s->widget, sizeof s->widget, widget_id ? widget_id : "");
-    ear__ui_copy(s->kind, sizeof s->kind, kind ? kind : "");
-    ear__ui_copy(s->item, sizeof s->item, item ? item : "");
-    ear__ui_copy(s->value, sizeof s->value, value ? value : "");
+    ear__ui_copy(s->item, sizeof s->item, event->item ? event->item : "");
+    ear__ui_copy(s->text, sizeof s->text, event->text ? event->text : "");
+    s->event = *event;
     s->event.widget = s->widget;
-    s->event.kind = s->kind;
     s->event.item = s->item;
-    s->event.value = s->value;
-    s->event.index = index;
+    s->event.text = s->text;
     if (ui->ctx && ear_ctx_post_ui_event(ui->ctx, &s->event) != EAR_OK)
-        ear_log(EAR_LOG_WARN, "ui", "the scene's on_ui misses a '%s' event of '%s'", s->kind,
-                s->widget);
+        ear_log(EAR_LOG_WARN, "ui", "the scene's on_ui misses a '%s' event of '%s'",
+                ear_ui_event_kind_name(s->event.kind), s->widget);
     return EAR_OK;
 }
 
-ear_result ear_ui_post(ear_ui_context *uc, const char *kind, const char *item,
-                       const char *value, int index) {
-    if (!uc || !uc->ui || !kind) return EAR_E_INVALID_ARG;
-    return ear__ui_post(uc->ui, uc->widget_id, kind, item, value, index);
+ear_result ear_ui_post(ear_ui_context *uc, const ear_ui_event *event) {
+    if (!uc || !uc->ui || !event || event->kind <= EAR_UI_EVENT_NONE ||
+        event->kind >= EAR_UI_EVENT_KIND_COUNT)
+        return EAR_E_INVALID_ARG;
+    return ear__ui_post(uc->ui, uc->widget_id, event);
 }
 
 size_t ear_ui_event_count(ear_ctx *ctx) {
@@ -498,17 +474,13 @@ const ear_ui_event *ear_ui_event_at(ear_ctx *ctx, size_t index) {
     return ui && index < ui->event_count ? &ui->events[index].event : NULL;
 }
 
-const ear_ui_event *ear_ui_find_event(ear_ctx *ctx, const char *kind, const char *widget,
+const ear_ui_event *ear_ui_find_event(ear_ctx *ctx, ear_ui_event_kind kind, const char *widget,
                                       const char *item) {
     ear_ui *ui = ear_ui_of(ctx);
-    if (!ui || !kind) return NULL;
-    for (size_t i = 0; i < ui->event_count; i++) {
-        const ear__ui_stored_event *s = &ui->events[i];
-        if (strcmp(s->kind, kind) != 0) continue;
-        if (widget && strcmp(s->widget, widget) != 0) continue;
-        if (item && strcmp(s->item, item) != 0) continue;
-        return &s->event;
-    }
+    if (!ui) return NULL;
+    for (size_t i = 0; i < ui->event_count; i++)
+        if (ear_ui_event_is(&ui->events[i].event, kind, widget, item))
+            return &ui->events[i].event;
     return NULL;
 }
 
@@ -563,7 +535,7 @@ static void pop_top(ear_ui *ui, ear_ctx *ctx) {
     ear__ui_copy(id, sizeof id, e->widget.id);
     destroy_widget(&e->widget);
     ui->depth--;
-    ear__ui_post(ui, id, EAR_UI_CLOSED, NULL, NULL, 0);
+    ear__ui_post(ui, id, &(ear_ui_event){.kind = EAR_UI_CLOSED, .position = -1});
 }
 
 static void resume_below(ear_ui *ui, const ear_ui_value *value) {

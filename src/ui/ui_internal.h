@@ -7,8 +7,6 @@
 #include "earshot/assets.h"
 #include "earshot/ui.h"
 
-#define EAR__UI_KIND_MAX 16
-
 typedef enum ear__ui_state {
     EAR__UI_FRESH = 0,
     EAR__UI_ACTIVE,
@@ -23,11 +21,10 @@ typedef struct ear__ui_entry {
 } ear__ui_entry;
 
 typedef struct ear__ui_stored_event {
-    ear_ui_event event;
+    ear_ui_event event; /* its strings point into the arrays below */
     char widget[EAR_UI_ID_MAX];
-    char kind[EAR__UI_KIND_MAX];
     char item[EAR_UI_ID_MAX];
-    char value[EAR_UI_TEXT_MAX];
+    char text[EAR_UI_TEXT_MAX];
 } ear__ui_stored_event;
 
 typedef struct ear__ui_custom {
@@ -77,9 +74,8 @@ int ear__ui_step_decimals(double step);
 
 /* Builds a widget context for the entry's widget (sounds from its callback). */
 ear_ui_context ear__ui_context(ear_ui *ui, ear_ctx *ctx, const ear_ui_widget *widget);
-/* Posts an event under widget_id. */
-ear_result ear__ui_post(ear_ui *ui, const char *widget_id, const char *kind, const char *item,
-                        const char *value, int index);
+/* Posts an event under widget_id (event->widget ignored; strings copied). */
+ear_result ear__ui_post(ear_ui *ui, const char *widget_id, const ear_ui_event *event);
 /* Builds the built-in clip of a slot (one reference, the caller's). */
 ear_result ear__ui_builtin_clip(ear_ui_sound_slot slot, uint32_t sample_rate, ear_clip **out);
 /* Speaks one character as a screen reader would ("space", "star" for passwords). */

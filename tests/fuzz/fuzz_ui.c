@@ -12,6 +12,7 @@
 #include "earshot/engine.h"
 #include "earshot/ui.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,14 +86,12 @@ static void check_promises(ear_ctx *ctx) {
     ear_ui *ui = ear_ui_of(ctx);
     if (ear_ui_depth(ui) > EAR_UI_DEPTH_MAX) abort();
     if (ear_ui_depth(ui) > 0 && !ear_input_blocked(ear_ctx_input(ctx))) abort();
-    static const char *const kinds[] = {EAR_UI_CLICKED, EAR_UI_CHANGED, EAR_UI_CONFIRMED,
-                                        EAR_UI_CANCELLED, EAR_UI_CLOSED};
     for (size_t i = 0; i < ear_ui_event_count(ctx); i++) {
         const ear_ui_event *e = ear_ui_event_at(ctx, i);
-        bool known = false;
-        for (size_t k = 0; k < 5; k++) known = known || strcmp(e->kind, kinds[k]) == 0;
+        bool known = e->kind > EAR_UI_EVENT_NONE && e->kind < EAR_UI_EVENT_KIND_COUNT;
         if (!known || !e->widget[0]) abort();
-        if (!ear_utf8_valid(e->value, strlen(e->value))) abort();
+        if (!ear_utf8_valid(e->text, strlen(e->text))) abort();
+        if (isnan(e->number)) abort(); /* a slider's number is never NaN */
     }
     ear_speech *sp = ear_ctx_speech(ctx);
     size_t n = ear_speech_history_count(sp);

@@ -45,7 +45,7 @@ static void o_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
 }
 static void o_ui_hook(ear_ctx *ctx, void *user) {
     log_name(user, "hook:ui");
-    ear_ui_event e = {"menu", "clicked", "start", 0, NULL};
+    ear_ui_event e = {.kind = EAR_UI_CLICKED, .widget = "menu", .item = "start"};
     ear_ctx_post_ui_event(ctx, &e);
 }
 static void o_sync_hook(ear_ctx *ctx, void *user) {
@@ -429,7 +429,10 @@ TEST(scene_changes_apply_after_update_and_loop_while_start_asks) {
 
 typedef struct ui_state {
     int events;
-    char widget[32], kind[32], value[32];
+    char widget[32], item[32], text[32];
+    ear_ui_event_kind kind;
+    double number;
+    int index;
     bool pressed_seen, raw_seen;
     ear_result post_outside;
 } ui_state;
@@ -438,10 +441,14 @@ static void ui_hook(ear_ctx *ctx, void *user) {
     (void)user;
     ear_input_set_blocked(ear_ctx_input(ctx), ear_ctx_frame(ctx) >= 2);
     if (ear_ctx_frame(ctx) == 2) {
-        char value[8] = "volume";
-        ear_ui_event e = {"settings", "changed", value, 3, NULL};
+        char item[8] = "volume";
+        ear_ui_event e = {.kind = EAR_UI_CHANGED,
+                          .widget = "settings",
+                          .item = item,
+                          .number = 0.75,
+                          .index = 3}; /* text NULL: "" */
         ear_ctx_post_ui_event(ctx, &e);
-        value[0] = 'X'; /* posted strings are copies */
+        item[0] = 'X'; /* posted strings are copies */
     }
 }
 
@@ -450,8 +457,11 @@ static void ui_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
     ui_state *s = user;
     s->events++;
     snprintf(s->widget, sizeof s->widget, "%s", e->widget);
-    snprintf(s->kind, sizeof s->kind, "%s", e->kind);
-    snprintf(s->value, sizeof s->value, "%s#%d", e->value, e->index);
+    snprintf(s->item, sizeof s->item, "%s", e->item);
+    snprintf(s->text, sizeof s->text, "%s", e->text);
+    s->kind = e->kind;
+    s->number = e->number;
+    s->index = e->index;
 }
 
 static void ui_update(ear_ctx *ctx, void *user) {
@@ -459,7 +469,7 @@ static void ui_update(ear_ctx *ctx, void *user) {
     if (ear_ctx_frame(ctx) == 2) {
         s->pressed_seen = ear_key_pressed(ctx, EAR_KEY_ENTER);
         s->raw_seen = ear_input_raw_pressed(ear_ctx_input(ctx), EAR_KEY_ENTER);
-        ear_ui_event e = {"x", "y", "z", 0, NULL};
+        ear_ui_event e = {.kind = EAR_UI_CLICKED, .widget = "x", .item = "z"};
         s->post_outside = ear_ctx_post_ui_event(ctx, &e);
     }
 }
@@ -479,8 +489,11 @@ TEST(ui_hook_posts_events_and_blocks_game_input) {
     ear_runner_destroy(r);
     ASSERT_EQ(s.events, 1);
     ASSERT_STR_EQ(s.widget, "settings");
-    ASSERT_STR_EQ(s.kind, "changed");
-    ASSERT_STR_EQ(s.value, "volume#3");
+    ASSERT_EQ(s.kind, EAR_UI_CHANGED);
+    ASSERT_STR_EQ(s.item, "volume");
+    ASSERT_STR_EQ(s.text, "");
+    ASSERT_NEAR(s.number, 0.75, 0.0);
+    ASSERT_EQ(s.index, 3);
     ASSERT_FALSE(s.pressed_seen);
     ASSERT_TRUE(s.raw_seen);
     ASSERT_EQ(s.post_outside, EAR_E_STATE);

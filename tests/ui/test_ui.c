@@ -125,8 +125,8 @@ TEST(opening_is_deferred_so_the_opening_key_does_not_activate) {
     h_press(&h, EAR_KEY_ENTER);
     const h_event *c = h_find(&h, EAR_UI_CLICKED, "main", "play");
     ASSERT_NOT_NULL(c);
-    ASSERT_STR_EQ(c->value, "play");
-    ASSERT_EQ(c->index, 0);
+    ASSERT_EQ(c->position, 0);
+    ASSERT_STR_EQ(c->text, ""); /* a button has no value */
     ASSERT_TRUE(s.query_saw_click);
     ASSERT_EQ(s.clicked_at, c->frame);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "main", NULL));
@@ -257,17 +257,17 @@ static void navigation_words(bool german) {
      * choice's. */
     const h_event *e = h_find(&h, EAR_UI_CHANGED, "settings", "music");
     ASSERT_NOT_NULL(e);
-    ASSERT_STR_EQ(e->value, "75");
-    ASSERT_EQ(e->index, 15);
+    ASSERT_NEAR(e->number, 75.0, 1e-9);
     e = h_find(&h, EAR_UI_CHANGED, "settings", "difficulty");
-    ASSERT_STR_EQ(e->value, "t.easy");
     ASSERT_EQ(e->index, 0);
+    ASSERT_STR_EQ(e->text, "t.easy");
     e = h_find(&h, EAR_UI_CHANGED, "audio", "speech");
-    ASSERT_STR_EQ(e->value, "45");
+    ASSERT_NEAR(e->number, 45.0, 1e-9);
+    ASSERT_EQ(e->position, 0);
     /* A clamped step changes nothing: exactly three changes reached 100 and back. */
     size_t music_changes = 0;
     for (size_t i = 0; i < h.event_count; i++)
-        if (!strcmp(h.events[i].kind, "changed") && !strcmp(h.events[i].item, "music"))
+        if (h.events[i].kind == EAR_UI_CHANGED && !strcmp(h.events[i].item, "music"))
             music_changes++;
     ASSERT_EQ(music_changes, 5); /* 75, 95, 100, 80, 75 */
     ear_ui_menu *m = ear_ui_find_menu(h.ctx, "settings");
@@ -358,8 +358,7 @@ TEST(sliders_step_by_fractions_clamp_and_speak_in_the_players_language) {
     for (int i = 0; i < 3; i++) h_press(&h, EAR_KEY_RIGHT);
     ASSERT_STR_EQ(h_said(&h, 0), "0,8 Sekunden");
     const h_event *e = h_find(&h, EAR_UI_CHANGED, "timing", "delay");
-    ASSERT_STR_EQ(e->value, "0.8"); /* events are for the program: the C locale */
-    ASSERT_EQ(e->index, 8);
+    ASSERT_NEAR(e->number, 0.8, 1e-12); /* a number, whatever the language says */
     ear_ui_value v;
     ASSERT_OK(ear_ui_menu_value(m, "delay", &v));
     ASSERT_NEAR(v.number, 0.8, 1e-12);
@@ -569,8 +568,8 @@ TEST(a_text_item_child_returns_its_text_and_changed_is_posted) {
     ASSERT_STR_EQ(h_said(&h, 0), "Name, edit, Bob, 1 of 6");
     const h_event *e = h_find(&h, EAR_UI_CHANGED, "settings", "name");
     ASSERT_NOT_NULL(e);
-    ASSERT_STR_EQ(e->value, "Bob");
-    ASSERT_EQ(e->index, 3);
+    ASSERT_STR_EQ(e->text, "Bob");
+    ASSERT_EQ(e->position, 0);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "settings/name", NULL));
     /* A child submits no "confirmed" of its own. */
     ASSERT_NULL(h_find(&h, EAR_UI_CONFIRMED, NULL, NULL));
@@ -627,7 +626,7 @@ TEST(text_editing_keys_move_by_character_and_word_and_speak_deletions) {
     h_press(&h, EAR_KEY_ENTER);
     const h_event *e = h_find(&h, EAR_UI_CONFIRMED, "note", NULL);
     ASSERT_NOT_NULL(e);
-    ASSERT_STR_EQ(e->value, "hello wor");
+    ASSERT_STR_EQ(e->text, "hello wor");
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     /* Escape cancels. */
     ASSERT_OK(ear_ui_open_text(h.ctx, &(ear_ui_text_config){.id = "n2", .max_length = 3}));
@@ -678,7 +677,7 @@ TEST(password_mode_says_star) {
         ASSERT_STR_NE(h_said(&h, i), "c");
     }
     h_press(&h, EAR_KEY_ENTER);
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "pw", NULL)->value, "se");
+    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "pw", NULL)->text, "se");
     h_free(&h);
 }
 
@@ -700,7 +699,7 @@ TEST(multi_line_text_moves_by_line_and_submits_with_ctrl_enter) {
     ASSERT_STR_EQ(h_said(&h, 0), "ab\ncde");
     ASSERT_EQ(ear_ui_depth(h.ui), 1);
     h_press_with(&h, EAR_KEY_LCTRL, EAR_KEY_ENTER);
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "ml", NULL)->value, "ab\ncde");
+    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "ml", NULL)->text, "ab\ncde");
     h_free(&h);
 }
 
@@ -761,9 +760,9 @@ TEST(form_moves_with_tab_and_submits_by_its_default_button) {
     h_press(&h, EAR_KEY_ENTER);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLICKED, "login", "ok"));
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "name")->value, "amy b");
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "pass")->value, "pw");
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "remember")->value, "1");
+    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "name")->text, "amy b");
+    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "pass")->text, "pw");
+    ASSERT_TRUE(h_find(&h, EAR_UI_CONFIRMED, "login", "remember")->checked);
     ASSERT_EQ(h_find(&h, EAR_UI_CONFIRMED, "login", "quality")->index, 1);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "login", "ok"));
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLOSED, "login", NULL));
@@ -783,7 +782,7 @@ TEST(message_box_and_question_give_their_results) {
     ASSERT_STR_EQ(h_said(&h, 1), "The game was saved.");
     ASSERT_STR_EQ(h_said(&h, 0), "OK, button");
     h_press(&h, EAR_KEY_ENTER);
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CONFIRMED, "saved", "ok")->value, "ok");
+    ASSERT_EQ(h_find(&h, EAR_UI_CONFIRMED, "saved", "ok")->position, 0);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
     /* Escape on a message box is its OK too. */
     ASSERT_OK(ear_ui_message(h.ctx, "saved2", "t.note", "t.saved"));
@@ -800,7 +799,7 @@ TEST(message_box_and_question_give_their_results) {
     h_press(&h, EAR_KEY_ENTER);
     const h_event *e = h_find(&h, EAR_UI_CONFIRMED, "quit", NULL);
     ASSERT_STR_EQ(e->item, "no");
-    ASSERT_EQ(e->index, 1);
+    ASSERT_EQ(e->position, 1);
 
     ear_lang_set_language(ear_ctx_lang(h.ctx), "de");
     ASSERT_OK(ear_ui_question(h.ctx, "quit2", "t.quit", true));
@@ -893,7 +892,10 @@ static void cw_resume(ear_ui_context *uc, void *self, const ear_ui_value *v) {
     counter_widget *w = self;
     w->resumes++;
     if (v && v->kind == EAR_UI_VALUE_INDEX) w->answer = v->index;
-    ear_ui_post(uc, EAR_UI_CHANGED, "answer", v ? v->text : "", w->answer);
+    ear_ui_post(uc, &(ear_ui_event){.kind = EAR_UI_CHANGED,
+                                    .item = "answer",
+                                    .text = v ? v->text : "",
+                                    .index = w->answer});
 }
 
 static void cw_destroy(void *self) {
@@ -927,7 +929,7 @@ TEST(a_widget_of_the_game_is_a_struct_of_callbacks) {
     ASSERT_EQ(w.resumes, 1);
     ASSERT_EQ(w.answer, 1);
     ASSERT_NOT_NULL(h_find(&h, EAR_UI_CONFIRMED, "ask", "b"));
-    ASSERT_STR_EQ(h_find(&h, EAR_UI_CHANGED, "counter", "answer")->value, "b");
+    ASSERT_STR_EQ(h_find(&h, EAR_UI_CHANGED, "counter", "answer")->text, "b");
     ASSERT_FALSE(w.freed);
     h_press(&h, EAR_KEY_ESCAPE);
     ASSERT_EQ(ear_ui_depth(h.ui), 0);
@@ -976,7 +978,7 @@ TEST(escape_closes_cancels_or_stays_as_the_menu_chooses) {
     const h_event *e = h_find(&h, EAR_UI_CLICKED, "main", NULL);
     ASSERT_TRUE(e != NULL);
     ASSERT_STR_EQ(e->item, "quit");
-    ASSERT_EQ(e->index, 1);
+    ASSERT_EQ(e->position, 1);
     ASSERT_TRUE(ear_ui_is_open(h.ctx, "main"));
     ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "main")), 0);
     h_free(&h);
@@ -1000,6 +1002,95 @@ TEST(close_by_id_closes_the_widgets_above_it_too) {
     h_free(&h);
 }
 
+/* ---- Events are values ------------------------------------------------------------------- */
+
+/* A game reads what happened without parsing: a kind enum, the ids, the item's position,
+ * a toggle's state, a slider's number, a choice's index. */
+TEST(events_carry_their_values_not_strings_to_parse) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    static const char *const speeds[] = {"t.slow", "t.fast"};
+    ear_ui_menu *m;
+    ASSERT_OK(ear_ui_menu_create(&(ear_ui_menu_config){.id = "opts"}, &m));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "mute", .kind = EAR_UI_TOGGLE}));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "gain",
+                                                .kind = EAR_UI_SLIDER,
+                                                .value = -6.5,
+                                                .min = -12,
+                                                .max = 0,
+                                                .step = 0.5}));
+    ASSERT_OK(ear_ui_menu_add(
+        m, &(ear_ui_item){
+               .id = "speed", .kind = EAR_UI_CHOICE, .choices = speeds, .choice_count = 2}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+    h_frame(&h);
+    h_press(&h, EAR_KEY_SPACE); /* mute: checked */
+    const h_event *e = h_find(&h, EAR_UI_CHANGED, "opts", "mute");
+    ASSERT_NOT_NULL(e);
+    ASSERT_TRUE(e->checked);
+    ASSERT_EQ(e->position, 0);
+    h_press(&h, EAR_KEY_DOWN);
+    h_press(&h, EAR_KEY_LEFT); /* gain: -7 */
+    e = h_find(&h, EAR_UI_CHANGED, "opts", "gain");
+    ASSERT_NOT_NULL(e);
+    ASSERT_NEAR(e->number, -7.0, 1e-12);
+    ASSERT_EQ(e->position, 1);
+    h_press(&h, EAR_KEY_ENTER); /* Enter on a slider: clicked, with its number */
+    e = h_find(&h, EAR_UI_CLICKED, "opts", "gain");
+    ASSERT_NOT_NULL(e);
+    ASSERT_NEAR(e->number, -7.0, 1e-12);
+    h_press(&h, EAR_KEY_DOWN);
+    /* speed: fast, in one frame, so this update's queries see it */
+    ear_runner_key_down(h.r, EAR_KEY_RIGHT);
+    ear_runner_key_up(h.r, EAR_KEY_RIGHT);
+    h_frame(&h);
+    e = h_find(&h, EAR_UI_CHANGED, "opts", "speed");
+    ASSERT_NOT_NULL(e);
+    ASSERT_EQ(e->index, 1);
+    ASSERT_STR_EQ(e->text, "t.fast");
+    ASSERT_EQ(e->position, 2);
+    /* The queries return the same event the scene's on_ui saw. */
+    const ear_ui_event *q = ear_ui_changed(h.ctx, "opts", "speed");
+    ASSERT_NOT_NULL(q);
+    ASSERT_EQ(q->kind, EAR_UI_CHANGED);
+    ASSERT_EQ(q->index, 1);
+    ASSERT_TRUE(ear_ui_event_is(q, EAR_UI_CHANGED, "opts", "speed"));
+    ASSERT_TRUE(ear_ui_event_is(q, EAR_UI_CHANGED, NULL, NULL));
+    ASSERT_FALSE(ear_ui_event_is(q, EAR_UI_CLICKED, "opts", "speed"));
+    ASSERT_FALSE(ear_ui_event_is(q, EAR_UI_CHANGED, "other", NULL));
+    ASSERT_FALSE(ear_ui_event_is(q, EAR_UI_CHANGED, NULL, "spee"));
+    ASSERT_FALSE(ear_ui_event_is(NULL, EAR_UI_CHANGED, NULL, NULL));
+    h_press(&h, EAR_KEY_ESCAPE);
+    e = h_find(&h, EAR_UI_CLOSED, "opts", NULL);
+    ASSERT_NOT_NULL(e);
+    ASSERT_EQ(e->position, -1); /* about the whole widget */
+    ASSERT_STR_EQ(e->item, "");
+    h_free(&h);
+}
+
+TEST(event_kinds_have_names_for_logs_and_posting_checks_the_kind) {
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_CLICKED), "clicked");
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_CHANGED), "changed");
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_CONFIRMED), "confirmed");
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_CANCELLED), "cancelled");
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_CLOSED), "closed");
+    ASSERT_STR_EQ(ear_ui_event_kind_name(EAR_UI_EVENT_NONE), "none");
+    ASSERT_NULL(ear_ui_event_kind_name(EAR_UI_EVENT_KIND_COUNT));
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    ear_ui_context uc = {.ui = h.ui, .widget_id = "mine"};
+    ASSERT_EQ(ear_ui_post(&uc, &(ear_ui_event){.kind = EAR_UI_EVENT_NONE}), EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_ui_post(&uc, &(ear_ui_event){.kind = EAR_UI_EVENT_KIND_COUNT}),
+              EAR_E_INVALID_ARG);
+    ASSERT_EQ(ear_ui_post(&uc, NULL), EAR_E_INVALID_ARG);
+    /* The widget is the context's, whatever the event says. */
+    ASSERT_OK(ear_ui_post(&uc, &(ear_ui_event){.kind = EAR_UI_CLICKED, .widget = "theirs"}));
+    ASSERT_EQ(ear_ui_event_count(h.ctx), 1);
+    ASSERT_STR_EQ(ear_ui_event_at(h.ctx, 0)->widget, "mine");
+    ASSERT_STR_EQ(ear_ui_event_at(h.ctx, 0)->text, "");
+    h_free(&h);
+}
+
 TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(headless_script_opens_a_menu_and_presses_its_item),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_english),
@@ -1019,4 +1110,6 @@ TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(game_input_is_blocked_while_a_widget_is_open_but_the_raw_view_is_not),
           TEST_ENTRY(a_widget_of_the_game_is_a_struct_of_callbacks),
           TEST_ENTRY(escape_closes_cancels_or_stays_as_the_menu_chooses),
-          TEST_ENTRY(close_by_id_closes_the_widgets_above_it_too))
+          TEST_ENTRY(close_by_id_closes_the_widgets_above_it_too),
+          TEST_ENTRY(events_carry_their_values_not_strings_to_parse),
+          TEST_ENTRY(event_kinds_have_names_for_logs_and_posting_checks_the_kind))

@@ -20,8 +20,13 @@
 #define H_RATE      48000
 #define H_PER_FRAME 800 /* 48000 / 60 */
 
+/* An event as the scene got it, its strings copied. */
 typedef struct h_event {
-    char widget[EAR_UI_ID_MAX], kind[16], item[EAR_UI_ID_MAX], value[EAR_UI_TEXT_MAX];
+    ear_ui_event_kind kind;
+    char widget[EAR_UI_ID_MAX], item[EAR_UI_ID_MAX], text[EAR_UI_TEXT_MAX];
+    int position;
+    bool checked;
+    double number;
     int index;
     uint64_t frame;
 } h_event;
@@ -52,10 +57,13 @@ static inline void h_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
     (void)ctx;
     if (h->event_count == H_EVENTS) return;
     h_event *d = &h->events[h->event_count++];
+    d->kind = e->kind;
     snprintf(d->widget, sizeof d->widget, "%s", e->widget);
-    snprintf(d->kind, sizeof d->kind, "%s", e->kind);
-    snprintf(d->item, sizeof d->item, "%s", e->item ? e->item : "");
-    snprintf(d->value, sizeof d->value, "%s", e->value);
+    snprintf(d->item, sizeof d->item, "%s", e->item);
+    snprintf(d->text, sizeof d->text, "%s", e->text);
+    d->position = e->position;
+    d->checked = e->checked;
+    d->number = e->number;
     d->index = e->index;
     d->frame = h->frame;
 }
@@ -157,11 +165,11 @@ static inline uint64_t h_spoken(harness *h) {
 }
 
 /* The newest recorded event of that kind (NULL widget / item: any), or NULL. */
-static inline const h_event *h_find(harness *h, const char *kind, const char *widget,
+static inline const h_event *h_find(harness *h, ear_ui_event_kind kind, const char *widget,
                                     const char *item) {
     for (size_t i = h->event_count; i-- > 0;) {
         const h_event *e = &h->events[i];
-        if (strcmp(e->kind, kind) != 0) continue;
+        if (e->kind != kind) continue;
         if (widget && strcmp(e->widget, widget) != 0) continue;
         if (item && strcmp(e->item, item) != 0) continue;
         return e;
