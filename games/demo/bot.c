@@ -563,8 +563,9 @@ static void drive(bot *b, bot_keys *k) {
                : k->held[EAR_KEY_RIGHT] ? 1
                : k->held[EAR_KEY_LEFT]  ? -1
                                         : 0;
-    b->steered = side == 0 ? 0 : side > 0 ? (b->steered > 0 ? b->steered + 1 : 1)
-                                          : (b->steered < 0 ? b->steered - 1 : -1);
+    b->steered = side == 0  ? 0
+                 : side > 0 ? (b->steered > 0 ? b->steered + 1 : 1)
+                            : (b->steered < 0 ? b->steered - 1 : -1);
     if (b->frame % 60 == 0) {
         char line[80];
         float lo = 1e30f, hi = 0;

@@ -315,8 +315,7 @@ ear_result demo_level_parse(const char *text, size_t size, const char *name, dem
     out->map[out->map_size] = '\0';
     /* the map is built (and checked) now too, so a bad level file is known at once */
     ear_level *built = NULL;
-    demo_map_check c =
-        demo_level_build_map(out, NULL, 0, NULL, 0, &built, why, cap);
+    demo_map_check c = demo_level_build_map(out, NULL, 0, NULL, 0, &built, why, cap);
     ear_level_destroy(built);
     if (c != DEMO_MAP_OK) {
         if (c == DEMO_MAP_NO_START || c == DEMO_MAP_NO_GOAL)
@@ -336,7 +335,8 @@ ear_result demo_level_load(const char *path, const char *name, demo_level *out, 
     char *text = NULL;
     size_t size = 0;
     char err[512];
-    ear_result r = ear_file_read(path, DEMO_LEVEL_MAX_BYTES, NULL, &text, &size, err, sizeof err);
+    ear_result r =
+        ear_file_read(path, DEMO_LEVEL_MAX_BYTES, NULL, &text, &size, err, sizeof err);
     if (r != EAR_OK) {
         snprintf(why, cap, "%s.", err);
         return r;
@@ -396,7 +396,8 @@ demo_map_check demo_level_build_map(const demo_level *level, const char *text, s
         if (c == '\r' || (c & 0xc0) == 0x80) continue;
         if (c >= 0x80 || !strchr(tiles, c)) {
             if (c >= 0x80)
-                fail(why, cap, name, line, column, "a character that is not a tile of the game");
+                fail(why, cap, name, line, column,
+                     "a character that is not a tile of the game");
             else
                 fail(why, cap, name, line, column, "'%c' is not a tile of the game", c);
             ear_level_destroy(map);

@@ -21,15 +21,15 @@
 #define DEMO_LEVEL_MAX_BYTES      ((uint64_t)1 << 20) /* a level or map file */
 
 /* The objectives a level may list, by their tiles. */
-#define DEMO_TILE_RADIO    'R'
-#define DEMO_TILE_SPARKLE  '*'
-#define DEMO_TILE_BEACON   'B' /* the goal on foot */
-#define DEMO_TILE_FINISH   'F' /* the goal of a drive */
-#define DEMO_TILE_START    'P' /* on foot */
-#define DEMO_TILE_CAR      'V' /* driving: the car is the start */
-#define DEMO_TILE_HAZARD   'H'
-#define DEMO_TILE_CRATE    'C'
-#define DEMO_TILE_WALL     '#'
+#define DEMO_TILE_RADIO   'R'
+#define DEMO_TILE_SPARKLE '*'
+#define DEMO_TILE_BEACON  'B' /* the goal on foot */
+#define DEMO_TILE_FINISH  'F' /* the goal of a drive */
+#define DEMO_TILE_START   'P' /* on foot */
+#define DEMO_TILE_CAR     'V' /* driving: the car is the start */
+#define DEMO_TILE_HAZARD  'H'
+#define DEMO_TILE_CRATE   'C'
+#define DEMO_TILE_WALL    '#'
 
 typedef struct demo_level {
     char title_key[40]; /* translation key of the level's name ("level1") */

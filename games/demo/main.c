@@ -367,11 +367,16 @@ int main(int argc, char **argv) {
     }
     if (r.bot) {
         /* The bot listens in the language the game speaks: the words from its table. */
-        const char *keys[] = {"menu.complete",           "menu.gameover",
-                              "menu.play",               "menu.next",
-                              "menu.exit",               "menu.retry",
-                              "hint.follow",             "hint.car",
-                              demo_level_title_key(d, 1), demo_level_title_key(d, 2),
+        const char *keys[] = {"menu.complete",
+                              "menu.gameover",
+                              "menu.play",
+                              "menu.next",
+                              "menu.exit",
+                              "menu.retry",
+                              "hint.follow",
+                              "hint.car",
+                              demo_level_title_key(d, 1),
+                              demo_level_title_key(d, 2),
                               demo_level_title_key(d, 3)};
         char words[11][96];
         for (int k = 0; k < 11; k++)

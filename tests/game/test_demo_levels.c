@@ -85,18 +85,26 @@ TEST(the_shipped_levels_are_the_levels_the_game_had) {
 }
 
 TEST(header_errors_name_the_line_and_column) {
-    expect_error(4, "kind = flying", "t.level, line 4, column 8: \"flying\": expected \"on foot\" or \"driving\".");
-    expect_error(5, "cell = -1", "t.level, line 5, column 8: \"-1\": expected a cell size in metres from 0.1 to 100.");
-    expect_error(5, "cell = 1e400", "t.level, line 5, column 8: \"1e400\": expected a cell size in metres from 0.1 to 100.");
+    expect_error(4, "kind = flying",
+                 "t.level, line 4, column 8: \"flying\": expected \"on foot\" or \"driving\".");
+    expect_error(
+        5, "cell = -1",
+        "t.level, line 5, column 8: \"-1\": expected a cell size in metres from 0.1 to 100.");
+    expect_error(5, "cell = 1e400",
+                 "t.level, line 5, column 8: \"1e400\": expected a cell size in metres from "
+                 "0.1 to 100.");
     expect_error(6, "objectives = sparkles, treasure",
-                 "t.level, line 6, column 24: \"treasure\" is not an objective (radio, sparkles, beacon or finish).");
+                 "t.level, line 6, column 24: \"treasure\" is not an objective (radio, "
+                 "sparkles, beacon or finish).");
     expect_error(6, "objectives = beacon, sparkles",
                  "t.level, line 6: the last objective must be the goal (beacon).");
     expect_error(6, "objectives = sparkles, finish",
                  "t.level, line 6: the finish is not the goal of a level on foot.");
     expect_error(7, "  speed = 3",
-                 "t.level, line 7, column 3: \"speed\" is not a level setting (title, intro, kind, cell, objectives, par, fuel, music, place, room).");
-    expect_error(8, "music garden", "t.level, line 8, column 1: expected \"key = value\" or \"map:\".");
+                 "t.level, line 7, column 3: \"speed\" is not a level setting (title, intro, "
+                 "kind, cell, objectives, par, fuel, music, place, room).");
+    expect_error(8, "music garden",
+                 "t.level, line 8, column 1: expected \"key = value\" or \"map:\".");
     expect_error(9, "title = again", "t.level, line 9, column 1: \"title\" is set twice.");
     expect_error(4, "kind = driving", "t.level, line 4: a driving level needs its \"fuel\".");
     expect_error(11, "", "t.level, line 14: no \"map:\" line (the map follows it).");
@@ -113,14 +121,15 @@ TEST(map_errors_name_the_file_line_and_column) {
     ASSERT_EQ(demo_level_parse(good, strlen(good), "t.level", &l, why, sizeof why), EAR_OK);
     ear_level *map = NULL;
     const char other[] = "####\n#PB#\n#..\x01#\n####\n";
-    ASSERT_EQ(demo_level_build_map(&l, other, strlen(other), "my.map", 1, &map, why, sizeof why),
-              DEMO_MAP_BAD);
+    ASSERT_EQ(
+        demo_level_build_map(&l, other, strlen(other), "my.map", 1, &map, why, sizeof why),
+        DEMO_MAP_BAD);
     ASSERT_STR_EQ(why, "my.map, line 3, column 4: a control character.");
     ASSERT_TRUE(map == NULL);
     const char no_goal[] = "####\n#P.#\n####\n";
-    ASSERT_EQ(demo_level_build_map(&l, no_goal, strlen(no_goal), "my.map", 1, &map, why,
-                                   sizeof why),
-              DEMO_MAP_NO_GOAL);
+    ASSERT_EQ(
+        demo_level_build_map(&l, no_goal, strlen(no_goal), "my.map", 1, &map, why, sizeof why),
+        DEMO_MAP_NO_GOAL);
     demo_level_free(&l);
 }
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * A next level that cannot be loaded keeps the current one: the game's own scene (demo.c,
+ * A next level that cannot be loaded keeps the current one: the game's own scene (games/demo,
  * through the runner as main.c's headless loop drives it) plays level 1 to its goal by
  * keys (the route of keys.sh's goal script: turns of 60 frames are 90 degrees, walks at
  * 2 m/s), with level 2's map replaced by a map file (--map) that does not build (a control
- * character: the file, line and column are said) or has no start. Next level is chosen on the completion menu: the player hears which level
- * could not be loaded and why, stays in level 1 (its bodies still in the world, the level
- * still 1) and is back on its completion menu.
+ * character: the file, line and column are said) or has no start. Next level is chosen on the
+ * completion menu: the player hears which level could not be loaded and why, stays in level 1
+ * (its bodies still in the world, the level still 1) and is back on its completion menu.
  */
 #include "demo.h"
 #include "test.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The demo's plain save is checked where its values enter (demo.c's save_number): an
+ * The demo's plain save is checked where its values enter (session.c's save_number): an
  * edited save with settings.master = 1e30 plays at 100 percent (the master bus at 1) and
  * the settings menu says "100 percent"; settings.speech = 1e300 (once cast to an int
  * unchecked: undefined behaviour, which this test's build traps: -fsanitize=
@@ -92,7 +92,7 @@ TEST(a_huge_master_volume_plays_and_is_said_as_100_percent) {
                               &r, &master, &sfx, &music));
     for (int i = 0; i < r.count; i++) printf("  %s\n", r.lines[i]);
     ASSERT_NEAR(master.volume, 1.0f, 1e-6f);
-    ASSERT_NEAR(sfx.volume, 1.0f, 1e-6f); /* NaN: the default, 100 percent */
+    ASSERT_NEAR(sfx.volume, 1.0f, 1e-6f);   /* NaN: the default, 100 percent */
     ASSERT_NEAR(music.volume, 0.0f, 1e-6f); /* -5: the least, 0 percent */
     /* (no HRTF loader here: no Headphones item, ten in all) */
     ASSERT_TRUE(said(&r, "Master volume, slider, 100 percent, 1 of 10"));
