@@ -27,7 +27,7 @@
  * wall), then a back-up of BACK_FRAMES with the wheel turned */
 #define STUCK_FRAMES    180
 #define STUCK_LEVEL     1.1f /* the loudest / the softest of the bell in that time */
-#define STUCK_ANGLE_DEG 3.0f /* and its angle moved less than this */
+#define STUCK_ANGLE_DEG 8.0f /* and its angle moved less than this */
 #define BACK_FRAMES     70
 /* circling: the wheel turned the same way this long and the bell still to that side (it is
  * inside the car's turning circle): backing up takes the nose round to it */
