@@ -23,6 +23,15 @@
 #define WALKS_UNCHECKED    6     /* walks (of a window each) before it checks again */
 #define MAX_DOUBTS         6
 #define SURE_TURN_DEG      25.0f /* a turn this small is followed by a walk at once */
+/* driving: stuck when the bell has not changed for this long (the car stands against a
+ * wall), then a back-up of BACK_FRAMES with the wheel turned */
+#define STUCK_FRAMES    180
+#define STUCK_LEVEL     1.1f /* the loudest / the softest of the bell in that time */
+#define STUCK_ANGLE_DEG 8.0f /* and its angle moved less than this */
+#define BACK_FRAMES     70
+/* circling: the wheel turned the same way this long and the bell still to that side (it is
+ * inside the car's turning circle): backing up takes the nose round to it */
+#define CIRCLE_FRAMES 300
 
 typedef enum mode { MODE_MENU, MODE_WALK, MODE_DRIVE } mode;
 typedef enum act { ACT_LISTEN, ACT_TURN, ACT_WALK, ACT_WAIT } act;
@@ -91,6 +100,12 @@ struct bot {
     float bright_hist[BRIGHT_HIST]; /* each frame's window of the bright partial */
     float stop_ref;                 /* the loudest bright partial when it stopped */
     bool stopped;
+    /* driving: where the bell was heard each of the last STUCK_FRAMES frames (its bright
+     * partial and its angle), the frames driven since the last start or back-up, and the
+     * back-up under way (frames left; the side it steers to) */
+    float drive_bright[STUCK_FRAMES], drive_angle[STUCK_FRAMES];
+    int driven, backing, back_steer;
+    int steered; /* frames in a row with the wheel turned one way (sign: the side) */
 };
 
 bot *bot_create(bool play_all, FILE *log) {
@@ -157,6 +172,8 @@ static bool level_intro(const bot *b, const char *text) {
 }
 
 void bot_hear_line(bot *b, const char *text) {
+    /* speech that began and was cut before a word: only the car stops for it (below) */
+    if (!text[0] && b->mode != MODE_DRIVE) return;
     if (strstr(text, b->words[W_COMPLETE])) {
         b->mode = MODE_MENU;
         b->want_count = 0;
@@ -186,6 +203,7 @@ void bot_hear_line(bot *b, const char *text) {
         b->stopped = false;
         b->silent_frames = b->bell_frames = 0;
         memset(b->bright_hist, 0, sizeof b->bright_hist);
+        b->driven = b->backing = b->steered = 0;
         note(b, b->mode == MODE_DRIVE ? "driving: listening for the bell"
                                       : "walking: listening for the bell");
         return;
@@ -202,6 +220,23 @@ void bot_hear_line(bot *b, const char *text) {
         b->want[b->want_count++] = b->words[W_EXIT];
         b->seen_items = 0;
         note(b, "a menu: choosing");
+    }
+    if (b->mode == MODE_DRIVE) {
+        /* In the car the game speaks only of the end (the finish, the fuel) once the intro
+         * is said: let go of every key and listen (the keys would cut what it says, and
+         * move the menu that follows), as when the bell stops. */
+        if (!b->stopped) {
+            b->stopped = true;
+            b->stopped_frames = 0;
+            b->silent_frames = WINDOW;
+            b->bell_frames = 0;
+            b->stop_ref = 0;
+            for (size_t i = 0; i < BRIGHT_HIST; i++)
+                if (b->bright_hist[i] > b->stop_ref) b->stop_ref = b->bright_hist[i];
+            b->backing = 0;
+            note(b, "the game speaks: listening");
+        }
+        return;
     }
     if (b->mode == MODE_WALK) {
         /* something happened (a goal found: the next is elsewhere): look again */
@@ -470,9 +505,50 @@ static void walk(bot *b, bot_keys *k) {
     decide_walk(b);
 }
 
+/* Stuck: the car has been driven for STUCK_FRAMES and in all that time the bell has
+ * neither come nearer nor moved aside (moving, the bell jumps ahead along the road cell by
+ * cell, so its level comes and goes). */
+static bool stuck(const bot *b) {
+    if (b->driven < STUCK_FRAMES) return false;
+    float lo = 1e30f, hi = 0, alo = 1e9f, ahi = -1e9f;
+    for (int i = 0; i < STUCK_FRAMES; i++) {
+        lo = fminf(lo, b->drive_bright[i]);
+        hi = fmaxf(hi, b->drive_bright[i]);
+        alo = fminf(alo, b->drive_angle[i]);
+        ahi = fmaxf(ahi, b->drive_angle[i]);
+    }
+    return lo > 0 && hi < lo * STUCK_LEVEL && ahi - alo < STUCK_ANGLE_DEG;
+}
+
 static void drive(bot *b, bot_keys *k) {
     float ang;
     if (!bot_bell_direction(b, &ang)) return;
+    if (b->backing > 0) {
+        /* backing up: the pedals let go for a frame at each end (a pedal that stopped the
+         * car is a brake until it is let go), the wheel turned so that the nose swings
+         * towards the bell */
+        b->backing--;
+        if (b->backing > 0 && b->backing < BACK_FRAMES - 1) {
+            k->held[EAR_KEY_DOWN] = true;
+            k->held[b->back_steer > 0 ? EAR_KEY_RIGHT : EAR_KEY_LEFT] = true;
+        }
+        if (b->backing == 0) b->driven = b->steered = 0;
+        return;
+    }
+    b->drive_bright[b->driven % STUCK_FRAMES] = window_sum(b, WINDOW).bright;
+    b->drive_angle[b->driven % STUCK_FRAMES] = ang;
+    b->driven++;
+    bool circling = b->steered > CIRCLE_FRAMES || b->steered < -CIRCLE_FRAMES;
+    if (stuck(b) || circling) {
+        /* reversing turns the car the other way round: the wheel away from the bell */
+        b->backing = BACK_FRAMES;
+        b->back_steer = ang > 0 ? -1 : 1;
+        char line[96];
+        snprintf(line, sizeof line, "driving: the bell %s (%.0f degrees): backing up",
+                 circling ? "goes round the car" : "has not moved", ang);
+        note(b, line);
+        return;
+    }
     if (fabsf(ang) > 100.0f) {
         /* behind: turn round slowly */
         k->held[ang > 0 ? EAR_KEY_RIGHT : EAR_KEY_LEFT] = true;
@@ -482,9 +558,23 @@ static void drive(bot *b, bot_keys *k) {
         if (ang < -8) k->held[EAR_KEY_LEFT] = true;
         if (fabsf(ang) < 50 || (b->frame / 3) % 2 == 0) k->held[EAR_KEY_UP] = true;
     }
+    /* turning round to a bell behind is no circle */
+    int side = fabsf(ang) > 100.0f      ? 0
+               : k->held[EAR_KEY_RIGHT] ? 1
+               : k->held[EAR_KEY_LEFT]  ? -1
+                                        : 0;
+    b->steered = side == 0  ? 0
+                 : side > 0 ? (b->steered > 0 ? b->steered + 1 : 1)
+                            : (b->steered < 0 ? b->steered - 1 : -1);
     if (b->frame % 60 == 0) {
         char line[80];
-        snprintf(line, sizeof line, "driving: the bell is at %.0f degrees", ang);
+        float lo = 1e30f, hi = 0;
+        for (int i = 0; i < STUCK_FRAMES; i++) {
+            lo = fminf(lo, b->drive_bright[i]);
+            hi = fmaxf(hi, b->drive_bright[i]);
+        }
+        snprintf(line, sizeof line, "driving: the bell is at %.0f degrees (level %.2f)", ang,
+                 (double)(hi / (lo + 1e-20f)));
         note(b, line);
     }
 }

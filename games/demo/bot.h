@@ -36,7 +36,8 @@ typedef struct bot_words {
 } bot_words;
 void bot_set_words(bot *b, const bot_words *words);
 
-/* A line the game spoke. */
+/* A line the game spoke: its words as heard (a cut line: the words said before the cut;
+ * "" for speech cut before its first word). */
 void bot_hear_line(bot *b, const char *text);
 /* One frame of interleaved stereo output at rate. */
 void bot_hear_audio(bot *b, const float *stereo, uint32_t frames, uint32_t rate);

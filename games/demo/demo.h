@@ -66,10 +66,14 @@ typedef struct demo_options {
      * a headless run). The speech log, and the bot's ears. */
     void (*on_line)(void *user, const ear_speech_event *line);
     void *line_user;
-    /* A map for level N + 1 in place of the built-in one, in the same characters (NULL:
-     * the built-in map; borrowed for the game's life). A map that does not build, or has
-     * no start or goal, is not loaded: the game says why and stays where it was. */
-    const char *maps[DEMO_LEVELS];
+    /* A map file for level N + 1 in place of its own (--map FILE; NULL: the level's), in
+     * the same characters, every line of it the map; read each time the level loads. A
+     * map that is wrong (a character that is not a tile, no start or no goal) is not
+     * loaded: the game says why, naming the file, line and column, and stays where it was. */
+    const char *map_files[DEMO_LEVELS];
+    /* The folder with the game's data: levels/ (level1.level ...) and lang/ (en.lang,
+     * de.lang). NULL: assets_dir (the build copies both into the assets folder). */
+    const char *data_dir;
 } demo_options;
 
 /* Creates the game (its save is read here: a tampered save is set aside as .broken and
@@ -85,9 +89,11 @@ void demo_configure(demo *d, ear_engine_config *cfg);
 void demo_close(demo *d);
 /* The hash of the audio rendered so far (main.c's), folded into the scene's state hash. */
 void demo_set_audio_hash(demo *d, uint64_t hash);
-/* The game's text for key in language ("en", "de"; else English) into out (cut at cap).
- * False (out empty) for an unknown key. Thread: any. */
-bool demo_text(const char *language, const char *key, char *out, size_t cap);
+/* The game's text for key in language ("en", "de"; else English) into out (cut at cap),
+ * from its lang/ files. False (out empty) for an unknown key. Thread: game. */
+bool demo_text(demo *d, const char *language, const char *key, char *out, size_t cap);
+/* The translation key of level's title ("level1"; 1-based), from its level file. */
+const char *demo_level_title_key(const demo *d, int level);
 /* The language the game speaks ("en" or "de": --lang, else the save's). Thread: game. */
 const char *demo_language(const demo *d);
 

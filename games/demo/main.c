@@ -40,6 +40,8 @@ static const char usage_text[] =
     "  --speech-log FILE   what was heard: \"<start s>\\t<text>\\theard\" for each line\n"
     "                      said whole, \"...\\tcut <said s>/<full s>\" for one cut short\n"
     "  --level N           start straight in level N (1..3)\n"
+    "  --map FILE          with --level N: level N's map from FILE (the game's tile\n"
+    "                      characters, every line the map)\n"
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
     "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
@@ -145,7 +147,8 @@ static bool close_log(ear_file_writer *w, const char *flag) {
 /* A line whose fate is known. The log says what was heard: "<start s>\t<text>\theard",
  * or "cut <said s>/<full s>" for a line cut short (0.00 for one dropped before it began).
  * The bot hears what a player heard: a whole line when it was said whole, the words said
- * before the cut of a cut one, nothing of a dropped one. */
+ * before the cut of a cut one (none: an empty line, speech that began), nothing of a
+ * dropped one. */
 static void on_line(void *user, const ear_speech_event *e) {
     run *r = user;
     bool whole = e->kind == EAR_SPEECH_EVENT_END;
@@ -156,7 +159,9 @@ static void on_line(void *user, const ear_speech_event *e) {
         snprintf(fate, sizeof fate, "cut %.2f/%.2f", e->said_s, e->full_s);
     if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\t%s\n", e->start_s, e->text, fate);
     if (r->echo) printf("%7.2f  %s  [%s]\n", e->start_s, e->text, fate);
-    if (r->bot && e->said_len > 0) {
+    /* a line cut before its first word is still heard as speech that began: an empty
+     * line (the bot in the car stops to listen) */
+    if (r->bot && (e->said_len > 0 || e->said_s > 0)) {
         char said[EAR_SPEECH_TEXT_MAX];
         size_t n = e->said_len < sizeof said ? e->said_len : sizeof said - 1;
         memcpy(said, e->text, n);
@@ -210,7 +215,7 @@ int main(int argc, char **argv) {
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
     const char *assets = DEMO_ASSETS, *bot_log_path = NULL, *bot_keys_path = NULL;
-    const char *hrtf_path = EAR_HRTF_DEFAULT_PATH;
+    const char *hrtf_path = EAR_HRTF_DEFAULT_PATH, *map_path = NULL;
     int level = 0, headphones = 0;
     double seconds = 0;
     for (int i = 1; i < argc; i++) {
@@ -247,6 +252,8 @@ int main(int argc, char **argv) {
                         DEMO_LEVELS);
                 return 2;
             }
+        } else if (!strcmp(a, "--map") && v) {
+            map_path = argv[++i];
         } else if (!strcmp(a, "--lang") && v) {
             lang = argv[++i];
             if (strcmp(lang, "en") && strcmp(lang, "de")) {
@@ -300,6 +307,11 @@ int main(int argc, char **argv) {
         fflush(stdout);
     }
     if (autoplay && !level) level = 1;
+    if (map_path && !level) {
+        fprintf(stderr, "earshot-demo: --map %s: needs --level N (the level it replaces)\n",
+                map_path);
+        return 2;
+    }
 
     run r = {0};
     ear_file_writer speech_out = {.fd = -1}, bot_out = {.fd = -1}, keys_out = {.fd = -1};
@@ -351,6 +363,7 @@ int main(int argc, char **argv) {
     o.language = lang;
     o.start_level = level;
     o.assets_dir = assets;
+    if (map_path) o.map_files[level - 1] = map_path;
     o.on_line = on_line;
     o.line_user = &r;
     o.load_hrtf = load_hrtf;
@@ -364,13 +377,20 @@ int main(int argc, char **argv) {
     }
     if (r.bot) {
         /* The bot listens in the language the game speaks: the words from its table. */
-        static const char *const keys[] = {"menu.complete", "menu.gameover", "menu.play",
-                                           "menu.next",     "menu.exit",     "menu.retry",
-                                           "hint.follow",   "hint.car",      "level1",
-                                           "level2",        "level3"};
+        const char *keys[] = {"menu.complete",
+                              "menu.gameover",
+                              "menu.play",
+                              "menu.next",
+                              "menu.exit",
+                              "menu.retry",
+                              "hint.follow",
+                              "hint.car",
+                              demo_level_title_key(d, 1),
+                              demo_level_title_key(d, 2),
+                              demo_level_title_key(d, 3)};
         char words[11][96];
         for (int k = 0; k < 11; k++)
-            demo_text(demo_language(d), keys[k], words[k], sizeof words[k]);
+            demo_text(d, demo_language(d), keys[k], words[k], sizeof words[k]);
         bot_words w = {words[0], words[1], words[2],
                        words[3], words[4], words[5],
                        words[6], words[7], {words[8], words[9], words[10]}};

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * earshot-demo in a web browser (web/CMakeLists.txt, docs/web.md): the page's Start
- * button runs this main. The same game (demo.c) as the native process (main.c), without
- * what belongs to a native process: no flags, no headless loop, no bot, no WAV or plot.
+ * button runs this main. The same game (session.c and the rest) as the native process (main.c),
+ * without what belongs to a native process: no flags, no headless loop, no bot, no WAV or plot.
  * Its sounds are made in memory when the game starts (the web build reads no sound
  * files); its save is plain key = value in the browser's storage (the page's working
  * folder, kept in IndexedDB), since the web build has no libsodium.
@@ -17,6 +17,7 @@
 int main(void) {
     demo_options o = {0};
     o.save_path = WEB_SAVE;
+    o.data_dir = "/demo"; /* the levels and texts, packed in (web/CMakeLists.txt) */
     o.sounds_in_memory = true;
     o.plain_save = true;
     o.screen_reader_speech = true; /* the live regions: the settings offer no speech sliders */

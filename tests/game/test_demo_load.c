@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * A next level that cannot be loaded keeps the current one: the game's own scene (demo.c,
+ * A next level that cannot be loaded keeps the current one: the game's own scene (games/demo,
  * through the runner as main.c's headless loop drives it) plays level 1 to its goal by
  * keys (the route of keys.sh's goal script: turns of 60 frames are 90 degrees, walks at
- * 2 m/s), with level 2's map replaced by one that does not build (a control character) or
- * has no start. Next level is chosen on the completion menu: the player hears which level
- * could not be loaded and why, stays in level 1 (its bodies still in the world, the level
- * still 1) and is back on its completion menu.
+ * 2 m/s), with level 2's map replaced by a map file (--map) that does not build (a control
+ * character: the file, line and column are said) or has no start. Next level is chosen on the
+ * completion menu: the player hears which level could not be loaded and why, stays in level 1
+ * (its bodies still in the world, the level still 1) and is back on its completion menu.
  */
 #include "demo.h"
 #include "test.h"
@@ -17,6 +17,9 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* The map file, in the test's working folder (removed at the end). */
+#define MAP_FILE "test_demo_load.map"
 
 typedef struct key_event {
     int frame;
@@ -69,7 +72,10 @@ static int next_with_map(const char *map2, const char *language, run *r, int *le
     o.language = language;
     o.on_line = on_line;
     o.line_user = r;
-    o.maps[1] = map2;
+    /* the map file as --map gives it: read when the level loads */
+    FILE *f = fopen(MAP_FILE, "wb");
+    if (!f || fputs(map2, f) < 0 || fclose(f) != 0) return -1;
+    o.map_files[1] = MAP_FILE;
     demo *d = demo_create(&o);
     ear_ui *ui = NULL;
     if (!d || ear_ui_create(NULL, &ui) != EAR_OK) return -1;
@@ -110,6 +116,7 @@ static int next_with_map(const char *map2, const char *language, run *r, int *le
     ear_runner_destroy(rn);
     ear_ui_destroy(ui);
     demo_destroy(d);
+    remove(MAP_FILE);
     return after;
 }
 
@@ -123,8 +130,8 @@ TEST(a_next_level_that_does_not_build_keeps_the_current_one_and_says_why) {
     ASSERT_TRUE(said(&r, "Level complete, menu", 0));
     for (int i = after; i < r.count; i++) printf("  after Enter: %s\n", r.lines[i]);
     ASSERT_TRUE(said(&r,
-                     "Level 2: the cellar could not be loaded: row 2, column 3: a control "
-                     "character. You stay in Level 1: the garden.",
+                     "Level 2: the cellar could not be loaded: test_demo_load.map, line 2, "
+                     "column 3: a control character. You stay in Level 1: the garden.",
                      after));
     ASSERT_TRUE(said(&r, "Level complete, menu", after));
     ASSERT_TRUE(said(&r, "Next level, button, 1 of 4", after));

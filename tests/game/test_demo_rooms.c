@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The demo game's rooms, measured: each level (demo.c's level data, run by the game's own
+ * The demo game's rooms, measured: each level (its level file, run by the game's own
  * scene through the runner, as main.c's headless loop does) puts the ear in its reverb zone
  * and the stage's room becomes the level's preset (the garden and the road outdoors, the
  * cellar a cave). Then, in that room, everything else stopped and the old tails let die,

@@ -1,7 +1,7 @@
 // The demo game, Three Errands, in headless Chromium (Debian's /usr/bin/chromium) driven
 // by playwright-core, against the web build served on 127.0.0.1:
 //   node demo_test.mjs BUILD_WEB_DIR NATIVE_EARSHOT_DEMO
-// The words are the game's own (games/demo/demo.c's English table), the same lines
+// The words are the game's own (games/demo/lang/en.lang), the same lines
 // tests/game/game.sh checks in the native build's speech log; the menu music's level is
 // checked against the native build's render of the same menu. Fails (exit 1) with the
 // reason on each check that does not hold; a missing Chromium or build is a failure,
