@@ -77,6 +77,7 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
     pthread_cond_init(&sp->cond, NULL);
     if (cfg.log_only) {
         sp->output = EAR_SPEECH_OUTPUT_LOG;
+        sp->reports_output = EAR_SPEECH_OUTPUT_LOG;
         sp->published = true;
     } else if (ear__speech_carrier_start(sp) != EAR_OK) {
         pthread_cond_destroy(&sp->cond);
@@ -85,7 +86,6 @@ ear_result ear_speech_create(const ear_speech_config *config, ear_speech **out_s
         free(sp);
         return EAR_E_STATE;
     }
-    sp->reports_output = sp->output;
     *out_speech = sp;
     return EAR_OK;
 }
