@@ -46,6 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ear_commands_config config = ear_commands_config_default();
     scene_hook(&s, &config, false);
     config.max_render_seconds = 0.05;
+    config.max_memory_bytes = (uint64_t)64 << 20; /* run-fuzz: 128 MiB of RSS at most */
     config.max_synth_seconds = 0.5;
     config.confine_paths = true;
     const char *roots[] = {root};
