@@ -26,8 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(file, sizeof file, "%s", path);
     rewind(messages);
     scene s;
-    bool parsed =
-        scene_parse(&s, scene_from_world(scene_load_file(file, messages)), file, messages);
+    uint64_t cost = 0;
+    bool parsed = scene_parse(
+        &s, scene_from_world(scene_load_file(file, (uint64_t)64 << 20, &cost, messages)), file,
+        messages);
     long said = ftell(messages);
     if (!parsed) {
         /* Said why, on a line that starts with the file's name. */
@@ -55,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     config.assets_root = root;
     ear_commands *c;
     if (ear_commands_create(&config, &c) != EAR_OK) abort();
-    json_t *err = NULL;
+    json_t *err = ear_commands_charge(c, file, cost);
+    if (err) abort(); /* at most half the budget was measured: it fits */
     json_t *result = scene_play(&s, c, &err);
     if (result) {
         /* The cap holds: at most 50 ms at 48 kHz. */
