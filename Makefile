@@ -10,7 +10,7 @@ FUZZ_UI_SECONDS ?= 300
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE      ?= cmake
 
-.PHONY: all deps build run test check test-build test-tsan bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
+.PHONY: all deps build run test check test-build test-tsan soak bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
 .PHONY: web web-serve
 
 all: build
@@ -60,6 +60,13 @@ test-tsan: deps
 	  -DEARSHOT_TESTS=ON >/dev/null
 	@$(CMAKE) --build $(TSAN_BUILD) -j $(JOBS)
 	@cd $(TSAN_BUILD) && ctest --output-on-failure -L threads
+
+# serve, MCP and the demo under load, SOAK_SECONDS each (60), their RSS sampled each second:
+# after a quarter of the run's warm-up it may grow by at most SOAK_TOLERANCE_KB (8 MiB) and
+# 10 percent (scripts/soak). Not part of make test.
+SOAK_SECONDS ?= 60
+soak: build
+	@SOAK_SECONDS=$(SOAK_SECONDS) scripts/soak $(BUILD)
 
 # Speed against OpenAL Soft on the same workload, decoding against sox, and physics
 # against Bullet, each in the same run. Not part of CI.

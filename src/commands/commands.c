@@ -99,8 +99,8 @@ ear_commands_config ear_commands_config_default(void) {
  * the part it was allocated for (audio.status reports the parts). */
 #define BUDGET_HEADER 16u
 
-const char *const ear__cmd_part_names[EAR__PART_COUNT] = {"sounds", "names", "render", "world",
-                                                          "hrtf",   "stage", "json"};
+const char *const ear__cmd_part_names[EAR__PART_COUNT] = {
+    "sounds", "names", "render", "world", "hrtf", "stage", "json", "stage_fixed"};
 
 static bool budget_admits(ear_commands *c, size_t old_size, size_t size) {
     size_t limit = (size_t)c->config.max_memory_bytes;

@@ -52,7 +52,7 @@ typedef enum ear__cmd_part {
     EAR__PART_STAGE,  /* the stage: voices, pools, blends, the HRTF bank, the reverb */
     EAR__PART_JSON,   /* parsed JSON: the request running, a scene (charged, measured) */
     EAR__PART_FIXED,  /* what the stage allocates when it is made (the same for every
-                         session, about 3.3 MiB): reported, not counted in used_bytes */
+                         session, 3.05 MiB): reported, not counted in used_bytes */
     EAR__PART_COUNT
 } ear__cmd_part;
 extern const char *const ear__cmd_part_names[EAR__PART_COUNT];

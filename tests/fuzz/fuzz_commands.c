@@ -37,6 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         config.max_world_steps = 120; /* a fuzzed world.step stays cheap, like a render */
         config.confine_paths = true;
         config.assets_root = "/nonexistent-earshot-fuzz-assets";
+        /* A 64 MiB session: run-fuzz holds every target to 128 MiB of RSS, so whatever
+         * the input, the budget (and what it states may pass it) must keep it there. */
+        config.max_memory_bytes = (uint64_t)64 << 20;
         if (ear_commands_create(&config, &c) != EAR_OK) abort();
     }
     bool mcp = size > 0 && data[0] == 'M';

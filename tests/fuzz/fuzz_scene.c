@@ -26,8 +26,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     snprintf(file, sizeof file, "%s", path);
     rewind(messages);
     scene s;
-    bool parsed =
-        scene_parse(&s, scene_from_world(scene_load_file(file, messages)), file, messages);
+    uint64_t cost = 0;
+    bool parsed = scene_parse(
+        &s, scene_from_world(scene_load_file(file, (uint64_t)64 << 20, &cost, messages)), file,
+        messages);
     long said = ftell(messages);
     if (!parsed) {
         /* Said why, on a line that starts with the file's name. */
@@ -46,6 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ear_commands_config config = ear_commands_config_default();
     scene_hook(&s, &config, false);
     config.max_render_seconds = 0.05;
+    config.max_memory_bytes = (uint64_t)64 << 20; /* run-fuzz: 128 MiB of RSS at most */
     config.max_synth_seconds = 0.5;
     config.confine_paths = true;
     const char *roots[] = {root};
@@ -54,7 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     config.assets_root = root;
     ear_commands *c;
     if (ear_commands_create(&config, &c) != EAR_OK) abort();
-    json_t *err = NULL;
+    json_t *err = ear_commands_charge(c, file, cost);
+    if (err) abort(); /* at most half the budget was measured: it fits */
     json_t *result = scene_play(&s, c, &err);
     if (result) {
         /* The cap holds: at most 50 ms at 48 kHz. */
