@@ -380,9 +380,12 @@ static void start(ear_ctx *ctx, void *user) {
 
 static void fixed_update(ear_ctx *ctx, void *user) {
     demo *d = user;
-    /* completion, game over or a route stops the frame's remaining steps */
-    if (d->screen != SCREEN_GAME || d->route != DEMO_ROUTE_NONE || d->completed ||
-        d->game_over || !d->map)
+    /* completion, game over or a route stops the frame's remaining steps; a close's Exit
+     * does not: it is set before the frame (main.c) and the run ends after it, and a
+     * replay, which has no close, takes that frame's step (else every recording that
+     * ended by a close diverged at its last step) */
+    if (d->screen != SCREEN_GAME || (d->route != DEMO_ROUTE_NONE && !d->closing) ||
+        d->completed || d->game_over || !d->map)
         return;
     demo__play_step(ctx, d);
 }
