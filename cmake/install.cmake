@@ -23,7 +23,7 @@ include(CMakePackageConfigHelpers)
 find_package(Threads REQUIRED)
 
 set(EAR_AUDIO_PARTS core fft stage synth analysis io assets device hrtf)
-set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
+set(EAR_ENGINE_PARTS lang storage speech runtime commands physics level world ui)
 # The portable math's and the name index's `ear__` functions are internal to each shared
 # library (the map exports `ear_` names only), and both use them (the stage and synth;
 # physics; the assets; the commands): each library has its own copy of the small object.

@@ -23,6 +23,7 @@
 
 #include "earshot/assets.h"
 #include "earshot/mixer.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 #include "earshot/storage.h"
 #include "earshot/world.h"

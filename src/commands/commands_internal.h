@@ -10,6 +10,7 @@
 #include "earshot/assets.h"
 #include "earshot/commands.h"
 #include "earshot/mixer.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 #include "earshot/world.h"
 #include "earshot/stage.h"

@@ -11,6 +11,7 @@
  * starts with it. Seeds: tests/fuzz/seeds/world_doc.
  */
 #include "earshot/commands.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include <stdint.h>

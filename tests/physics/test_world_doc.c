@@ -4,6 +4,7 @@
  * defaults, the keys a caller lets through for its own objects, and errors that name
  * their field.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include "test.h"

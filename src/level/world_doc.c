@@ -14,7 +14,7 @@
  * names a caller lists in the options: those are tolerated and left to the caller (the
  * audio world reads its per-body "source", "impact" and "listener" objects that way).
  */
-#include "tools_internal.h"
+#include "level_internal.h"
 
 #include <jansson.h>
 #include <stdarg.h>
