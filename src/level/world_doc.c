@@ -16,6 +16,8 @@
  */
 #include "level_internal.h"
 
+#include "json_kind.h"
+
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -337,21 +339,6 @@ static bool parse_body(parse *p, const json_t *b, size_t index, doc_body *out) {
 
 static const char *const level_keys[] = {"map", "cell", "height", "origin", "wall", NULL};
 
-/* What a JSON value is, for "expected an object, got an array". */
-static const char *json_kind(const json_t *v) {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: break;
-    }
-    return "null";
-}
-
 /* Reads the level object and builds the level (its own rows and columns in errors). */
 static bool parse_level(parse *p, const json_t *l, ear_level **out) {
     if (!json_is_object(l)) return fail(p, "level", "expected an object {map, cell, height}");
@@ -475,7 +462,7 @@ ear_result ear_world_doc_load(const char *text, size_t size,
 
     if (!json_is_object(root)) {
         fail(&p, "", "expected an object {gravity, step_hz, level, bodies}, got %s",
-             json_kind(root));
+             ear__json_kind(root));
         goto done;
     }
     if (!check_keys(&p, root, "", top_keys, opts.extra_keys,
