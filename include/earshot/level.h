@@ -218,7 +218,7 @@ ear_result ear_level_add_to_world(const ear_level *level, ear_physics *world,
  * rolling_resistance, engine_braking, turn_radius, max_turn_rate, gears, idle_rpm,
  * max_rpm, fuel (default: fuel_capacity), fuel_capacity, consumption, engine_on, defaults
  * as in ear_vehicle_config. Unknown keys are errors unless the options list them. */
-typedef struct ear_world_doc_options {
+typedef struct ear_level_doc_options {
     /* Keys tolerated (and ignored) at the top level and in each body, so that a caller can
      * read its own objects from the same document (the audio world's "source", "impact",
      * "listener"). NULL-terminated lists, borrowed for the call; default NULL. */
@@ -226,29 +226,29 @@ typedef struct ear_world_doc_options {
     const char *const *extra_body_keys;
     size_t max_bodies;              /* walls and bodies together; 0 means 100000 */
     const ear_allocator *allocator; /* for the world; default NULL: malloc */
-} ear_world_doc_options;
+} ear_level_doc_options;
 
 /* A loaded document: the world (its first wall_count bodies are the level's walls, then
  * the document's bodies in order), the level or NULL, and the document's step rate. The
- * caller owns it: ear_world_doc_unload. */
-typedef struct ear_world_doc {
+ * caller owns it: ear_level_doc_unload. */
+typedef struct ear_level_doc {
     ear_physics *world;
     ear_level *level;
     float step_hz; /* default 60 */
     size_t wall_count;
     size_t body_count;
-} ear_world_doc;
+} ear_level_doc;
 
 /* The first problem of a document: where is the JSON path of the field ("bodies[2].mass",
  * "level.map[3]", "" for the whole document) or, for bad JSON, "line L, column C";
  * message is an English sentence that starts with where. */
-typedef struct ear_world_doc_error {
+typedef struct ear_level_doc_error {
     char where[160];
     char message[480];
-} ear_world_doc_error;
+} ear_level_doc_error;
 
 /* The defaults above. Thread: any. */
-ear_world_doc_options ear_world_doc_options_default(void);
+ear_level_doc_options ear_level_doc_options_default(void);
 
 /* Reads a world document (size bytes of JSON) and builds its world (options NULL: the
  * defaults). EAR_E_FORMAT for bad JSON or a bad field (err says which and why: an unknown
@@ -257,12 +257,12 @@ ear_world_doc_options ear_world_doc_options_default(void);
  * naming its row and column), EAR_E_INVALID_ARG for NULL text or out,
  * EAR_E_OUT_OF_MEMORY. Nothing is built and *out is untouched on failure.
  * Thread: any (the new world then belongs to the calling thread). */
-ear_result ear_world_doc_load(const char *text, size_t size,
-                              const ear_world_doc_options *options, ear_world_doc *out,
-                              ear_world_doc_error *err);
+ear_result ear_level_doc_load(const char *text, size_t size,
+                              const ear_level_doc_options *options, ear_level_doc *out,
+                              ear_level_doc_error *err);
 
 /* Destroys the world and the level and empties doc. NULL does nothing. Thread: game. */
-void ear_world_doc_unload(ear_world_doc *doc);
+void ear_level_doc_unload(ear_level_doc *doc);
 
 #ifdef __cplusplus
 }

@@ -96,7 +96,7 @@ struct ear_commands {
 
     /* The physics world of the world.* commands (cmd_world.c): empty (world NULL) until
      * first used; world.load replaces it whole. */
-    ear_world_doc world;
+    ear_level_doc world;
     /* The audio world over it (cmd_audio_world.c): the document's per-body source, impact
      * and listener objects; NULL before a world.load. */
     ear_world *audio_world;

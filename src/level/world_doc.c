@@ -39,13 +39,13 @@ typedef struct doc_body {
 } doc_body;
 
 typedef struct parse {
-    const ear_world_doc_options *options;
-    ear_world_doc_error *err;
+    const ear_level_doc_options *options;
+    ear_level_doc_error *err;
     bool oom; /* the level could not be built for want of memory */
 } parse;
 
-ear_world_doc_options ear_world_doc_options_default(void) {
-    ear_world_doc_options o;
+ear_level_doc_options ear_level_doc_options_default(void) {
+    ear_level_doc_options o;
     memset(&o, 0, sizeof o);
     o.max_bodies = 100000;
     return o;
@@ -424,17 +424,17 @@ static bool parse_level(parse *p, const json_t *l, ear_level **out) {
 
 static const char *const top_keys[] = {"gravity", "step_hz", "level", "bodies", NULL};
 
-void ear_world_doc_unload(ear_world_doc *doc) {
+void ear_level_doc_unload(ear_level_doc *doc) {
     if (!doc) return;
     ear_physics_destroy(doc->world);
     ear_level_destroy(doc->level);
     memset(doc, 0, sizeof *doc);
 }
 
-ear_result ear_world_doc_load(const char *text, size_t size,
-                              const ear_world_doc_options *options, ear_world_doc *out,
-                              ear_world_doc_error *err) {
-    ear_world_doc_options opts = options ? *options : ear_world_doc_options_default();
+ear_result ear_level_doc_load(const char *text, size_t size,
+                              const ear_level_doc_options *options, ear_level_doc *out,
+                              ear_level_doc_error *err) {
+    ear_level_doc_options opts = options ? *options : ear_level_doc_options_default();
     if (opts.max_bodies == 0) opts.max_bodies = 100000;
     parse p = {&opts, err, false};
     if (err) memset(err, 0, sizeof *err);
