@@ -23,12 +23,13 @@ include(CMakePackageConfigHelpers)
 find_package(Threads REQUIRED)
 
 set(EAR_AUDIO_PARTS core fft stage synth analysis io assets device hrtf)
-set(EAR_ENGINE_PARTS lang storage speech runtime commands physics world ui)
-# The portable math's and the name index's `ear__` functions are internal to each shared
-# library (the map exports `ear_` names only), and both use them (the stage and synth;
-# physics; the assets; the commands): each library has its own copy of the small object.
-list(APPEND EAR_AUDIO_PARTS math name_index)
-list(APPEND EAR_ENGINE_PARTS math name_index)
+set(EAR_ENGINE_PARTS lang storage speech runtime commands physics level world ui)
+# The portable math's, the name index's (with the growing array) and the JSON words' `ear__`
+# functions are internal to each shared library (the map exports `ear_` names only), and
+# both use them (the stage and synth; physics and level; the assets; the commands): each
+# library has its own copy of the small object.
+list(APPEND EAR_AUDIO_PARTS math name_index json)
+list(APPEND EAR_ENGINE_PARTS math name_index json)
 
 # ear_collect_deps(<parts> <out prefix>): the external dependencies of the parts' targets.
 # Sets <out>_TARGETS (all external link items, for linking the shared library), <out>_REQ

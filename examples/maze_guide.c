@@ -6,6 +6,7 @@
  * way they last went. Prints the path's length and one line per leg; with "de" as its
  * argument, the sentences are German.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include <math.h>

@@ -351,6 +351,14 @@ bool ear__name_index_reserve(ear__name_index *ix, const ear_allocator *alloc, ui
 size_t ear__name_index_bytes(const ear__name_index *ix);
 void ear__name_index_free(ear__name_index *ix, const ear_allocator *alloc);
 
+/* Internal to Earshot (not for games): the growing array (src/core/grow.c). Makes *items
+ * (elem-byte items, room for *cap) hold at least need items: room doubles from 16 until it
+ * does, through alloc (NULL: realloc; an allocator with alloc but no realloc: a new block,
+ * a copy and a free). True when it holds them; false when out of memory or past
+ * UINT32_MAX items, *items and *cap unchanged. Thread: that of the array. */
+bool ear__grow(const ear_allocator *alloc, void **items, uint32_t *cap, uint32_t need,
+               size_t elem);
+
 #ifdef __cplusplus
 }
 #endif

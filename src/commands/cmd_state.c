@@ -261,3 +261,23 @@ json_t *ear__cmd_limiter_set(ear_commands *c, json_t *params, json_t **err) {
     }
     return ear__cmd_limiter_json(c);
 }
+
+/* ---- Forgetting ---------------------------------------------------------------- */
+
+void ear__cmd_forget(ear_commands *c) {
+    ear__cmd_audio_world_forget(c); /* its voices and stage go with the rest */
+    for (size_t i = 0; i < c->clip_count; i++) ear_clip_release(c->clips[i].clip);
+    c->clip_count = c->clip_cap = 0;
+    if (c->clips) /* counted in the budget */
+        c->part_alloc[EAR__PART_NAMES].free_fn(c->clips, &c->part_user[EAR__PART_NAMES]);
+    c->clips = NULL;
+    ear__name_index_free(&c->clip_index, ear__cmd_alloc(c, EAR__PART_NAMES));
+    c->voice_count = 0;
+    c->duck_count = c->blend_count = c->pool_count = c->blend_def_count = 0;
+    for (size_t i = 0; i < c->note_count; i++) free(c->notes[i]);
+    c->note_count = 0;
+    if (c->buffer)
+        c->part_alloc[EAR__PART_RENDER].free_fn(c->buffer, &c->part_user[EAR__PART_RENDER]);
+    c->buffer = NULL;
+    c->buffer_frames = 0;
+}

@@ -70,7 +70,7 @@ static ear_result ensure_world(ear_commands *c) {
 }
 
 void ear__cmd_world_forget(ear_commands *c) {
-    ear_world_doc_unload(&c->world);
+    ear_level_doc_unload(&c->world);
 }
 
 /* The body named params[key], or EAR_BODY_NONE with *err set. */
@@ -164,13 +164,13 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
         free(text);
         return NULL;
     }
-    ear_world_doc_options options = ear_world_doc_options_default();
+    ear_level_doc_options options = ear_level_doc_options_default();
     options.extra_keys = doc_extra_keys;
     options.extra_body_keys = doc_extra_body_keys;
     options.allocator = ear__cmd_alloc(c, EAR__PART_WORLD);
-    ear_world_doc loaded;
-    ear_world_doc_error de;
-    ear_result r = ear_world_doc_load(text, size, &options, &loaded, &de);
+    ear_level_doc loaded;
+    ear_level_doc_error de;
+    ear_result r = ear_level_doc_load(text, size, &options, &loaded, &de);
     /* The audio world reads the same document's per-body sound objects. */
     json_t *parsed = r == EAR_OK ? json_loadb(text, size, 0, NULL) : NULL;
     free(text);
@@ -197,14 +197,14 @@ json_t *ear__cmd_world_load(ear_commands *c, json_t *params, json_t **err) {
         json_decref(parsed);
         ear__cmd_uncharge(c, cost.bytes);
         if (*err) {
-            ear_world_doc_unload(&loaded);
+            ear_level_doc_unload(&loaded);
             return NULL;
         }
     }
     ear__cmd_audio_world_forget(c);
     c->audio_world = audio;
     c->audio_rays_seen = 0; /* a new audio world counts its rays from 0 */
-    ear_world_doc_unload(&c->world);
+    ear_level_doc_unload(&c->world);
     c->world = loaded;
     return json_pack("{s:i, s:i, s:f, s:o}", "bodies",
                      (json_int_t)ear_physics_body_count(c->world.world), "walls",

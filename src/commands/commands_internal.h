@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The registry's insides, shared by the table and front-end lines (commands.c), the schema
- * validator (schema.c), the handlers (cmd_state.c, cmd_sounds.c, cmd_play.c,
- * cmd_measure.c) and MCP (mcp.c).
+ * The registry's insides, shared by its files in their order (ORDER): the base every
+ * handler builds on (cmd_base.c), the schema validator (schema.c), the handlers (cmd_*.c),
+ * the table and front-end lines (commands.c) and MCP (mcp.c).
  */
 #ifndef EAR_COMMANDS_INTERNAL_H
 #define EAR_COMMANDS_INTERNAL_H
@@ -10,9 +10,12 @@
 #include "earshot/assets.h"
 #include "earshot/commands.h"
 #include "earshot/mixer.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 #include "earshot/world.h"
 #include "earshot/stage.h"
+
+#include "json_kind.h"
 
 #define EAR__RATE      48000u
 #define EAR__MAX_NOTES 64
@@ -81,15 +84,17 @@ struct ear_commands {
     uint64_t random_starts; /* audio.play random_start draws so far (since the reset) */
 
     ear__cmd_voice *voices;
-    size_t voice_count, voice_cap;
+    size_t voice_count;
+    uint32_t voice_cap;
     ear__cmd_clip *clips; /* through `alloc`: the budget counts the names */
     size_t clip_count, clip_cap;
     ear__name_index clip_index; /* names -> positions in clips */
     ear__cmd_name *ducks, *blends, *pools;
     ear__cmd_blend *blend_defs;
-    size_t blend_def_count, blend_def_cap;
+    size_t blend_def_count;
+    uint32_t blend_def_cap;
     size_t duck_count, blend_count, pool_count;
-    size_t duck_cap, blend_cap, pool_cap;
+    uint32_t duck_cap, blend_cap, pool_cap; /* ear__grow's (core) */
 
     char *notes[EAR__MAX_NOTES];
     size_t note_count;
@@ -112,7 +117,7 @@ struct ear_commands {
 
     /* The physics world of the world.* commands (cmd_world.c): empty (world NULL) until
      * first used; world.load replaces it whole. */
-    ear_world_doc world;
+    ear_level_doc world;
     /* The audio world over it (cmd_audio_world.c): the document's per-body source, impact
      * and listener objects; NULL before a world.load. */
     ear_world *audio_world;
@@ -227,8 +232,7 @@ bool ear__vec3(const json_t *params, const char *key, ear_vec3 *out);
 /* The bus named by params[key], else fallback. */
 ear_bus ear__bus(const json_t *params, const char *key, ear_bus fallback);
 
-/* What a JSON value is, for messages: "an array", "a number", "null"... */
-const char *ear__json_kind(const json_t *v);
+/* What a JSON value is, for messages: ear__json_kind (src/json/json_kind.h). */
 
 /* Resolves a path given to a command: as given, or, with confine_paths, inside the allowed
  * folders (realpath; for a file to write, its folder must exist there). NULL on success
@@ -243,6 +247,12 @@ json_t *ear__cmd_path(const ear_commands *c, const char *path, bool for_write,
  * not a synth name. */
 json_t *ear__cmd_check_synth(const ear_commands *c, const char *name, const char *where);
 json_t *ear__cmd_check_seconds(const ear_commands *c, double seconds, const char *where);
+
+/* The session's memory budget as allocators, one a part (ear__cmd_alloc): every block
+ * counted against max_memory_bytes and in its part; c->alloc is the sounds' part. */
+void ear__cmd_budget_init(ear_commands *c);
+/* Removes the allowed roots' real paths from an error's texts (confine_paths). */
+void ear__cmd_scrub_error(const ear_commands *c, json_t *err);
 
 /* Makes room for `need` more bytes in the budget, trimming idle cache entries (sounds that
  * no voice plays and nobody holds, loaded again when next asked for) if that helps; false
@@ -289,7 +299,7 @@ json_t *ear__cmd_rays_admit(ear_commands *c, const char *where, uint64_t rays);
 const char *ear__cmd_clip_name(const void *commands, uint32_t pos);
 
 /* Name lists (ducks, blends, pools) for audio.status: adds a name once. */
-void ear__cmd_remember(ear__cmd_name **list, size_t *count, size_t *cap, const char *name);
+void ear__cmd_remember(ear__cmd_name **list, size_t *count, uint32_t *cap, const char *name);
 /* Records (or replaces) a blend's parameter names. */
 void ear__cmd_remember_blend(ear_commands *c, const ear_blend_def *def);
 /* The recorded blend of that name, or NULL. */
@@ -311,7 +321,8 @@ ear_result ear__cmd_make_assets(const ear_commands *c, const char *root, ear_ass
 /* Creates the stage and assets of a (re)set registry; on failure changes nothing. */
 ear_result ear__cmd_make_stage(ear_commands *c, uint64_t seed, ear_stage **out_stage,
                                ear_assets **out_assets);
-/* Forgets every voice, clip, name, note and the buffer (the stage and assets stay). */
+/* Forgets every voice, clip, name, note and the buffer (the stage and assets stay);
+ * cmd_state.c, beside audio.reset. */
 void ear__cmd_forget(ear_commands *c);
 
 #endif

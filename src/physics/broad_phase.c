@@ -71,7 +71,7 @@ static uint64_t range_cells(const range *r) {
 
 static bool push_u32(ear_physics *w, uint32_t **list, uint32_t *count, uint32_t *cap,
                      uint32_t v) {
-    if (!ear__grow(w, (void **)list, cap, *count + 1, sizeof **list)) return false;
+    if (!ear__grow(&w->alloc, (void **)list, cap, *count + 1, sizeof **list)) return false;
     (*list)[(*count)++] = v;
     return true;
 }
@@ -102,9 +102,12 @@ static ear_result grid_build(ear_physics *w, ear__grid *g, float cell, bool fixe
     }
     uint32_t buckets = MIN_BUCKETS;
     while (buckets < entries * 2u && buckets < (1u << 30)) buckets *= 2;
-    if (!ear__grow(w, (void **)&g->starts, &g->bucket_cap, buckets + 1, sizeof *g->starts) ||
-        !ear__grow(w, (void **)&g->entries, &g->entry_cap, entries, sizeof *g->entries) ||
-        !ear__grow(w, (void **)&w->scratch, &w->scratch_cap, buckets, sizeof *w->scratch))
+    if (!ear__grow(&w->alloc, (void **)&g->starts, &g->bucket_cap, buckets + 1,
+                   sizeof *g->starts) ||
+        !ear__grow(&w->alloc, (void **)&g->entries, &g->entry_cap, entries,
+                   sizeof *g->entries) ||
+        !ear__grow(&w->alloc, (void **)&w->scratch, &w->scratch_cap, buckets,
+                   sizeof *w->scratch))
         return EAR_E_OUT_OF_MEMORY;
     g->bucket_mask = buckets - 1;
     uint32_t *counts = w->scratch;
@@ -171,9 +174,12 @@ static ear_result loose_build(ear_physics *w, ear__grid *g, float cell) {
     }
     uint32_t buckets = MIN_BUCKETS;
     while (buckets < entries * 2u && buckets < (1u << 30)) buckets *= 2;
-    if (!ear__grow(w, (void **)&g->starts, &g->bucket_cap, buckets + 1, sizeof *g->starts) ||
-        !ear__grow(w, (void **)&g->entries, &g->entry_cap, entries, sizeof *g->entries) ||
-        !ear__grow(w, (void **)&w->scratch, &w->scratch_cap, buckets, sizeof *w->scratch))
+    if (!ear__grow(&w->alloc, (void **)&g->starts, &g->bucket_cap, buckets + 1,
+                   sizeof *g->starts) ||
+        !ear__grow(&w->alloc, (void **)&g->entries, &g->entry_cap, entries,
+                   sizeof *g->entries) ||
+        !ear__grow(&w->alloc, (void **)&w->scratch, &w->scratch_cap, buckets,
+                   sizeof *w->scratch))
         return EAR_E_OUT_OF_MEMORY;
     g->bucket_mask = buckets - 1;
     uint32_t *counts = w->scratch;
@@ -211,11 +217,13 @@ static ear_result loose_build(ear_physics *w, ear__grid *g, float cell) {
     g->entry_count = entries;
     g->loose = true;
     /* No extras yet. */
-    if (!ear__grow(w, (void **)&g->xhead, &g->xhead_cap, buckets, sizeof *g->xhead) ||
-        !ear__grow(w, (void **)&w->xnext, &w->xnext_cap, w->count + 1, sizeof *w->xnext) ||
-        !ear__grow(w, (void **)&w->xbucket, &w->xbucket_cap, w->count + 1,
+    if (!ear__grow(&w->alloc, (void **)&g->xhead, &g->xhead_cap, buckets, sizeof *g->xhead) ||
+        !ear__grow(&w->alloc, (void **)&w->xnext, &w->xnext_cap, w->count + 1,
+                   sizeof *w->xnext) ||
+        !ear__grow(&w->alloc, (void **)&w->xbucket, &w->xbucket_cap, w->count + 1,
                    sizeof *w->xbucket) ||
-        !ear__grow(w, (void **)&w->xlist, &w->xlist_cap, w->count + 1, sizeof *w->xlist))
+        !ear__grow(&w->alloc, (void **)&w->xlist, &w->xlist_cap, w->count + 1,
+                   sizeof *w->xlist))
         return EAR_E_OUT_OF_MEMORY;
     memset(g->xhead, 0xff, (size_t)buckets * sizeof *g->xhead);
     memset(w->xbucket, 0xff, (size_t)(w->count + 1) * sizeof *w->xbucket);
@@ -269,7 +277,7 @@ typedef struct list_ctx {
 static bool list_visit(ear_physics *w, uint32_t k, void *user) {
     list_ctx *c = user;
     if (k == c->self || w->bodies[k].sensor) return true;
-    if (!ear__grow(w, (void **)&w->nb_idx, &w->nb_idx_cap, w->nb_count + 1,
+    if (!ear__grow(&w->alloc, (void **)&w->nb_idx, &w->nb_idx_cap, w->nb_count + 1,
                    sizeof *w->nb_idx)) {
         c->ok = false;
         return false;
@@ -289,9 +297,10 @@ static bool next_stamp(ear_physics *w) {
 /* Each moving body's neighbours: the gridded boxes that overlap its fat box. */
 static ear_result build_lists(ear_physics *w) {
     w->lists_valid = false;
-    if (!ear__grow(w, (void **)&w->nb_start, &w->nb_start_cap, w->count + 1,
+    if (!ear__grow(&w->alloc, (void **)&w->nb_start, &w->nb_start_cap, w->count + 1,
                    sizeof *w->nb_start) ||
-        !ear__grow(w, (void **)&w->exited, &w->exited_cap, w->count + 1, sizeof *w->exited))
+        !ear__grow(&w->alloc, (void **)&w->exited, &w->exited_cap, w->count + 1,
+                   sizeof *w->exited))
         return EAR_E_OUT_OF_MEMORY;
     memset(w->exited, 0, w->count + 1);
     w->nb_count = 0;
@@ -321,12 +330,13 @@ static ear_result rebuild_moving(ear_physics *w) {
 
 ear_result ear__broad_rebuild(ear_physics *w) {
     uint32_t lo_cap = w->fat_cap, hi_cap = w->fat_cap;
-    if (!ear__grow(w, (void **)&w->fat_lo, &lo_cap, w->count, sizeof *w->fat_lo) ||
-        !ear__grow(w, (void **)&w->fat_hi, &hi_cap, lo_cap, sizeof *w->fat_hi))
+    if (!ear__grow(&w->alloc, (void **)&w->fat_lo, &lo_cap, w->count, sizeof *w->fat_lo) ||
+        !ear__grow(&w->alloc, (void **)&w->fat_hi, &hi_cap, lo_cap, sizeof *w->fat_hi))
         return EAR_E_OUT_OF_MEMORY;
     w->fat_cap = lo_cap < hi_cap ? lo_cap : hi_cap;
     uint32_t old = w->stamp_cap;
-    if (!ear__grow(w, (void **)&w->stamps, &w->stamp_cap, w->count + 1, sizeof *w->stamps))
+    if (!ear__grow(&w->alloc, (void **)&w->stamps, &w->stamp_cap, w->count + 1,
+                   sizeof *w->stamps))
         return EAR_E_OUT_OF_MEMORY;
     if (w->stamp_cap != old) {
         memset(w->stamps, 0, (size_t)w->stamp_cap * sizeof *w->stamps);

@@ -171,9 +171,8 @@ struct ear_physics {
     bool stepping;
 };
 
-/* ---- world.c ---- */
+/* ---- body.c (the base: calls nothing else of the module) ---- */
 ear__body *ear__body_lookup(const ear_physics *w, ear_body_id id);
-bool ear__grow(ear_physics *w, void **ptr, uint32_t *cap, uint32_t need, size_t elem);
 void ear__emit(ear_physics *w, const ear_physics_event *e);
 ear_collider ear__collider_of(const ear__body *b);
 /* The error for an id that names no body: EAR_E_INVALID_ARG (NONE, or never handed out)
@@ -218,7 +217,7 @@ void ear__broad_query_segment(ear_physics *w, ear_vec3 from, ear_vec3 to, float 
 ear_vec3 ear__contact_point(const ear_collider *a, const ear_collider *b, ear_vec3 n,
                             float depth);
 
-/* ---- step.c ---- */
+/* ---- resolve.c (what the step and the vehicles' step share) ---- */
 /* Pushes body i out of what it overlaps (resolve_iterations pushes, by the who-moves
  * table). The contacts found are added to out (for bounce, ground and the step's pairs);
  * out->blocked is set when the mover itself was pushed back against out->move_dir. The
@@ -243,6 +242,10 @@ bool ear__was_touching(const ear_physics *w, ear_body_id a, ear_body_id b);
  * towards body) with this closing speed. */
 void ear__record_pair(ear_physics *w, ear_body_id body, ear_body_id other, ear_vec3 normal,
                       ear_vec3 point, float speed);
+/* Appends p to a pair list (dropped when out of memory); orders pairs by (lo, hi). */
+void ear__add_pair(ear_physics *w, ear__pair **list, uint32_t *count, uint32_t *cap,
+                   const ear__pair *p);
+int ear__pair_cmp(const ear__pair *x, const ear__pair *y);
 
 /* ---- vehicle.c ---- */
 void ear__vehicle_init(ear__vehicle *v, const ear_vehicle_config *cfg);

@@ -12,28 +12,12 @@
  */
 #include "physics_internal.h"
 
-#include "portable_math.h"
-
 #include <stdio.h>
 #include <string.h>
 
 /* ---- Memory ------------------------------------------------------------------------ */
 
 static void free_body_mem(ear_physics *w, ear__body *b);
-
-bool ear__grow(ear_physics *w, void **ptr, uint32_t *cap, uint32_t need, size_t elem) {
-    if (need <= *cap) return true;
-    uint32_t n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > UINT32_MAX / 2) return false;
-        n *= 2;
-    }
-    void *p = w->alloc.realloc_fn(*ptr, (size_t)n * elem, w->alloc.user);
-    if (!p) return false;
-    *ptr = p;
-    *cap = n;
-    return true;
-}
 
 /* ---- Defaults ------------------------------------------------------------------------ */
 
@@ -136,33 +120,15 @@ ear_result ear_physics_reserve(ear_physics *w, size_t n) {
     if (!w) return EAR_E_INVALID_ARG;
     if (n > UINT32_MAX / 4) return EAR_E_OUT_OF_MEMORY;
     uint32_t need = (uint32_t)n;
-    if (!ear__grow(w, (void **)&w->bodies, &w->cap, need, sizeof *w->bodies) ||
-        !ear__grow(w, (void **)&w->slots, &w->slot_cap, need, sizeof *w->slots) ||
-        !ear__grow(w, (void **)&w->free_slots, &w->free_cap, need, sizeof *w->free_slots))
+    if (!ear__grow(&w->alloc, (void **)&w->bodies, &w->cap, need, sizeof *w->bodies) ||
+        !ear__grow(&w->alloc, (void **)&w->slots, &w->slot_cap, need, sizeof *w->slots) ||
+        !ear__grow(&w->alloc, (void **)&w->free_slots, &w->free_cap, need,
+                   sizeof *w->free_slots))
         return EAR_E_OUT_OF_MEMORY;
     return EAR_OK;
 }
 
 /* ---- Lookup ------------------------------------------------------------------------------ */
-
-ear__body *ear__body_lookup(const ear_physics *w, ear_body_id id) {
-    if (!w || id == EAR_BODY_NONE) return NULL;
-    uint32_t slot = (uint32_t)(id & 0xffffffffu);
-    uint32_t gen = (uint32_t)(id >> 32);
-    if (slot >= w->slot_count) return NULL;
-    const ear__slot *s = &w->slots[slot];
-    if (s->generation != gen || s->dense == UINT32_MAX) return NULL;
-    return &w->bodies[s->dense];
-}
-
-/* EAR_E_INVALID_ARG for NONE or a slot never handed out, EAR_E_STALE_ID otherwise. */
-ear_result ear__missing(const ear_physics *w, ear_body_id id) {
-    if (!w || id == EAR_BODY_NONE) return EAR_E_INVALID_ARG;
-    uint32_t slot = (uint32_t)(id & 0xffffffffu);
-    if (slot >= w->slot_count || (uint32_t)(id >> 32) > w->slots[slot].generation)
-        return EAR_E_INVALID_ARG;
-    return EAR_E_STALE_ID;
-}
 
 #define LOOKUP(w, id, b)                                                                       \
     ear__body *b = ear__body_lookup(w, id);                                                    \
@@ -185,15 +151,6 @@ ear_body_id ear_physics_find(const ear_physics *w, const char *name) {
     for (uint32_t k = 0; k < w->count; k++)
         if (strcmp(w->bodies[k].name, name) == 0) return w->bodies[k].id;
     return EAR_BODY_NONE;
-}
-
-ear_collider ear__collider_of(const ear__body *b) {
-    ear_collider c;
-    c.shape = b->shape;
-    c.center_m = b->pos;
-    c.half_extents_m = b->half;
-    c.radius_m = b->radius;
-    return c;
 }
 
 /* ---- Validation ------------------------------------------------------------------------- */
@@ -343,15 +300,15 @@ ear_result ear_physics_add_body(ear_physics *w, const ear_body_desc *d, ear_body
         return EAR_E_INVALID_ARG;
     }
     if (w->count == UINT32_MAX - 1) return EAR_E_OUT_OF_MEMORY;
-    if (!ear__grow(w, (void **)&w->bodies, &w->cap, w->count + 1, sizeof *w->bodies))
+    if (!ear__grow(&w->alloc, (void **)&w->bodies, &w->cap, w->count + 1, sizeof *w->bodies))
         return EAR_E_OUT_OF_MEMORY;
     uint32_t slot;
     if (w->free_count > 0) {
         slot = w->free_slots[--w->free_count];
     } else {
-        if (!ear__grow(w, (void **)&w->slots, &w->slot_cap, w->slot_count + 1,
+        if (!ear__grow(&w->alloc, (void **)&w->slots, &w->slot_cap, w->slot_count + 1,
                        sizeof *w->slots) ||
-            !ear__grow(w, (void **)&w->free_slots, &w->free_cap, w->slot_count + 1,
+            !ear__grow(&w->alloc, (void **)&w->free_slots, &w->free_cap, w->slot_count + 1,
                        sizeof *w->free_slots))
             return EAR_E_OUT_OF_MEMORY;
         slot = w->slot_count++;
@@ -565,80 +522,6 @@ ear_result ear_body_turn(ear_physics *w, ear_body_id id, float degrees) {
 bool ear_body_is_vehicle(const ear_physics *w, ear_body_id id) {
     ear__body *b = ear__body_lookup(w, id);
     return b && b->is_vehicle;
-}
-
-/* Directions from angles through the portable sin and cos (earshot/portable_math.h):
- * the same vectors natively and in the web build, so a replay's listener and voices
- * turn the same bits on both. */
-ear_vec3 ear_forward_from_facing(float facing_deg, float pitch_deg) {
-    double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
-    double p = (double)pitch_deg * (3.14159265358979323846 / 180.0);
-    double sf, cf, sp, cp;
-    ear__sincos(f, &sf, &cf); /* the bits of ear__sin and ear__cos, one reduction each */
-    ear__sincos(p, &sp, &cp);
-    return ear_vec3_make((float)(sf * cp), (float)sp, (float)(-cf * cp));
-}
-
-ear_vec3 ear_right_from_facing(float facing_deg) {
-    double f = (double)facing_deg * (3.14159265358979323846 / 180.0);
-    double s, c;
-    ear__sincos(f, &s, &c);
-    return ear_vec3_make((float)c, 0, (float)s);
-}
-
-/* ---- Events ---------------------------------------------------------------------------- */
-
-void ear__emit(ear_physics *w, const ear_physics_event *e) {
-    if (w->event_count >= w->cfg.max_events) {
-        w->events_dropped++;
-        return;
-    }
-    if (w->event_count == w->event_cap) {
-        size_t n = w->event_cap ? w->event_cap * 2 : 64;
-        if (n > w->cfg.max_events) n = w->cfg.max_events;
-        void *p = w->alloc.realloc_fn(w->events, n * sizeof *w->events, w->alloc.user);
-        if (!p) {
-            w->events_dropped++;
-            return;
-        }
-        w->events = p;
-        w->event_cap = n;
-    }
-    w->events[w->event_count] = *e;
-    w->events[w->event_count].step = w->steps;
-    w->event_count++;
-}
-
-const ear_physics_event *ear_physics_events(const ear_physics *w, size_t *out_count) {
-    if (out_count) *out_count = w ? w->event_count : 0;
-    return w ? w->events : NULL;
-}
-
-size_t ear_physics_event_count(const ear_physics *w) {
-    return w ? w->event_count : 0;
-}
-
-size_t ear_physics_events_dropped(const ear_physics *w) {
-    return w ? w->events_dropped : 0;
-}
-
-void ear_physics_clear_events(ear_physics *w) {
-    if (!w) return;
-    w->event_count = 0;
-    w->events_dropped = 0;
-}
-
-const char *ear_physics_event_name(ear_physics_event_type t) {
-    switch (t) {
-    case EAR_PHYS_LANDED: return "landed";
-    case EAR_PHYS_COLLISION_STARTED: return "collision_started";
-    case EAR_PHYS_COLLISION_ENDED: return "collision_ended";
-    case EAR_PHYS_ENTERED: return "entered";
-    case EAR_PHYS_LEFT: return "left";
-    case EAR_PHYS_GEAR_CHANGED: return "gear_changed";
-    case EAR_PHYS_CRASHED: return "crashed";
-    }
-    return "unknown";
 }
 
 /* ---- Time and the state hash ------------------------------------------------------------ */

@@ -9,6 +9,12 @@
 #include <stdio.h>
 
 /* The magic at the start of every replay file (16 bytes, the NUL included). */
+/* The save's keys of the game's speech settings (speech_settings.c). */
+#define EAR__SPEECH_KEY_VOICE  "speech.voice"
+#define EAR__SPEECH_KEY_RATE   "speech.rate"
+#define EAR__SPEECH_KEY_VOLUME "speech.volume"
+#define EAR__SPEECH_KEY_PUNCT  "speech.punctuation"
+
 #define EAR__REPLAY_MAGIC      "EARSHOT-REPLAY\n"
 #define EAR__REPLAY_MAGIC_LEN  16
 #define EAR__REPLAY_FLAG_STAGE 1u /* rows carry the stage's output hash */

@@ -9,6 +9,7 @@
  * exist or starts and ends in those cells with a length no shorter than the straight line.
  * Seeds: tests/fuzz/seeds/level.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include <stdint.h>

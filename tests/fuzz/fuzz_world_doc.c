@@ -11,6 +11,7 @@
  * starts with it. Seeds: tests/fuzz/seeds/world_doc.
  */
 #include "earshot/commands.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include <stdint.h>
@@ -32,14 +33,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static const char *const body_keys[] = {"source", "impact", "listener", "vehicle_sound",
                                             NULL};
     static const char *const top_keys[] = {"zones", "follow", NULL};
-    ear_world_doc_options options = ear_world_doc_options_default();
+    ear_level_doc_options options = ear_level_doc_options_default();
     options.extra_body_keys = body_keys;
     options.extra_keys = top_keys;
     options.max_bodies = 2000;
-    ear_world_doc doc;
+    ear_level_doc doc;
     memset(&doc, 0, sizeof doc);
-    ear_world_doc_error err;
-    ear_result r = ear_world_doc_load((const char *)data, size, &options, &doc, &err);
+    ear_level_doc_error err;
+    ear_result r = ear_level_doc_load((const char *)data, size, &options, &doc, &err);
     if (r != EAR_OK) {
         check(r == EAR_E_FORMAT || r == EAR_E_OUT_OF_MEMORY);
         check(doc.world == NULL);
@@ -61,7 +62,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     check(ear_physics_ray_cast(doc.world, ear_vec3_make(-100, 1, 0), ear_vec3_make(100, 1, 0),
                                NULL, &hit, &found) == EAR_OK);
     size_t bodies = ear_physics_body_count(doc.world);
-    ear_world_doc_unload(&doc);
+    ear_level_doc_unload(&doc);
     if (bodies > 200) return 0; /* keeps the command path quick */
     /* the same document through world.load: the audio world's keys, zones and follow */
     static ear_commands *c;

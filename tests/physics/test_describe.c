@@ -3,6 +3,7 @@
  * Words for positions, directions and speeds: the exact sentences in English and German,
  * through the built-in texts and through a game's own text.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include "test.h"

@@ -5,6 +5,7 @@
  * and costs on known mazes (4- and 8-connected, costs per character, no way), with a
  * Dijkstra written here as the reference on random maps.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include "test.h"

@@ -4,18 +4,19 @@
  * defaults, the keys a caller lets through for its own objects, and errors that name
  * their field.
  */
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include "test.h"
 
-static ear_result load(const char *text, const ear_world_doc_options *o, ear_world_doc *doc,
-                       ear_world_doc_error *err) {
-    return ear_world_doc_load(text, strlen(text), o, doc, err);
+static ear_result load(const char *text, const ear_level_doc_options *o, ear_level_doc *doc,
+                       ear_level_doc_error *err) {
+    return ear_level_doc_load(text, strlen(text), o, doc, err);
 }
 
 TEST(defaults_and_order) {
-    ear_world_doc doc;
-    ear_world_doc_error err;
+    ear_level_doc doc;
+    ear_level_doc_error err;
     ASSERT_OK(load("{\"level\": {\"map\": \"###\\n#.#\\n###\", \"origin\": [10, 0, 20]},"
                    " \"bodies\": [{\"name\": \"p\", \"shape\": \"sphere\", \"radius\": 0.4,"
                    " \"position\": [11.5, 0.4, 21.5], \"kind\": \"dynamic\"}]}",
@@ -35,13 +36,13 @@ TEST(defaults_and_order) {
     ASSERT_NEAR(info.desc.mass_kg, d.mass_kg, 0);
     ASSERT_NEAR(info.desc.friction, d.friction, 0);
     ASSERT_EQ(ear_level_tile_count(doc.level, '.'), 1);
-    ear_world_doc_unload(&doc);
-    ear_world_doc_unload(&doc); /* emptied: harmless */
+    ear_level_doc_unload(&doc);
+    ear_level_doc_unload(&doc); /* emptied: harmless */
 }
 
 TEST(vehicle_parameters) {
-    ear_world_doc doc;
-    ear_world_doc_error err;
+    ear_level_doc doc;
+    ear_level_doc_error err;
     ASSERT_OK(
         load("{\"bodies\": [{\"name\": \"car\", \"shape\": \"box\", \"half_extents\":"
              " [1, 0.7, 2], \"position\": [0, 0.7, 0], \"kind\": \"kinematic\", \"mass\":"
@@ -70,19 +71,19 @@ TEST(vehicle_parameters) {
     ASSERT_NEAR(vs.config.engine_braking_mps2, ear_vehicle_config_default().engine_braking_mps2,
                 0);
     ASSERT_TRUE(vs.engine_on);
-    ear_world_doc_unload(&doc);
+    ear_level_doc_unload(&doc);
 }
 
 TEST(callers_extra_keys_are_tolerated) {
     const char *text = "{\"sounds\": {}, \"bodies\": [{\"name\": \"radio\", \"shape\": "
                        "\"sphere\", \"radius\": 0.2, \"position\": [0, 1, 0], \"kind\": "
                        "\"fixed\", \"source\": {\"sound\": \"music\"}}]}";
-    ear_world_doc doc;
-    ear_world_doc_error err;
+    ear_level_doc doc;
+    ear_level_doc_error err;
     ASSERT_EQ(load(text, NULL, &doc, &err), EAR_E_FORMAT);
     ASSERT_STR_EQ(err.where, "sounds");
     static const char *const top[] = {"sounds", NULL};
-    ear_world_doc_options o = ear_world_doc_options_default();
+    ear_level_doc_options o = ear_level_doc_options_default();
     o.extra_keys = top;
     ASSERT_EQ(load(text, &o, &doc, &err), EAR_E_FORMAT);
     ASSERT_STR_EQ(err.where, "bodies[0].source");
@@ -90,7 +91,7 @@ TEST(callers_extra_keys_are_tolerated) {
     o.extra_body_keys = per_body;
     ASSERT_OK(load(text, &o, &doc, &err));
     ASSERT_EQ(ear_physics_body_count(doc.world), 1);
-    ear_world_doc_unload(&doc);
+    ear_level_doc_unload(&doc);
 }
 
 TEST(errors_name_the_field) {
@@ -144,8 +145,8 @@ TEST(errors_name_the_field) {
         {"{\"bodies\": 3", "line 1, column 12", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ear_world_doc doc = {0};
-        ear_world_doc_error err;
+        ear_level_doc doc = {0};
+        ear_level_doc_error err;
         ASSERT_EQ(load(cases[i].text, NULL, &doc, &err), EAR_E_FORMAT);
         ASSERT_NULL(doc.world);
         ASSERT_STR_EQ(err.where, cases[i].where);
@@ -155,8 +156,8 @@ TEST(errors_name_the_field) {
 
 /* The smallest mass and size a document may give step to finite numbers. */
 TEST(smallest_mass_and_size_stay_finite) {
-    ear_world_doc doc = {0};
-    ear_world_doc_error err;
+    ear_level_doc doc = {0};
+    ear_level_doc_error err;
     ASSERT_EQ(load("{\"step_hz\": 60, \"bodies\": [{\"name\": \"f\", \"kind\": \"fixed\", "
                    "\"shape\": \"box\", \"half_extents\": [5, 0.5, 5], \"position\": [0, -0.5, "
                    "0]}, {\"name\": \"a\", \"kind\": \"dynamic\", \"shape\": \"sphere\", "
@@ -167,7 +168,7 @@ TEST(smallest_mass_and_size_stay_finite) {
     ear_vec3 p;
     ASSERT_EQ(ear_body_position(doc.world, ear_physics_find(doc.world, "a"), &p), EAR_OK);
     ASSERT_TRUE(ear_vec3_is_finite(p));
-    ear_world_doc_unload(&doc);
+    ear_level_doc_unload(&doc);
 }
 
 TEST_MAIN(TEST_ENTRY(defaults_and_order), TEST_ENTRY(vehicle_parameters),

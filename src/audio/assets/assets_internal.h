@@ -65,10 +65,7 @@ void *ear__assets_alloc(const ear_assets *a, size_t size);
 void ear__assets_free(const ear_assets *a, void *p);
 /* A copy of s made with the assets' allocator; NULL when out of memory. */
 char *ear__assets_strdup(const ear_assets *a, const char *s);
-/* Grows an array of `size`-byte items so that it holds at least `need`; false when out
- * of memory (the array is unchanged). */
-bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t need,
-                      size_t size);
+/* Arrays grow with core's ear__grow through the assets' allocator (&a->alloc). */
 
 /* Warns "message" once per name (module "assets"); later calls with the same name say
  * nothing. */

@@ -46,20 +46,6 @@ char *ear__assets_strdup(const ear_assets *a, const char *s) {
     return copy;
 }
 
-bool ear__assets_grow(const ear_assets *a, void **items, uint32_t *cap, uint32_t need,
-                      size_t size) {
-    if (need <= *cap) return true;
-    uint32_t new_cap = *cap ? *cap * 2 : 16;
-    while (new_cap < need) new_cap *= 2;
-    void *bigger = ear__assets_alloc(a, (size_t)new_cap * size);
-    if (!bigger) return false;
-    if (*items) memcpy(bigger, *items, (size_t)*cap * size);
-    ear__assets_free(a, *items);
-    *items = bigger;
-    *cap = new_cap;
-    return true;
-}
-
 void ear__assets_forget_missing(ear_assets *a) {
     for (uint32_t i = 0; i < a->missing_count; i++) ear__assets_free(a, a->missing[i]);
     a->missing_count = 0;
@@ -74,8 +60,8 @@ static bool is_missing(const ear_assets *a, const char *name) {
 /* Out of memory only means the name is looked up again next time. */
 static void remember_missing(ear_assets *a, const char *name) {
     char *copy = ear__assets_strdup(a, name);
-    if (copy && ear__assets_grow(a, (void **)&a->missing, &a->missing_cap, a->missing_count + 1,
-                                 sizeof *a->missing))
+    if (copy && ear__grow(&a->alloc, (void **)&a->missing, &a->missing_cap,
+                          a->missing_count + 1, sizeof *a->missing))
         a->missing[a->missing_count++] = copy;
     else
         ear__assets_free(a, copy);
@@ -86,8 +72,8 @@ void ear__assets_warn_once(ear_assets *a, const char *name, const char *format, 
         if (strcmp(a->warned[i], name) == 0) return;
     /* Out of memory only means the name may warn again. */
     char *copy = ear__assets_strdup(a, name);
-    if (copy && ear__assets_grow(a, (void **)&a->warned, &a->warned_cap, a->warned_count + 1,
-                                 sizeof *a->warned))
+    if (copy && ear__grow(&a->alloc, (void **)&a->warned, &a->warned_cap, a->warned_count + 1,
+                          sizeof *a->warned))
         a->warned[a->warned_count++] = copy;
     else
         ear__assets_free(a, copy);
@@ -228,8 +214,8 @@ ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *c
         return EAR_OK;
     }
     char *copy = ear__assets_strdup(a, name);
-    if (!copy || !ear__assets_grow(a, (void **)&a->registered, &a->registered_cap,
-                                   a->registered_count + 1, sizeof *a->registered)) {
+    if (!copy || !ear__grow(&a->alloc, (void **)&a->registered, &a->registered_cap,
+                            a->registered_count + 1, sizeof *a->registered)) {
         ear__assets_free(a, copy);
         return EAR_E_OUT_OF_MEMORY;
     }
@@ -255,8 +241,8 @@ ear_result ear__assets_set_alias(ear_assets *a, const char *name, const char *pa
         }
     char *n = ear__assets_strdup(a, name), *p = ear__assets_strdup(a, path);
     if (!n || !p ||
-        !ear__assets_grow(a, (void **)&a->aliases, &a->alias_cap, a->alias_count + 1,
-                          sizeof *a->aliases)) {
+        !ear__grow(&a->alloc, (void **)&a->aliases, &a->alias_cap, a->alias_count + 1,
+                   sizeof *a->aliases)) {
         ear__assets_free(a, n);
         ear__assets_free(a, p);
         return EAR_E_OUT_OF_MEMORY;
@@ -378,8 +364,8 @@ static ear_result lookup(ear_assets *a, const char *name, uint32_t holders, ear_
         return r;
     }
     char *key_copy = ear__assets_strdup(a, key);
-    if (!key_copy || !ear__assets_grow(a, (void **)&a->entries, &a->entry_cap,
-                                       a->entry_count + 1, sizeof *a->entries)) {
+    if (!key_copy || !ear__grow(&a->alloc, (void **)&a->entries, &a->entry_cap,
+                                a->entry_count + 1, sizeof *a->entries)) {
         ear__assets_free(a, key_copy);
         ear_clip_release(clip);
         return EAR_E_OUT_OF_MEMORY;

@@ -13,6 +13,8 @@
 
 #include "earshot/synth.h"
 
+#include "json_kind.h"
+
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -86,24 +88,9 @@ static ear_result check_keys(parser *p, json_t *obj, const char *path,
     return EAR_OK;
 }
 
-/* What a JSON value is, for "expected an object, got an array". */
-static const char *json_kind(const json_t *v) {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: break;
-    }
-    return "null";
-}
-
 static ear_result want_object(parser *p, json_t *v, const char *path) {
     return json_is_object(v) ? EAR_OK
-                             : fail(p, path, "expected an object, got %s", json_kind(v));
+                             : fail(p, path, "expected an object, got %s", ear__json_kind(v));
 }
 
 /* A number field: absent leaves *out alone (unless required). */

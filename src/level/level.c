@@ -13,7 +13,7 @@
  * (UTF-8, no tabs, no control characters) and measures indentation and length, so that
  * the second can allocate exactly and cannot fail halfway.
  */
-#include "tools_internal.h"
+#include "level_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

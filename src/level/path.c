@@ -10,7 +10,7 @@
  * so the first time the goal leaves the heap its cost is the least. Ties go to the smaller
  * h, then to the smaller cell index, so the same call always returns the same path.
  */
-#include "tools_internal.h"
+#include "level_internal.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -14,7 +14,9 @@
  * names a caller lists in the options: those are tolerated and left to the caller (the
  * audio world reads its per-body "source", "impact" and "listener" objects that way).
  */
-#include "tools_internal.h"
+#include "level_internal.h"
+
+#include "json_kind.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -37,13 +39,13 @@ typedef struct doc_body {
 } doc_body;
 
 typedef struct parse {
-    const ear_world_doc_options *options;
-    ear_world_doc_error *err;
+    const ear_level_doc_options *options;
+    ear_level_doc_error *err;
     bool oom; /* the level could not be built for want of memory */
 } parse;
 
-ear_world_doc_options ear_world_doc_options_default(void) {
-    ear_world_doc_options o;
+ear_level_doc_options ear_level_doc_options_default(void) {
+    ear_level_doc_options o;
     memset(&o, 0, sizeof o);
     o.max_bodies = 100000;
     return o;
@@ -337,21 +339,6 @@ static bool parse_body(parse *p, const json_t *b, size_t index, doc_body *out) {
 
 static const char *const level_keys[] = {"map", "cell", "height", "origin", "wall", NULL};
 
-/* What a JSON value is, for "expected an object, got an array". */
-static const char *json_kind(const json_t *v) {
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER:
-    case JSON_REAL: return "a number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: break;
-    }
-    return "null";
-}
-
 /* Reads the level object and builds the level (its own rows and columns in errors). */
 static bool parse_level(parse *p, const json_t *l, ear_level **out) {
     if (!json_is_object(l)) return fail(p, "level", "expected an object {map, cell, height}");
@@ -437,17 +424,17 @@ static bool parse_level(parse *p, const json_t *l, ear_level **out) {
 
 static const char *const top_keys[] = {"gravity", "step_hz", "level", "bodies", NULL};
 
-void ear_world_doc_unload(ear_world_doc *doc) {
+void ear_level_doc_unload(ear_level_doc *doc) {
     if (!doc) return;
     ear_physics_destroy(doc->world);
     ear_level_destroy(doc->level);
     memset(doc, 0, sizeof *doc);
 }
 
-ear_result ear_world_doc_load(const char *text, size_t size,
-                              const ear_world_doc_options *options, ear_world_doc *out,
-                              ear_world_doc_error *err) {
-    ear_world_doc_options opts = options ? *options : ear_world_doc_options_default();
+ear_result ear_level_doc_load(const char *text, size_t size,
+                              const ear_level_doc_options *options, ear_level_doc *out,
+                              ear_level_doc_error *err) {
+    ear_level_doc_options opts = options ? *options : ear_level_doc_options_default();
     if (opts.max_bodies == 0) opts.max_bodies = 100000;
     parse p = {&opts, err, false};
     if (err) memset(err, 0, sizeof *err);
@@ -475,7 +462,7 @@ ear_result ear_world_doc_load(const char *text, size_t size,
 
     if (!json_is_object(root)) {
         fail(&p, "", "expected an object {gravity, step_hz, level, bodies}, got %s",
-             json_kind(root));
+             ear__json_kind(root));
         goto done;
     }
     if (!check_keys(&p, root, "", top_keys, opts.extra_keys,

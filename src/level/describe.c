@@ -15,7 +15,7 @@
  * the portable ones (earshot/portable_math.h), so a position is worded the same natively
  * and in the web build, even on a boundary between two words.
  */
-#include "tools_internal.h"
+#include "level_internal.h"
 
 #include "portable_math.h"
 
