@@ -17,6 +17,7 @@
 
 #include "earshot/assets.h"
 #include "earshot/mixer.h"
+#include "earshot/level.h"
 #include "earshot/physics.h"
 #include "earshot/storage.h"
 #include "earshot/world.h"
@@ -148,6 +149,7 @@ void demo__store_settings(demo *d);
 bool demo__write_save(ear_ctx *ctx, demo *d);
 void demo__apply_headphones(ear_ctx *ctx, demo *d, bool spoken);
 void demo__apply_settings(ear_ctx *ctx, demo *d);
+void demo__load_settings(demo *d);
 
 /* level_world.c: a level into the world and out */
 void demo__release_level_assets(ear_ctx *ctx, demo *d);

@@ -11,6 +11,7 @@
 #ifndef EARSHOT_DEMO_LEVELS_H
 #define EARSHOT_DEMO_LEVELS_H
 
+#include "earshot/level.h"
 #include "earshot/physics.h"
 
 #include <stdbool.h>

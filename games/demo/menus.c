@@ -225,6 +225,34 @@ void demo__open_end_menu(ear_ctx *ctx, demo *d, bool complete, const char *note)
     ear_ui_open_menu(ctx, m);
 }
 
+/* A level that could not be loaded is said, with why, and the player stays where they
+ * were: the level being played (its menu again: the completion or game-over menu, or the
+ * pause menu, each of which closed as it was chosen), or the main menu. */
+void demo__load_failed(ear_ctx *ctx, demo *d, int level, const char *why) {
+    ear_log(EAR_LOG_ERROR, "demo", "level %d: %s", level, why);
+    char text[800];
+    ear_lang_arg a[2] = {demo__arg_s("level", ear_tr(ctx, d->levels[level - 1].title_key)),
+                         demo__arg_s("why", why)};
+    if (ear_lang_format(ear_ctx_lang(ctx), "load.failed", a, 2, text, sizeof text, NULL) !=
+        EAR_OK)
+        snprintf(text, sizeof text, "%s", why);
+    char stay[300] = "";
+    ear_lang_arg c[1] = {
+        demo__arg_s("current", d->map ? ear_tr(ctx, d->levels[d->level - 1].title_key) : "")};
+    ear_lang_format(ear_ctx_lang(ctx), d->map ? "load.stay" : "load.stay_menu", c, 1, stay,
+                    sizeof stay, NULL);
+    snprintf(text + strlen(text), sizeof text - strlen(text), " %s", stay);
+    /* A report: the menu reopened below says its title after it, never over it. */
+    demo__report(ctx, d, text);
+    if (!d->map) {
+        demo__open_main_menu(ctx, d, NULL);
+    } else if (d->completed || d->game_over) {
+        demo__open_end_menu(ctx, d, d->completed, NULL);
+    } else if (d->paused_by_player) {
+        demo__open_pause_menu(ctx, d);
+    }
+}
+
 static void choose(demo *d, demo_route r, int level) {
     if (d->closing) return; /* the close's Exit stands */
     d->route = r;

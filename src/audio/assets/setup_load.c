@@ -12,22 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Here, not beside the parser, because the native parser and the web build's refusing
- * one (setup_parse_web.c) share it. */
-void ear_audio_setup_destroy(ear_audio_setup *s) {
-    if (!s) return;
-    if (s->clips_resolved) {
-        for (uint32_t i = 0; i < s->blend_count; i++)
-            ear__assets_unresolve_blend(&s->blends[i]);
-        for (uint32_t i = 0; i < s->pool_count; i++) ear__assets_unresolve_pool(&s->pools[i]);
-    }
-    free(s->ducks);
-    free(s->clips);
-    free(s->blends);
-    free(s->pools);
-    free(s);
-}
-
 static ear_result resolve_clip(ear_assets *a, const char *name, const char *label,
                                const char *where, ear_io_error *err, ear_clip **out) {
     ear_clip *clip = NULL;
@@ -52,20 +36,6 @@ static ear_result resolve_clip(ear_assets *a, const char *name, const char *labe
                      ear_result_string(r));
     }
     return r == EAR_E_NOT_FOUND ? EAR_E_FORMAT : r;
-}
-
-void ear__assets_unresolve_blend(ear_blend_source *b) {
-    for (uint32_t i = 0; i < b->def.layer_count; i++) {
-        ear_clip_release(b->def.layers[i].clip);
-        b->def.layers[i].clip = NULL;
-    }
-}
-
-void ear__assets_unresolve_pool(ear_pool_source *p) {
-    for (uint32_t i = 0; i < p->def.clip_count; i++) {
-        ear_clip_release(p->def.clips[i]);
-        p->def.clips[i] = NULL;
-    }
 }
 
 ear_result ear__assets_resolve_blend(ear_assets *a, ear_blend_source *b, const char *label,

@@ -537,7 +537,7 @@ struct ear_stage {
 };
 
 /* Who calls whom: one way, in the order src/audio/stage/ORDER writes down (a file calls
- * only files listed before it; scripts/stage-order-check checks it on the object files).
+ * only files listed before it; scripts/check-architecture checks it on the object files).
  * At the bottom, the pure parts: ring.c, clip.c, the FFT (fft.c, fft_avx2.c), spatial.c
  * and the kernels (voice_render*.c, hrtf_conv_avx2.c). Game side: api.c is the base (ids,
  * the command path, the sanitisers) and calls none of the others; limiter.c, reverb.c,
