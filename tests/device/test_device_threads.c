@@ -110,8 +110,12 @@ TEST(hundred_thousand_commands_while_the_callback_renders) {
      * have taken at most 4 blocks x 256 commands per callback out of the ring; everything
      * else waited in the game side's overflow queue. Had a call waited for the callback to
      * make room, issuing would have outlasted 100,000 / 1024 callbacks. */
-    ASSERT_LT(callbacks_during * 4u * 256u, 100000u);
     ASSERT_GT(st.callbacks, 10);
+#if !defined(__SANITIZE_THREAD__)
+    /* (Under ThreadSanitizer every call is instrumented and issuing is slower than the
+     * callback's blocks by far, so the count says nothing there: 409 callbacks ran.) */
+    ASSERT_LT(callbacks_during * 4u * 256u, 100000u);
+#endif
 #if !defined(__SANITIZE_THREAD__) && !defined(__SANITIZE_ADDRESS__)
     ASSERT_LT(st.render_ns_max, 10000000u); /* the callback keeps up with real time */
 #endif
