@@ -116,7 +116,7 @@ static ear_ui_menu *settings_menu(demo *d) {
 }
 
 /* The start menu's music: the session takes its own hold when the first menu opens and
- * keeps it to the end (001's session_keep_menu_files), so a level's trim never unloads it
+ * keeps it to the end, so a level's trim never unloads it
  * and a return to the menus reads nothing again. */
 void demo__play_menu_music(ear_ctx *ctx, demo *d) {
     if (!d->menu_music &&

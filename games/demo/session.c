@@ -2,7 +2,7 @@
 /*
  * The demo game's session (demo.h): one scene ("session") shows either the menus or a
  * level; a choice becomes a route that the session consumes after the frame (in the
- * world-sync hook), as 001's AppSession does. It holds the save (settings and progress,
+ * world-sync hook). It holds the save (settings and progress,
  * each value checked where it enters), the texts (the .lang files in lang/, through the lang
  * module), the level files (levels.c), the headphones' HRTF set, and the rules applied after
  * each frame (music, focus, the room heard). Speech: what the player asks for interrupts, what
