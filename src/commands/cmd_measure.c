@@ -103,13 +103,14 @@ static void note_written(ear_commands *c, const char *path) {
         if (c->written[i].dev == (uint64_t)st.st_dev &&
             c->written[i].ino == (uint64_t)st.st_ino)
             return;
-    if (c->written_count == c->written_cap) {
-        size_t cap = c->written_cap ? c->written_cap * 2 : 16;
-        void *grown = realloc(c->written, cap * sizeof *c->written);
-        if (!grown) return; /* then "overwrite" keeps it: the safe side */
-        c->written = grown;
-        c->written_cap = cap;
-    }
+    uint32_t cap = (uint32_t)c->written_cap;
+    void *items = c->written;
+    /* out of room: then "overwrite" keeps it (the safe side) */
+    if (c->written_count >= UINT32_MAX ||
+        !ear__grow(NULL, &items, &cap, (uint32_t)c->written_count + 1, sizeof *c->written))
+        return;
+    c->written = items;
+    c->written_cap = cap;
     c->written[c->written_count].dev = (uint64_t)st.st_dev;
     c->written[c->written_count].ino = (uint64_t)st.st_ino;
     c->written_count++;

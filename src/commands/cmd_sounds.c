@@ -76,17 +76,18 @@ json_t *ear__cmd_clip_define(ear_commands *c, json_t *params, json_t **err) {
         *err = ear__cmd_alloc_error(c, "params.name", ear__name_index_bytes(&c->clip_index));
         return NULL;
     }
-    if (slot == c->clip_count && c->clip_count == c->clip_cap) {
-        size_t cap = c->clip_cap ? c->clip_cap * 2 : 16;
-        ear__cmd_clip *grown =
-            ear__cmd_alloc(c, EAR__PART_NAMES)
-                ->realloc_fn(c->clips, cap * sizeof *grown, &c->part_user[EAR__PART_NAMES]);
-        if (!grown) {
+    if (slot == c->clip_count) {
+        /* (clip_count < UINT32_MAX / 8, checked above) */
+        uint32_t cap = (uint32_t)c->clip_cap;
+        void *items = c->clips;
+        if (!ear__grow(ear__cmd_alloc(c, EAR__PART_NAMES), &items, &cap,
+                       (uint32_t)c->clip_count + 1, sizeof *c->clips)) {
             ear_clip_release(clip);
-            *err = ear__cmd_alloc_error(c, "params.name", cap * sizeof *grown);
+            *err = ear__cmd_alloc_error(c, "params.name",
+                                        (size_t)(cap ? cap * 2u : 16u) * sizeof *c->clips);
             return NULL;
         }
-        c->clips = grown;
+        c->clips = items;
         c->clip_cap = cap;
     }
     r = ear_assets_register_clip(c->assets, name, clip);
