@@ -12,7 +12,7 @@
 set -eu
 earshot=$1
 out=$(mktemp)
-trap 'rm -f "$out"' EXIT
+trap 'rm -f "$out" "$out.rss"' EXIT
 
 fail() {
     echo "memory_budget: $*" >&2
@@ -24,6 +24,15 @@ expect_line() { # <line number> <fixed text it must hold>
 }
 number() { # <line number> <key>: the integer after "key":
     sed -n "$1p" "$out" | grep -o "\"$2\":[0-9]*" | head -1 | cut -d: -f2
+}
+# A refusal "before reading" or "before parsing" is checked by what the process used, not
+# by how long it took: peak <command...> runs it under GNU time and leaves its maximum
+# resident set in KiB in $peak_kb (its exit status is the command's).
+peak() {
+    rc_peak=0
+    /usr/bin/time -f %M -o "$out.rss" "$@" || rc_peak=$?
+    peak_kb=$(tail -1 "$out.rss")
+    return $rc_peak
 }
 
 printf '%s\n' \
@@ -68,7 +77,7 @@ echo "memory_budget: 300 s render: counted peak $peak bytes (buffer $buffer)"
 [ "$peak" -le "$limit" ] || fail "peak $peak is over $limit"
 
 scene_dir=$(mktemp -d)
-trap 'rm -f "$out"; rm -rf "$scene_dir"' EXIT
+trap 'rm -f "$out" "$out.rss"; rm -rf "$scene_dir"' EXIT
 printf '%s\n' '{"commands": [{"command": "audio.play", "params": {"sound": "synth:sine:440:1", "looping": true}}], "render": {"seconds": 30, "window": 10}}' >"$scene_dir/long.scene.json"
 rc=0
 "$earshot" render "$scene_dir/long.scene.json" --memory-mb 4 >"$out" 2>"$scene_dir/err" || rc=$?
@@ -97,14 +106,19 @@ echo "memory_budget: render --memory-mb: E_TOO_BIG at 4 MiB, rendered at 64 MiB"
 # answer naming the 4 MiB limit, never read, and the next line is answered.
 awk 'BEGIN { printf "{\"command\":\"audio.status\",\"id\":["; for (i = 0; i < 6000000; i++) printf "1234567,"; printf "1]}\n{\"command\":\"audio.voices\"}\n" }' \
     >"$scene_dir/big.line"
-t0=$(date +%s%3N)
-timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/big.line" >"$out" || fail "serve of the 60 MB line failed"
-t1=$(date +%s%3N)
+# The baseline: the same serve answering one small line (ASan's start-up is most of it).
+printf '{"command":"audio.voices"}\n' >"$scene_dir/small.line"
+peak timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/small.line" >"$out" ||
+    fail "serve of one small line failed"
+base_kb=$peak_kb
+peak timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/big.line" >"$out" || fail "serve of the 60 MB line failed"
 expect_line 1 '"code":"E_TOO_BIG"'
 expect_line 1 '"limit_bytes":4194304'
 expect_line 2 '"voices":[]'
-echo "memory_budget: a 48 MB line at --memory-mb 64 refused in $((t1 - t0)) ms"
-[ $((t1 - t0)) -lt 3000 ] || fail "the 48 MB line took $((t1 - t0)) ms"
+# Never read: at most the 4 MiB the reader may hold, and a margin, over the baseline
+# (reading the 48 MB line would add 48 MB).
+echo "memory_budget: a 48 MB line at --memory-mb 64 refused at a peak of $peak_kb KiB (one small line: $base_kb KiB)"
+[ "$peak_kb" -lt $((base_kb + 28672)) ] || fail "the 48 MB line peaked at $peak_kb KiB, the baseline $base_kb KiB"
 
 # Parsed JSON counts in the budget, measured before it is parsed (core.md, "JSON's cost"):
 # a 3.9 MB line of small numbers (under the 4 MiB line limit at --memory-mb 64) would take
@@ -112,16 +126,16 @@ echo "memory_budget: a 48 MB line at --memory-mb 64 refused in $((t1 - t0)) ms"
 # answered; MCP refuses the same message with -32600 and data E_TOO_BIG.
 awk 'BEGIN { printf "{\"command\":\"audio.status\",\"id\":["; for (i = 0; i < 1950000; i++) printf "0,"; printf "1]}\n{\"command\":\"audio.voices\"}\n" }' \
     >"$scene_dir/dense.line"
-t0=$(date +%s%3N)
-timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/dense.line" >"$out" || fail "serve of the dense line failed"
-t1=$(date +%s%3N)
+peak timeout 30 "$earshot" serve --memory-mb 64 <"$scene_dir/dense.line" >"$out" || fail "serve of the dense line failed"
 expect_line 1 '"code":"E_TOO_BIG"'
 expect_line 1 '"where":"line 1"'
 expect_line 1 '"values":1950006'
 expect_line 1 'parsing its 1950006 JSON values would take about'
 expect_line 2 '"voices":[]'
-[ $((t1 - t0)) -lt 3000 ] || fail "the dense line took $((t1 - t0)) ms"
-echo "memory_budget: a 3.9 MB line of 1.95 M values at --memory-mb 64 refused in $((t1 - t0)) ms"
+# Never parsed: the 3.9 MB line itself and a margin over the baseline (parsed, its values
+# take some 110 MiB more; seen: 48 MB refused, 214 MB when parsed, under ASan).
+echo "memory_budget: a 3.9 MB line of 1.95 M values at --memory-mb 64 refused at a peak of $peak_kb KiB"
+[ "$peak_kb" -lt $((base_kb + 32768)) ] || fail "the dense line peaked at $peak_kb KiB, the baseline $base_kb KiB"
 awk 'BEGIN { printf "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\",\"params\":{\"x\":["; for (i = 0; i < 1950000; i++) printf "0,"; printf "1]}}\n{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"ping\"}\n" }' \
     >"$scene_dir/dense.mcp"
 timeout 30 "$earshot" mcp --memory-mb 64 <"$scene_dir/dense.mcp" >"$out" || fail "mcp of the dense line failed"
@@ -133,11 +147,10 @@ expect_line 2 '"id":2,"result":{}'
 awk 'BEGIN { printf "{\"render\":{\"seconds\":1},\"commands\":[],\"x\":["; for (i = 0; i < 6000000; i++) printf "0,"; printf "1]}\n" }' \
     >"$scene_dir/dense.scene.json"
 rc=0
-t0=$(date +%s%3N)
-"$earshot" render "$scene_dir/dense.scene.json" --memory-mb 64 >/dev/null 2>"$scene_dir/err" || rc=$?
-t1=$(date +%s%3N)
+peak "$earshot" render "$scene_dir/dense.scene.json" --memory-mb 64 >/dev/null 2>"$scene_dir/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "render of the dense scene exited $rc, not 1"
 grep -qF 'E_TOO_BIG: parsing its 6000010 JSON values would take about' "$scene_dir/err" ||
     fail "render of the dense scene said: $(cat "$scene_dir/err")"
-[ $((t1 - t0)) -lt 3000 ] || fail "the dense scene took $((t1 - t0)) ms"
-echo "memory_budget: a 12 MB scene of 6 M values at --memory-mb 64 refused in $((t1 - t0)) ms"
+# Never parsed: the 12 MB text and a margin over the baseline (parsed: some 340 MiB more).
+echo "memory_budget: a 12 MB scene of 6 M values at --memory-mb 64 refused at a peak of $peak_kb KiB"
+[ "$peak_kb" -lt $((base_kb + 49152)) ] || fail "the dense scene peaked at $peak_kb KiB, the baseline $base_kb KiB"

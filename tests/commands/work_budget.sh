@@ -8,8 +8,9 @@
 #   whole, with the budget, what was asked and what is left;
 # - a long world.step is cancelled by a serve cancel line, by SIGINT and by MCP's
 #   notifications/cancelled, reports progress when asked, and the session goes on.
-# Every step is bounded by `timeout`; a refusal is timed and must take under 1 s of
-# its own (the world's load, under the sanitizers, is not counted).
+# Every step is bounded by `timeout`. A refusal is checked by what was done (no step taken,
+# the estimate's words), never by the wall clock: a refused render that stepped anyway
+# would run for hours and end by the timeout (exit 124), not with exit status 1.
 set -eu
 earshot=$1
 dir=$(mktemp -d)
@@ -24,7 +25,6 @@ fail() {
 expect_line() { # <line number> <fixed text it must hold>
     sed -n "$1p" "$out" | grep -qF -- "$2" || fail "answer $1 lacks $2"
 }
-now_ms() { date +%s%3N; }
 
 # A pile: n spheres of radius 1 stacked 1 cm apart, all touching.
 pile() { # <n> <step_hz>
@@ -67,17 +67,13 @@ expect_line 4 '"steps":0'
 # 2. A world at step_hz 10000 rendered for 600 s: refused at once, exit 1.
 printf '{"step_hz": 10000, "render": {"seconds": 600}, "bodies": [{"name": "a", "kind": "dynamic", "shape": "box", "half_extents": [1, 1, 1], "position": [0, 5, 0]}]}\n' \
     >"$dir/fast.world.json"
-t0=$(now_ms)
 rc=0
 timeout 30 "$earshot" render "$dir/fast.world.json" >"$out" 2>"$dir/err" || rc=$?
-t1=$(now_ms)
-echo "work_budget: step_hz 10000 for 600 s refused in $((t1 - t0)) ms"
 [ "$rc" -eq 1 ] || fail "render at step_hz 10000 exited $rc, not 1: $(cat "$dir/err")"
 grep -qF 'E_TOO_BIG: params.seconds: over the steps per command budget: 6000000 asked' \
     "$dir/err" || fail "render said: $(cat "$dir/err")"
-# The refusal itself takes no time; the bound is for the process (ASan's start-up is most
-# of it) on a loaded machine.
-[ $((t1 - t0)) -lt 5000 ] || fail "the refusal took $((t1 - t0)) ms"
+[ -s "$out" ] && fail "the refused render wrote an output: $(head -c 200 "$out")"
+echo "work_budget: step_hz 10000 for 600 s refused before its first step"
 
 # 3. The session's budgets: --max-steps 10 and --max-render-seconds 2.
 printf '%s\n' \
