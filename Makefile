@@ -80,6 +80,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_fft
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
+	@$(BENCH_BUILD)/bench/bench_latency
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
 	@$(BENCH_BUILD)/bench/bench_physics
 

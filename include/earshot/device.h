@@ -46,7 +46,7 @@ const char *ear_device_state_name(ear_device_state state);
 typedef void (*ear_device_hook)(void *user, ear_stage *stage, uint64_t frame, uint32_t frames);
 
 typedef struct ear_device_config {
-    uint32_t buffer_frames;        /* frames per callback; default 512 (64..16384) */
+    uint32_t buffer_frames;        /* frames per callback; default 256 (64..16384) */
     bool mute;                     /* default false; EARSHOT_MUTE=1 mutes too */
     float reopen_interval_s;       /* default 1 s */
     const char *device_name;       /* an SDL output name; NULL: the default output */

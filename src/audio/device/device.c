@@ -29,6 +29,10 @@
 
 /* Frames rendered and thrown away per call while muted or ending voices without a device. */
 #define SCRATCH_FRAMES 1024u
+/* 256 frames (5.3 ms at 48 kHz): a call's sound is out within 10 ms of the call
+ * (bench/bench_latency: at 48 kHz mean 5.9 ms, worst seen 10.0 ms, against 8.7 / 15.3 ms at
+ * 512; docs/performance.md, "Latency"). */
+#define EAR__DEVICE_DEFAULT_BUFFER 256u
 /* Muted: at most this much time is caught up at once (a stalled game skips the rest). */
 #define MUTED_MAX_CATCH_UP_S 0.25
 
@@ -70,7 +74,7 @@ const char *ear_device_state_name(ear_device_state state) {
 }
 
 ear_device_config ear_device_config_default(void) {
-    return (ear_device_config){.buffer_frames = 512, .reopen_interval_s = 1.0f};
+    return (ear_device_config){.buffer_frames = EAR__DEVICE_DEFAULT_BUFFER, .reopen_interval_s = 1.0f};
 }
 
 static double now_s(void) {
@@ -158,7 +162,7 @@ ear_result ear_device_open(ear_stage *stage, const ear_device_config *config,
                            ear_device **out_device) {
     if (!stage || !out_device) return EAR_E_INVALID_ARG;
     ear_device_config c = config ? *config : ear_device_config_default();
-    if (c.buffer_frames == 0) c.buffer_frames = 512;
+    if (c.buffer_frames == 0) c.buffer_frames = EAR__DEVICE_DEFAULT_BUFFER;
     if (c.reopen_interval_s == 0.0f) c.reopen_interval_s = 1.0f;
     if (c.buffer_frames < 64 || c.buffer_frames > 16384 || !(c.reopen_interval_s > 0.0f) ||
         c.reopen_interval_s > 3600.0f)
