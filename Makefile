@@ -81,6 +81,7 @@ bench: deps
 	@$(BENCH_BUILD)/bench/bench_mixer
 	@$(BENCH_BUILD)/bench/bench_io
 	@$(BENCH_BUILD)/bench/bench_latency
+	@$(BENCH_BUILD)/bench/bench_memory
 	@$(BENCH_BUILD)/bench/bench_cli $(BENCH_BUILD)/tools/earshot
 	@$(BENCH_BUILD)/bench/bench_physics
 
