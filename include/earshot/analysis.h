@@ -45,9 +45,10 @@ double ear_zero_crossing_hz(const float *buf, size_t frames, uint32_t channels,
                             uint32_t channel, uint32_t sample_rate);
 /* Frequency of the strongest spectral peak (Hann window, FFT zero-padded to a power
  * of two at least twice the length, parabolic interpolation of the log magnitude);
- * 0 for silence. A 1 s tone at 48 kHz measures to about 1e-5 of its frequency. Views
- * longer than EAR_SPECTRUM_MAX_FRAMES are measured in half-overlapping segments of that
- * length whose power spectra are summed (Welch), so memory stays bounded.
+ * 0 for silence; NaN when the transform's memory cannot be had (never a plausible 0 Hz:
+ * ear_measure_dominant_hz says why). A 1 s tone at 48 kHz measures to about 1e-5 of its
+ * frequency. Views longer than EAR_SPECTRUM_MAX_FRAMES are measured in half-overlapping
+ * segments of that length whose power spectra are summed (Welch), so memory stays bounded.
  * Thread: any. */
 double ear_dominant_hz(const float *buf, size_t frames, uint32_t channels, uint32_t channel,
                        uint32_t sample_rate);
@@ -73,8 +74,8 @@ ear_result ear_tone_envelope(const float *buf, size_t frames, uint32_t channels,
                              size_t window_frames, double *out, size_t capacity,
                              size_t *out_count);
 /* Power-weighted mean frequency of the magnitude spectrum (Hann, FFT zero-padded to a
- * power of two): sum f_k |X_k|^2 / sum |X_k|^2 over 0..rate/2; 0 for silence. Long
- * views in segments, as ear_dominant_hz.
+ * power of two): sum f_k |X_k|^2 / sum |X_k|^2 over 0..rate/2; 0 for silence, NaN when
+ * its memory cannot be had. Long views in segments, as ear_dominant_hz.
  * Thread: any. */
 double ear_spectral_centroid(const float *buf, size_t frames, uint32_t channels,
                              uint32_t channel, uint32_t sample_rate);
