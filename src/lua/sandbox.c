@@ -300,9 +300,9 @@ static int l_print(lua_State *L) {
     }
     luaL_addchar(&b, '\n');
     luaL_pushresult(&b);
-    size_t n;
-    const char *line = lua_tolstring(L, -1, &n);
-    fwrite(line, 1, n, stdout);
+    size_t len;
+    const char *line = lua_tolstring(L, -1, &len);
+    fwrite(line, 1, len, stdout);
     return 0;
 }
 
