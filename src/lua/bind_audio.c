@@ -18,10 +18,12 @@ typedef struct lua_voice {
     ear_voice_id id;
 } lua_voice;
 
-static ear_stage *stage_of(lua_State *L) { return ear_ctx_stage(ear__lua_ctx(L)); }
+static ear_stage *stage_of(lua_State *L) {
+    return ear_ctx_stage(ear__lua_ctx(L));
+}
 
-static const char *const bus_names[] = {"sfx", "master", "music", "ui", "engine", "ambience",
-                                        NULL};
+static const char *const bus_names[] = {"sfx",    "master",   "music", "ui",
+                                        "engine", "ambience", NULL};
 
 static ear_bus check_bus(lua_State *L, int index) {
     return (ear_bus)luaL_checkoption(L, index, "sfx", bus_names);
@@ -41,10 +43,12 @@ static bool field_bool(lua_State *L, int t, const char *name) {
     return v;
 }
 
-static float db_to_gain(double db) { return db <= -200 ? -1.0f : (float)pow(10.0, db / 20.0); }
+static float db_to_gain(double db) {
+    return db <= -200 ? -1.0f : (float)pow(10.0, db / 20.0);
+}
 
 static const char *const model_names[] = {"default", "inverse", "linear", "exponential",
-                                          "none", "fade", NULL};
+                                          "none",    "fade",    NULL};
 
 /* earshot.play(name [, options]) -> voice. options: loop, volume_db, pan, pitch, x, y, z
  * (placed when any is given), bus, reverb_send, priority, model, ref_distance,
@@ -73,7 +77,9 @@ static int l_play(lua_State *L) {
         p.reverb_send = field_number(L, 2, "reverb_send", 0);
         p.priority = (uint8_t)field_number(L, 2, "priority", 0);
         lua_getfield(L, 2, "model");
-        if (!lua_isnil(L, -1)) p.attenuation.model = (ear_distance_model)luaL_checkoption(L, -1, NULL, model_names);
+        if (!lua_isnil(L, -1))
+            p.attenuation.model =
+                (ear_distance_model)luaL_checkoption(L, -1, NULL, model_names);
         lua_pop(L, 1);
         p.attenuation.ref_distance_m = field_number(L, 2, "ref_distance", 0);
         p.attenuation.max_distance_m = field_number(L, 2, "max_distance", 0);
@@ -117,8 +123,9 @@ static int v_playing(lua_State *L) {
 }
 static int v_set_volume_db(lua_State *L) {
     ear_voice_id id = check_voice(L);
-    return voice_result(L, ear_stage_set_volume(stage_of(L), id, db_to_gain(luaL_checknumber(L, 2))),
-                        "voice:set_volume_db");
+    return voice_result(
+        L, ear_stage_set_volume(stage_of(L), id, db_to_gain(luaL_checknumber(L, 2))),
+        "voice:set_volume_db");
 }
 static int v_set_pan(lua_State *L) {
     ear_voice_id id = check_voice(L);
@@ -138,9 +145,9 @@ static int v_set_position(lua_State *L) {
 }
 static int v_set_reverb_send(lua_State *L) {
     ear_voice_id id = check_voice(L);
-    return voice_result(L,
-                        ear_stage_set_reverb_send(stage_of(L), id, (float)luaL_checknumber(L, 2)),
-                        "voice:set_reverb_send");
+    return voice_result(
+        L, ear_stage_set_reverb_send(stage_of(L), id, (float)luaL_checknumber(L, 2)),
+        "voice:set_reverb_send");
 }
 static int v_tostring(lua_State *L) {
     lua_pushfstring(L, "voice %I", (lua_Integer)check_voice(L));
@@ -179,7 +186,8 @@ static int l_stop_music(lua_State *L) {
 }
 static int l_bus_volume(lua_State *L) {
     ear_bus bus = check_bus(L, 1);
-    ear_result r = ear_stage_set_bus_volume(stage_of(L), bus, db_to_gain(luaL_checknumber(L, 2)));
+    ear_result r =
+        ear_stage_set_bus_volume(stage_of(L), bus, db_to_gain(luaL_checknumber(L, 2)));
     if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.bus_volume");
     return 0;
 }

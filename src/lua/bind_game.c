@@ -45,8 +45,10 @@ static ear_key check_key(lua_State *L, int index) {
     const char *name = luaL_checkstring(L, index);
     ear_key k = ear_key_from_name(name);
     if (k == EAR_KEY_UNKNOWN)
-        luaL_error(L, "no key named \"%s\" (names as in key scripts: A, SPACE, RETURN, "
-                      "ESCAPE, LEFT, F1 ...)", name);
+        luaL_error(L,
+                   "no key named \"%s\" (names as in key scripts: A, SPACE, RETURN, "
+                   "ESCAPE, LEFT, F1 ...)",
+                   name);
     return k;
 }
 static int l_key_pressed(lua_State *L) {
@@ -120,8 +122,9 @@ static int add_timer(lua_State *L, bool repeat) {
     double seconds = luaL_checknumber(L, 1);
     luaL_checktype(L, 2, LUA_TFUNCTION);
     if (!(seconds >= 0) || (repeat && !(seconds > 0)))
-        return luaL_error(L, "earshot.%s: %f seconds: expected a number %s", repeat ? "every" : "after",
-                          seconds, repeat ? "above 0" : "of at least 0");
+        return luaL_error(L, "earshot.%s: %f seconds: expected a number %s",
+                          repeat ? "every" : "after", seconds,
+                          repeat ? "above 0" : "of at least 0");
     double now = ear_ctx_time(ear__lua_ctx(L))->game_s;
     lua_getfield(L, LUA_REGISTRYINDEX, TIMERS);
     lua_getfield(L, -1, "next");
@@ -140,8 +143,12 @@ static int add_timer(lua_State *L, bool repeat) {
     lua_pushinteger(L, id);
     return 1;
 }
-static int l_after(lua_State *L) { return add_timer(L, false); }
-static int l_every(lua_State *L) { return add_timer(L, true); }
+static int l_after(lua_State *L) {
+    return add_timer(L, false);
+}
+static int l_every(lua_State *L) {
+    return add_timer(L, true);
+}
 static int l_cancel(lua_State *L) {
     lua_Integer id = luaL_checkinteger(L, 1);
     lua_getfield(L, LUA_REGISTRYINDEX, TIMERS);
@@ -185,7 +192,9 @@ bool ear__lua_fire_timers(ear_lua_game *g, lua_State *L, double now_s) {
         lua_pushcfunction(L, ear__lua_traceback);
         lua_getfield(L, t, "fn");
         ear__lua_arm(g, L);
-        if (lua_pcall(L, 0, 0, -2) != LUA_OK) {
+        int status = lua_pcall(L, 0, 0, -2);
+        if (status != LUA_OK) {
+            ear__lua_describe_memory_error(L, status);
             /* the timer's error goes the way of every error (the scene reports it) */
             lua_replace(L, base + 1);
             lua_settop(L, base + 1);
@@ -199,7 +208,9 @@ bool ear__lua_fire_timers(ear_lua_game *g, lua_State *L, double now_s) {
 
 /* ---- the save ------------------------------------------------------------------------- */
 
-static ear_storage *storage_of(lua_State *L) { return ear_ctx_storage(ear__lua_ctx(L)); }
+static ear_storage *storage_of(lua_State *L) {
+    return ear_ctx_storage(ear__lua_ctx(L));
+}
 
 /* earshot.save.set(key, value): a string, number, boolean, or nil (removes). */
 static int s_set(lua_State *L) {
@@ -217,8 +228,10 @@ static int s_set(lua_State *L) {
         break;
     case LUA_TSTRING: r = ear_storage_set_string(s, key, lua_tostring(L, 2)); break;
     default:
-        return luaL_error(L, "earshot.save.set(\"%s\"): a %s cannot be saved (strings, "
-                             "numbers and booleans can)", key, luaL_typename(L, 2));
+        return luaL_error(L,
+                          "earshot.save.set(\"%s\"): a %s cannot be saved (strings, "
+                          "numbers and booleans can)",
+                          key, luaL_typename(L, 2));
     }
     if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.save.set");
     return 0;
@@ -233,7 +246,9 @@ static int s_get(lua_State *L) {
         return 1;
     }
     switch (lua_type(L, 2)) {
-    case LUA_TBOOLEAN: lua_pushboolean(L, ear_storage_get_bool(s, key, lua_toboolean(L, 2))); break;
+    case LUA_TBOOLEAN:
+        lua_pushboolean(L, ear_storage_get_bool(s, key, lua_toboolean(L, 2)));
+        break;
     case LUA_TNUMBER:
         if (lua_isinteger(L, 2))
             lua_pushinteger(L, (lua_Integer)ear_storage_get_int(s, key, lua_tointeger(L, 2)));
@@ -294,8 +309,8 @@ static int f_read(lua_State *L) {
     char *text = NULL;
     size_t size = 0;
     char why[PATH_MAX + 200];
-    ear_result r = ear_file_read(real, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text,
-                                 &size, why, sizeof why);
+    ear_result r =
+        ear_file_read(real, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size, why, sizeof why);
     if (r != EAR_OK)
         return luaL_error(L, "earshot.file.read(\"%s\"): %s", path, ear_file_reason(why, real));
     lua_pushlstring(L, text, size);
@@ -314,7 +329,8 @@ static int f_write(lua_State *L) {
     wc.overwrite = true;
     ear_result r = ear_file_write(real, text, size, &wc, why, sizeof why);
     if (r != EAR_OK)
-        return luaL_error(L, "earshot.file.write(\"%s\"): %s", path, ear_file_reason(why, real));
+        return luaL_error(L, "earshot.file.write(\"%s\"): %s", path,
+                          ear_file_reason(why, real));
     return 0;
 }
 static int f_exists(lua_State *L) {
@@ -370,7 +386,7 @@ void ear__lua_open_game(lua_State *L) {
                                    {"quit", l_quit},
                                    {"summary", l_summary},
                                    {NULL, NULL}};
-    static const luaL_Reg save[] = {{"set", s_set}, {"get", s_get},       {"has", s_has},
+    static const luaL_Reg save[] = {{"set", s_set},       {"get", s_get},     {"has", s_has},
                                     {"remove", s_remove}, {"write", s_write}, {NULL, NULL}};
     static const luaL_Reg file[] = {
         {"read", f_read}, {"write", f_write}, {"exists", f_exists}, {NULL, NULL}};

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #define LEVEL_MT "earshot.level"
-#define BODY_MT "earshot.body"
+#define BODY_MT  "earshot.body"
 
 typedef struct lua_level {
     ear_level *level;
@@ -26,7 +26,9 @@ typedef struct lua_body {
     ear_body_id id;
 } lua_body;
 
-static ear_physics *physics_of(lua_State *L) { return ear_ctx_physics(ear__lua_ctx(L)); }
+static ear_physics *physics_of(lua_State *L) {
+    return ear_ctx_physics(ear__lua_ctx(L));
+}
 
 static void push_vec(lua_State *L, ear_vec3 v) {
     lua_pushnumber(L, v.x);
@@ -84,8 +86,7 @@ static int lv_columns(lua_State *L) {
 static int lv_char_at(lua_State *L) {
     ear_level *lv = check_level(L);
     lua_Integer row = luaL_checkinteger(L, 2), col = luaL_checkinteger(L, 3);
-    uint32_t ch = row < 0 || col < 0 ? 0
-                                     : ear_level_char_at(lv, (uint32_t)row, (uint32_t)col);
+    uint32_t ch = row < 0 || col < 0 ? 0 : ear_level_char_at(lv, (uint32_t)row, (uint32_t)col);
     char out[5] = {0};
     if (ch) ear_utf8_encode(ch, out);
     lua_pushstring(L, out);
@@ -274,7 +275,7 @@ static int b_sound(lua_State *L) {
     lua_getfield(L, 2, "model");
     if (!lua_isnil(L, -1)) {
         static const char *const models[] = {"default", "inverse", "linear", "exponential",
-                                             "none", "fade", NULL};
+                                             "none",    "fade",    NULL};
         s.attenuation.model = (ear_distance_model)luaL_checkoption(L, -1, NULL, models);
     }
     lua_pop(L, 1);
@@ -326,18 +327,13 @@ void ear__lua_open_world(lua_State *L) {
                                              {"add_walls", lv_add_walls},
                                              {"wall_count", lv_wall_count},
                                              {NULL, NULL}};
-    static const luaL_Reg body_methods[] = {{"position", b_position},
-                                            {"set_position", b_set_position},
-                                            {"move", b_move},
-                                            {"forward", b_forward},
-                                            {"turn", b_turn},
-                                            {"facing", b_facing},
-                                            {"remove", b_remove},
-                                            {"exists", b_exists},
-                                            {"sound", b_sound},
-                                            {"stop_sound", b_stop_sound},
-                                            {"listen", b_listen},
-                                            {NULL, NULL}};
+    static const luaL_Reg body_methods[] = {
+        {"position", b_position}, {"set_position", b_set_position},
+        {"move", b_move},         {"forward", b_forward},
+        {"turn", b_turn},         {"facing", b_facing},
+        {"remove", b_remove},     {"exists", b_exists},
+        {"sound", b_sound},       {"stop_sound", b_stop_sound},
+        {"listen", b_listen},     {NULL, NULL}};
     new_type(L, LEVEL_MT, "level", level_methods, lv_gc);
     new_type(L, BODY_MT, "body", body_methods, NULL);
     static const luaL_Reg fns[] = {

@@ -45,7 +45,9 @@ static void recover(ear_lua_game *g, lua_State *L, const char *message) {
         lua_insert(L, -2);
         lua_pushstring(L, message);
         ear__lua_arm(g, L);
-        if (lua_pcall(L, 1, 0, -3) != LUA_OK) {
+        int status = lua_pcall(L, 1, 0, -3);
+        if (status != LUA_OK) {
+            ear__lua_describe_memory_error(L, status);
             char again[1024];
             snprintf(again, sizeof again, "in on_error: %s", lua_tostring(L, -1));
             lua_pop(L, 1);
@@ -119,7 +121,9 @@ static void call_global(ear_lua_game *g, lua_State *L, const char *name, double 
     lua_insert(L, -2);
     lua_pushnumber(L, arg);
     ear__lua_arm(g, L);
-    if (lua_pcall(L, 1, 0, -3) != LUA_OK) {
+    int status = lua_pcall(L, 1, 0, -3);
+    if (status != LUA_OK) {
+        ear__lua_describe_memory_error(L, status);
         char message[1024];
         snprintf(message, sizeof message, "%s", lua_tostring(L, -1));
         lua_pop(L, 2);
@@ -256,8 +260,8 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
     char *text = NULL;
     size_t size = 0;
     char why[PATH_MAX + 200];
-    r = ear_file_read(g->script_path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size,
-                      why, sizeof why);
+    r = ear_file_read(g->script_path, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size, why,
+                      sizeof why);
     if (r != EAR_OK) {
         snprintf(error, error_size, "%s", why);
         ear_lua_game_destroy(g);
@@ -302,7 +306,9 @@ ear_result ear_lua_game_run_string(ear_lua_game *g, const char *name, const char
     }
     ear__lua_arm(g, L);
     ear_result r = EAR_OK;
-    if (lua_pcall(L, 0, 0, -2) != LUA_OK) {
+    int status = lua_pcall(L, 0, 0, -2);
+    if (status != LUA_OK) {
+        ear__lua_describe_memory_error(L, status);
         snprintf(error, error_size, "%s", lua_tostring(L, -1));
         r = EAR_E_STATE;
     }
@@ -310,8 +316,18 @@ ear_result ear_lua_game_run_string(ear_lua_game *g, const char *name, const char
     return r;
 }
 
-uint64_t ear_lua_game_errors(const ear_lua_game *g) { return g ? g->errors : 0; }
-const char *ear_lua_game_last_error(const ear_lua_game *g) { return g ? g->last_error : ""; }
-const char *ear_lua_game_summary(const ear_lua_game *g) { return g ? g->summary : ""; }
-size_t ear_lua_game_memory_bytes(const ear_lua_game *g) { return g ? g->used_bytes : 0; }
-size_t ear_lua_game_memory_peak_bytes(const ear_lua_game *g) { return g ? g->peak_bytes : 0; }
+uint64_t ear_lua_game_errors(const ear_lua_game *g) {
+    return g ? g->errors : 0;
+}
+const char *ear_lua_game_last_error(const ear_lua_game *g) {
+    return g ? g->last_error : "";
+}
+const char *ear_lua_game_summary(const ear_lua_game *g) {
+    return g ? g->summary : "";
+}
+size_t ear_lua_game_memory_bytes(const ear_lua_game *g) {
+    return g ? g->used_bytes : 0;
+}
+size_t ear_lua_game_memory_peak_bytes(const ear_lua_game *g) {
+    return g ? g->peak_bytes : 0;
+}

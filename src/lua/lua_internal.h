@@ -36,11 +36,16 @@ struct ear_lua_game {
     size_t used_bytes, peak_bytes;
     bool over_budget;     /* the last refusal was the budget's (not the system's) */
     size_t refused_bytes; /* what the refused allocation asked for */
+    /* The thread the engine last called into, and the script's place when an allocation
+     * was refused: Lua calls no message handler for a memory error, so the allocator
+     * notes "<file>:<line>:" itself. */
+    lua_State *running;
+    char refused_where[PATH_MAX + 32];
     /* instructions since the engine last called in */
     uint64_t instructions;
     /* the main coroutine (BGT style: wait() yields to the engine) */
-    int main_ref;       /* LUA_NOREF when none runs */
-    double wake_at_s;   /* game time the main coroutine waits for */
+    int main_ref;     /* LUA_NOREF when none runs */
+    double wake_at_s; /* game time the main coroutine waits for */
     bool main_done;
     /* counters and the script's own summary */
     uint64_t errors;
@@ -59,6 +64,10 @@ int ear__lua_traceback(lua_State *L);
 /* The same for an error raised in coroutine co (its stack still stands): replaces the
  * message at the top of L's stack with the described message and co's traceback. */
 void ear__lua_push_error(lua_State *L, lua_State *co, int level);
+/* A pcall's or resume's memory error (status LUA_ERRMEM): the message at the top of L
+ * becomes the one naming the budget and the line noted when the allocation was refused.
+ * Other statuses leave it. */
+void ear__lua_describe_memory_error(lua_State *L, int status);
 /* Arms the instruction-count hook on thread L1 and resets the count (the engine is calling
  * the script anew). */
 void ear__lua_arm(ear_lua_game *g, lua_State *L1);

@@ -28,6 +28,8 @@ ear_lua_game *ear__lua_game_of(lua_State *L) {
 
 /* ---- memory --------------------------------------------------------------------------- */
 
+static void script_where(lua_State *L, char *out, size_t cap);
+
 /* Lua's allocator contract: nsize 0 frees (ptr may be NULL); otherwise realloc, and on
  * failure the old block stays. osize is the block's size when ptr is set. */
 static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
@@ -47,6 +49,8 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (nsize > old && nsize - old > g->config.memory_budget_bytes - g->used_bytes) {
         g->over_budget = true;
         g->refused_bytes = nsize;
+        /* reading the call stack allocates nothing ("Sl" only) */
+        if (g->running) script_where(g->running, g->refused_where, sizeof g->refused_where);
         return NULL;
     }
     void *p;
@@ -57,6 +61,7 @@ static void *budget_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     if (!p) {
         g->over_budget = false;
         g->refused_bytes = nsize;
+        if (g->running) script_where(g->running, g->refused_where, sizeof g->refused_where);
         return NULL;
     }
     g->used_bytes = g->used_bytes - old + nsize;
@@ -84,7 +89,10 @@ void ear__lua_push_error(lua_State *L, lua_State *co, int level) {
     const char *msg = lua_tostring(L, -1);
     char where[PATH_MAX + 32];
     if (!msg || strcmp(msg, "not enough memory") == 0) {
-        script_where(co, where, sizeof where);
+        if (msg)
+            snprintf(where, sizeof where, "%s", g->refused_where);
+        else
+            script_where(co, where, sizeof where);
         if (msg && g->over_budget)
             lua_pushfstring(L,
                             "%s out of memory: the script asked for %I bytes, over its "
@@ -105,28 +113,52 @@ void ear__lua_push_error(lua_State *L, lua_State *co, int level) {
     lua_remove(L, -2);
 }
 
+void ear__lua_describe_memory_error(lua_State *L, int status) {
+    if (status != LUA_ERRMEM) return;
+    ear_lua_game *g = ear__lua_game_of(L);
+    lua_pushfstring(L, "%s out of memory: the script asked for %I bytes, %s", g->refused_where,
+                    (lua_Integer)g->refused_bytes,
+                    g->over_budget ? "over its budget" : "which the system refused");
+    if (g->over_budget)
+        lua_pushfstring(L, " of %I MiB (%I bytes in use)",
+                        (lua_Integer)(g->config.memory_budget_bytes >> 20),
+                        (lua_Integer)g->used_bytes);
+    else
+        lua_pushliteral(L, "");
+    lua_concat(L, 2);
+    lua_remove(L, -2);
+}
+
 int ear__lua_traceback(lua_State *L) {
     lua_settop(L, 1);
     ear__lua_push_error(L, L, 1);
     return 1;
 }
 
-/* The instruction hook: the count since the engine called in. */
+/* The instruction hook: the count since the engine called in. In a hook, level 0 is the
+ * running Lua function, so the message names its line (luaL_error's level 1 would name
+ * its caller). */
 static void count_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     ear_lua_game *g = ear__lua_game_of(L);
     g->instructions += HOOK_EVERY;
     if (g->instructions > g->config.instruction_budget) {
         g->instructions = 0; /* the handler and on_error may run code of their own */
-        luaL_error(L,
-                   "the script ran %I instructions without giving the frame back to the "
-                   "engine (an endless loop? return from the callback, or call wait())",
-                   (lua_Integer)g->config.instruction_budget);
+        char where[PATH_MAX + 32];
+        script_where(L, where, sizeof where);
+        lua_pushfstring(L,
+                        "%s the script ran %I instructions without giving the frame back "
+                        "to the engine (an endless loop? return from the callback, or call "
+                        "wait())",
+                        where, (lua_Integer)g->config.instruction_budget);
+        lua_error(L);
     }
 }
 
 void ear__lua_arm(ear_lua_game *g, lua_State *L1) {
     g->instructions = 0;
+    g->running = L1;
+    g->refused_where[0] = '\0';
     lua_sethook(L1, count_hook, LUA_MASKCOUNT, HOOK_EVERY);
 }
 
@@ -135,8 +167,7 @@ void ear__lua_arm(ear_lua_game *g, lua_State *L1) {
 static int refused(lua_State *L) {
     const char *name = lua_tostring(L, lua_upvalueindex(1));
     const char *why = lua_tostring(L, lua_upvalueindex(2));
-    return luaL_error(L, "%s is not available to Earshot scripts (the sandbox: %s)", name,
-                      why);
+    return luaL_error(L, "%s is not available to Earshot scripts (the sandbox: %s)", name, why);
 }
 
 static void refuse(lua_State *L, int table, const char *field, const char *name,
@@ -206,12 +237,12 @@ void ear__lua_path(lua_State *L, const char *path, bool for_write, char *out, si
     else if (ok)
         ok = inside(g->game_dir, real) || inside(g->save_dir, real);
     if (!ok)
-        luaL_error(L,
-                   "%s: no such %s %s (scripts %s only under the game's folder%s)", path,
+        luaL_error(L, "%s: no such %s %s (scripts %s only under the game's folder%s)", path,
                    for_write ? "folder to write in" : "file", "in reach",
                    for_write ? "write" : "read",
                    for_write ? "'s save folder" : " and its save folder");
-    int len = for_write ? snprintf(out, cap, "%s/%s", real, name) : snprintf(out, cap, "%s", real);
+    int len =
+        for_write ? snprintf(out, cap, "%s/%s", real, name) : snprintf(out, cap, "%s", real);
     if (len < 0 || (size_t)len >= cap) luaL_error(L, "%s: the path is too long", path);
 }
 
@@ -222,8 +253,8 @@ static int load_confined(lua_State *L, const char *path) {
     char *text = NULL;
     size_t size = 0;
     char why[PATH_MAX + 200];
-    ear_result r = ear_file_read(real, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text,
-                                 &size, why, sizeof why);
+    ear_result r =
+        ear_file_read(real, EAR_FILE_MAX_DOCUMENT_BYTES, NULL, &text, &size, why, sizeof why);
     if (r != EAR_OK) return luaL_error(L, "%s: %s", path, ear_file_reason(why, real));
     lua_pushfstring(L, "@%s", path);
     int status = luaL_loadbufferx(L, text, size, lua_tostring(L, -1), "t");
@@ -290,9 +321,9 @@ static int search_game(lua_State *L) {
 
 /* print: the script's lines on standard output, as Lua's own print writes them. */
 static int l_print(lua_State *L) {
+    int n = lua_gettop(L); /* before the buffer, which may take a stack slot */
     luaL_Buffer b;
     luaL_buffinit(L, &b);
-    int n = lua_gettop(L);
     for (int i = 1; i <= n; i++) {
         if (i > 1) luaL_addchar(&b, '\t');
         luaL_tolstring(L, i, NULL);
@@ -360,8 +391,9 @@ ear_result ear__lua_open(ear_lua_game *g, char *error, size_t error_size) {
     lua_rawseti(L, -2, 2);
     lua_setfield(L, -2, "searchers");
     lua_pop(L, 1);
-    refuse_library(L, "io", "files through earshot.file.read and earshot.file.write, "
-                            "under the game's folder and its save folder");
+    refuse_library(L, "io",
+                   "files through earshot.file.read and earshot.file.write, "
+                   "under the game's folder and its save folder");
     refuse_library(L, "debug", "no debug library");
     lua_pushcfunction(L, l_loadfile);
     lua_setglobal(L, "loadfile");
