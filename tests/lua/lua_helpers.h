@@ -35,9 +35,18 @@ static inline void lua_test_folder(const char *name, const char *text, char *out
     }
 }
 
+/* What a run heard from frame `from` on: the sums of squares of each channel. */
+typedef struct lua_test_audio {
+    uint64_t from;
+    double sum_l, sum_r;
+    uint64_t samples;
+} lua_test_audio;
+
 /* Runs the game's scene headless for frames frames (or until it quits), with keys queued
- * before the frames that script names; returns the frames run. */
-static inline uint64_t lua_test_run(ear_lua_game *g, uint64_t frames, const ear_script *keys) {
+ * before the frames that script names; returns the frames run. audio (may be NULL)
+ * collects the stage's output. */
+static inline uint64_t lua_test_run_heard(ear_lua_game *g, uint64_t frames,
+                                          const ear_script *keys, lua_test_audio *audio) {
     ear_engine_config cfg = ear_engine_config_default("lua test");
     cfg.backend = EAR_BACKEND_HEADLESS;
     cfg.audio_attach = NULL;
@@ -63,9 +72,20 @@ static inline uint64_t lua_test_run(ear_lua_game *g, uint64_t frames, const ear_
         }
         ear_runner_frame(rn, (double)f / 60.0);
         ear_stage_render(ear_ctx_stage(ear_runner_ctx(rn)), buf, 800);
+        if (audio && f >= audio->from) {
+            for (int i = 0; i < 800; i++) {
+                audio->sum_l += (double)buf[2 * i] * buf[2 * i];
+                audio->sum_r += (double)buf[2 * i + 1] * buf[2 * i + 1];
+            }
+            audio->samples += 800;
+        }
     }
     ear_runner_destroy(rn);
     return f;
+}
+
+static inline uint64_t lua_test_run(ear_lua_game *g, uint64_t frames, const ear_script *keys) {
+    return lua_test_run_heard(g, frames, keys, NULL);
 }
 
 #endif
