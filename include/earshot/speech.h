@@ -323,7 +323,8 @@ double ear_speech_duck_hold_s(const char *text, double s_per_char);
 ear_result ear_speech_duck(const ear_speech *speech, ear_stage *stage, const char *rule,
                            const char *text, double s_per_char);
 
-/* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE. Thread: game. */
+/* The espeak-ng voice currently on the stage, or EAR_VOICE_NONE (also once its clip has
+ * ended, from the next ear_speech_update). Thread: game. */
 ear_voice_id ear_speech_stage_voice(const ear_speech *speech);
 
 #ifdef __cplusplus

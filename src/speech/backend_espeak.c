@@ -8,7 +8,9 @@
  * (AUDIO_OUTPUT_SYNCHRONOUS: espeak_Synth returns when the samples have been handed to
  * the callback, which collects them). It is loaded at run time (espeak_dl.h: GPL-3+, so
  * never linked); absent, the loader says so in one line and the chain goes on to the
- * console. Its lines are timed by the estimate.
+ * console. It reports on its lines (clips.c): a line begins when its clip starts on the
+ * stage, lasts the samples the synthesis callback delivered, ends with the clip's last
+ * sample and is cut when a later line stops the clip.
  */
 #include "espeak_dl.h"
 #include "espeak_time.h"
@@ -86,8 +88,9 @@ static void espeak_punctuation(int p) {
     }
 }
 
-/* Synthesises a message, character or key into a new clip (NULL on failure). */
-static ear_clip *espeak_clip(const ear__speech_cmd *c) {
+/* Synthesises a message, character or key into a new clip (NULL on failure), *full_s its
+ * length. */
+static ear_clip *espeak_clip(const ear__speech_cmd *c, double *full_s) {
     pcm_buf b = {0};
     pthread_mutex_lock(&espeak_lock);
     espeak_target = &b;
@@ -114,8 +117,9 @@ static ear_clip *espeak_clip(const ear__speech_cmd *c) {
     int rate = ear__espeak_start();
     pthread_mutex_unlock(&espeak_lock);
     ear_clip *clip = NULL;
-    if (err == EE_OK && !b.failed && b.count > 0)
-        ear_clip_create(b.data, b.count, 1, (uint32_t)rate, NULL, &clip);
+    if (err == EE_OK && !b.failed && b.count > 0 && rate > 0 &&
+        ear_clip_create(b.data, b.count, 1, (uint32_t)rate, NULL, &clip) == EAR_OK)
+        *full_s = (double)b.count / (double)rate;
     free(b.data);
     return clip;
 }
@@ -161,13 +165,18 @@ static void close_backend(ear_speech *sp, void *state) {
 static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speech_cmd *c) {
     (void)state;
     if (c->epoch < atomic_load(&sp->latest_epoch)) return EAR__SENT_SKIPPED;
-    ear_clip *clip = espeak_clip(c);
+    double full_s = 0;
+    ear_clip *clip = espeak_clip(c, &full_s);
     if (!clip) {
         ear_log(EAR_LOG_WARN, "speech", "espeak-ng could not say a message");
+        /* Never heard: the line is cut now, not left to the guard. */
+        ear__speech_note_sent(sp, c->line, c->line);
+        ear__speech_note_report(sp, c->line, EAR_SPEECH_EVENT_CUT);
         return EAR__SENT_REFUSED;
     }
-    ear__speech_hand_clip(
-        sp, clip, c->what == EAR__SAY_TEXT ? c->priority : EAR_SPEECH_INTERRUPT, c->epoch);
+    ear__speech_hand_clip(sp, clip,
+                          c->what == EAR__SAY_TEXT ? c->priority : EAR_SPEECH_INTERRUPT,
+                          c->epoch, c->line, full_s);
     return EAR__SENT_OK;
 }
 
@@ -195,6 +204,6 @@ const ear__speech_backend ear__speech_backend_espeak = {
     .apply = apply,
     .alive = NULL,
     .replays = false,
-    .reports = false,
+    .reports = true,
     .players_rate = false,
 };

@@ -8,6 +8,12 @@
  * time on the ui bus (EAR_BUS_UI, priority 255: never the voice that is stolen, volume
  * espeak_volume), the others wait in order (pending), and the last progress clip is held
  * back in one slot. Only the game thread touches the stage.
+ *
+ * The clip is the line as the player hears it, so it reports to the timeline (as
+ * speech-dispatcher's events do): the line begins when its clip starts on the stage and
+ * lasts the clip's length (the samples espeak-ng's synthesis callback delivered), ends
+ * when the stage has played the clip's last sample, and is cut when a later line stops
+ * it (what was said then is what the stage played of it).
  */
 #include "speech_internal.h"
 
@@ -23,13 +29,26 @@ static void free_list(ear__speech_clip *rc) {
     }
 }
 
+/* The clip on the stage is over: played whole (END) or stopped (CUT). */
+static void stage_done(ear_speech *sp, ear_speech_event_kind kind) {
+    uint64_t line = sp->stage_line;
+    sp->stage_voice = EAR_VOICE_NONE;
+    sp->stage_line = 0;
+    if (line) ear__timeline_report(&sp->timeline, line, kind);
+}
+
+/* Stops the clip on the stage (a later line's doing): its line is cut. */
+static void stage_cut(ear_speech *sp) {
+    if (sp->stage_voice && sp->cfg.stage) ear_stage_stop(sp->cfg.stage, sp->stage_voice, 0.02f);
+    stage_done(sp, EAR_SPEECH_EVENT_CUT);
+}
+
 void ear__speech_clips_drop(ear_speech *sp) {
     free_list(sp->pending_head);
     sp->pending_head = sp->pending_tail = NULL;
     free_list(sp->deferred_progress);
     sp->deferred_progress = NULL;
-    if (sp->stage_voice && sp->cfg.stage) ear_stage_stop(sp->cfg.stage, sp->stage_voice, 0.02f);
-    sp->stage_voice = EAR_VOICE_NONE;
+    stage_cut(sp);
 }
 
 void ear__speech_clips_free(ear_speech *sp) {
@@ -76,16 +95,12 @@ static void admit(ear_speech *sp, ear__speech_clip *rc) {
     case EAR_SPEECH_TEXT:
         /* Both cancel waiting and spoken text, notifications and progress. */
         drop_pending_if(sp, lower_than_message);
-        if (playing && lower_than_message(sp->stage_priority)) {
-            ear_stage_stop(stage, sp->stage_voice, 0.02f);
-            sp->stage_voice = EAR_VOICE_NONE;
-        }
+        if (playing && lower_than_message(sp->stage_priority)) stage_cut(sp);
         append_pending(sp, rc);
         return;
     case EAR_SPEECH_NOTIFICATION:
         if (playing && sp->stage_priority == EAR_SPEECH_NOTIFICATION && !sp->pending_head) {
-            ear_stage_stop(stage, sp->stage_voice, 0.02f); /* a newer one replaces it */
-            sp->stage_voice = EAR_VOICE_NONE;
+            stage_cut(sp); /* a newer one replaces it */
             playing = false;
         }
         if (playing || sp->pending_head) break; /* something else is said: dropped */
@@ -126,6 +141,8 @@ void ear__speech_clips_update(ear_speech *sp) {
     ear_stage *stage = sp->cfg.stage;
     if (!stage) return;
     if (sp->stage_voice && ear_stage_is_playing(stage, sp->stage_voice)) return;
+    /* Its last sample played: the line was said whole. */
+    if (sp->stage_voice) stage_done(sp, EAR_SPEECH_EVENT_END);
     if (!sp->pending_head && sp->deferred_progress) {
         /* The last of a progress series is always said. */
         sp->pending_head = sp->pending_tail = sp->deferred_progress;
@@ -140,9 +157,14 @@ void ear__speech_clips_update(ear_speech *sp) {
     p.bus = EAR_BUS_UI;
     p.volume = sp->cfg.espeak_volume;
     p.priority = 255; /* speech is never the voice that is stolen */
-    if (ear_stage_play(stage, rc->clip, &p, &sp->stage_voice) != EAR_OK)
-        sp->stage_voice = EAR_VOICE_NONE;
     sp->stage_priority = rc->priority;
+    sp->stage_line = rc->line;
+    if (ear_stage_play(stage, rc->clip, &p, &sp->stage_voice) == EAR_OK) {
+        ear__timeline_began(&sp->timeline, rc->line, rc->full_s);
+    } else {
+        ear_log(EAR_LOG_WARN, "speech", "the stage could not play espeak-ng's clip");
+        stage_done(sp, EAR_SPEECH_EVENT_CUT); /* never heard */
+    }
     ear_clip_release(rc->clip);
     free(rc);
 }

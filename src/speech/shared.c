@@ -72,7 +72,7 @@ void ear__speech_wait_published(ear_speech *sp, double timeout_s) {
 }
 
 void ear__speech_hand_clip(ear_speech *sp, ear_clip *clip, ear_speech_priority priority,
-                           uint64_t epoch) {
+                           uint64_t epoch, uint64_t line, double full_s) {
     ear__speech_clip *rc = calloc(1, sizeof *rc);
     if (!rc) {
         ear_clip_release(clip);
@@ -81,6 +81,8 @@ void ear__speech_hand_clip(ear_speech *sp, ear_clip *clip, ear_speech_priority p
     rc->clip = clip;
     rc->priority = priority;
     rc->epoch = epoch;
+    rc->line = line;
+    rc->full_s = full_s;
     pthread_mutex_lock(&sp->lock);
     if (sp->ready_tail)
         sp->ready_tail->next = rc;

@@ -132,6 +132,11 @@ void ear__timeline_advance(ear__speech_timeline *tl, double now_s);
  * waits); START changes nothing (the timeline began it). A line no longer on the
  * timeline is left alone. */
 void ear__timeline_report(ear__speech_timeline *tl, uint64_t id, ear_speech_event_kind kind);
+/* A backend that knows when its audio begins and how long it lasts (espeak-ng's clip on
+ * the stage): line id, when it is the one being said, began at the clock and lasts
+ * full_s (its estimate replaced; its END or CUT report still ends it). Anything else is
+ * left alone. */
+void ear__timeline_began(ear__speech_timeline *tl, uint64_t id, double full_s);
 /* Every line counts as not reported from now on (its backend went away). */
 void ear__timeline_unreport(ear__speech_timeline *tl);
 bool ear__timeline_current(const ear__speech_timeline *tl, ear_speech_event *out);
@@ -160,12 +165,16 @@ typedef struct ear__speech_cmd {
     char *text;    /* EAR__CMD_SAY: the message, character or key; EAR__CMD_VOICE: the name */
 } ear__speech_cmd;
 
-/* A clip a backend synthesised, waiting for the game thread to play it on the stage. */
+/* A clip a backend synthesised, waiting for the game thread to play it on the stage: the
+ * timeline's line it says (0: none) and its length in seconds (the samples the
+ * synthesiser delivered). */
 typedef struct ear__speech_clip {
     struct ear__speech_clip *next;
     ear_clip *clip;
     ear_speech_priority priority;
     uint64_t epoch;
+    uint64_t line;
+    double full_s;
 } ear__speech_clip;
 
 /* A backend's report that the daemon began, ended or cancelled its message msg_id. */
@@ -195,6 +204,7 @@ struct ear_speech {
     char language[16]; /* the language lines are timed in */
     ear_voice_id stage_voice;
     ear_speech_priority stage_priority;            /* of the voice on the stage */
+    uint64_t stage_line;                           /* the timeline's line it says */
     ear__speech_clip *pending_head, *pending_tail; /* clips waiting their turn */
     ear__speech_clip *deferred_progress;           /* the last progress clip held back */
     ear_speech_output reports_output;              /* the output lines were reported to */
@@ -233,9 +243,10 @@ void ear__speech_publish(ear_speech *sp, const struct ear__speech_backend *backe
                          ear_speech_output output, char **voices, size_t count);
 /* Waits (lock held) until the carrier published, at most timeout_s. */
 void ear__speech_wait_published(ear_speech *sp, double timeout_s);
-/* A clip for the stage (taken), from the thread; the game plays it at its next update. */
+/* A clip for the stage (taken), from the thread, saying the timeline's line (0: none) in
+ * full_s seconds; the game plays it at its next update. */
 void ear__speech_hand_clip(ear_speech *sp, ear_clip *clip, ear_speech_priority priority,
-                           uint64_t epoch);
+                           uint64_t epoch, uint64_t line, double full_s);
 /* The backend sent line as its message msg_id (the thread). */
 void ear__speech_note_sent(ear_speech *sp, uint64_t msg_id, uint64_t line);
 /* The backend's daemon began, ended or cancelled msg_id (any thread; takes only the

@@ -19,10 +19,11 @@
  * length and the words said by a fraction of its time are here too (the console and the
  * web build time lines by the estimate).
  *
- * A line whose backend reports (speech-dispatcher's BEGIN / END / CANCEL events) is not
- * ended by its estimate: its END report ends it whole at the clock, its CUT report cuts
- * it, and the lines after it start then. Should no report come (a daemon that never
- * answers), a guard ends it 3 times its estimate and 5 s after it began.
+ * A line whose backend reports (speech-dispatcher's BEGIN / END / CANCEL events; espeak-ng's
+ * clip on the stage, whose start also moves the line's start and sets its length:
+ * ear__timeline_began) is not ended by its estimate: its END report ends it whole at the
+ * clock, its CUT report cuts it, and the lines after it start then. Should no report come (a
+ * daemon that never answers), a guard ends it 3 times its estimate and 5 s after it began.
  */
 #include "speech_internal.h"
 
@@ -304,6 +305,12 @@ void ear__timeline_report(ear__speech_timeline *tl, uint64_t id, ear_speech_even
         return;
     }
     if (tl->progress.text && tl->progress.id == id) drop(tl, &tl->progress);
+}
+
+void ear__timeline_began(ear__speech_timeline *tl, uint64_t id, double full_s) {
+    if (id == 0 || !tl->now.text || tl->now.id != id) return;
+    tl->now.start_s = tl->clock_s;
+    tl->now.full_s = full_s > 0 ? full_s : 0;
 }
 
 void ear__timeline_unreport(ear__speech_timeline *tl) {

@@ -2,7 +2,7 @@
 # The demo game's keys as a player presses them (tests/game, issue 26): a key held when a
 # menu opens does nothing in it (the completion menu under a held Up, the pause menu under
 # held Up and Escape), the key repeat setting (the exact count of moves in 2 s), the quit
-# question, Escape on the completion menu and in the main menu, best times and "Saved.",
+# question, Escape on the completion and game-over menus and in the main menu, best times and "Saved.",
 # the small things (S on foot, K and T in the car, "1 life left"), the music in the
 # settings at the volume being set, and no WAV or SVG in the working folder unless asked.
 # Usage: keys.sh <earshot-demo> <music_level>
@@ -78,6 +78,13 @@ check "German level select says the best time" heard_text bestde.log "Level 1: d
 check "Escape on the completion menu: the main menu" \
     test "$(sed -n '/Level complete, menu/,$p' goalesc.log | cut -f2 | tr '\n' '|')" = \
     "Level complete, menu|Best time 28.2 seconds.|Next level, button, 1 of 4|Main menu, menu|Play, button, 1 of 5|"
+# Escape on the game-over menu goes back to the main menu too (heard.sh's walk into level
+# 2's drone row: game over at 51.7 s, its menu at 53.9 s, Escape at 56.7 s).
+printf '800 down RIGHT\n860 up RIGHT\n870 down UP\n1090 up UP\n3400 press ESCAPE\n3600 quit\n' >over-esc.script
+"$GAME" --headless --level 2 --script over-esc.script --speech-log overesc.log >/dev/null 2>&1
+check "Escape on the game-over menu: the main menu" \
+    test "$(sed -n '/	Game over, menu	/,$p' overesc.log | cut -f2 | tr '\n' '|')" = \
+    "Game over, menu|Retry, button, 1 of 3|Main menu, menu|Play, button, 1 of 5|"
 # Up held while Escape (held too) opens the pause menu: it stays on Resume.
 printf '10 down UP\n60 down ESCAPE\n200 up ESCAPE\n250 up UP\n300 quit\n' >held-pause.script
 "$GAME" --headless --level 1 --script held-pause.script --speech-log heldpause.log >/dev/null 2>&1

@@ -4,7 +4,8 @@
 # beacon lie across a drone's hall, crossed three times; the others on foot as level 1,
 # the roads as level 3, in the car). The bot's code names none of them. Then a bad map
 # file: the error names the file, line and column, is heard whole, and the main menu
-# follows; and out of fuel: a car that runs dry is heard saying so, then game over.
+# follows; and out of fuel: a car that runs dry is heard saying so, then game over (at the
+# default rate and at the slowest the settings offer).
 # Usage: maps.sh <earshot-demo>
 set -u
 GAME=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -41,10 +42,23 @@ cat >field.map <<'EOF'
 ###########
 EOF
 printf '1 down UP\n1 down RIGHT\n' >circle.script
+# And at the slowest rate the settings offer (heard.sh's rule, for this flow too): a save
+# with the speech rate at -100, made by the settings (Down to the rate, Left ten times).
+f=30
+for k in DOWN DOWN ENTER DOWN DOWN DOWN DOWN LEFT LEFT LEFT LEFT LEFT LEFT LEFT LEFT LEFT \
+    LEFT ESCAPE; do
+    echo "$f press $k"
+    f=$((f + 30))
+done >slow.script
+echo "$((f + 60)) quit" >>slow.script
 fuel_run() {
     "$GAME" --headless --level 3 --map field.map --script circle.script --seconds 330 \
         --speech-log fuel.log >fuel.out 2>&1
     echo "$?" >fuel.rc
+    "$GAME" --headless --script slow.script --save slow.save >/dev/null 2>&1
+    "$GAME" --headless --level 3 --map field.map --save slow.save --script circle.script \
+        --seconds 330 --speech-log fuel-slow.log >fuel-slow.out 2>&1
+    echo "$?" >fuel-slow.rc
 }
 # 1. Every map, four runs at a time (a pool: the next starts as one ends; the runs are
 # independent, so the test's wall time on two cores is about their CPU time over two).
@@ -84,4 +98,15 @@ check "out of fuel: heard whole" heard_text fuel.log "Out of fuel."
 check "out of fuel: then game over with the score" \
     sh -c "grep -qE '	Game over\\. Score -?[0-9]+\\.	heard\$' fuel.log"
 check "out of fuel: the summary says not finished" grep -q '^summary: level=3 finished=no ' fuel.out
+check "out of fuel, slowest rate: the run exits 0" test "$(cat fuel-slow.rc)" -eq 0
+check "out of fuel, slowest rate: every line heard whole" sh -c "test -s fuel-slow.log && ! grep -qv '	heard\$' fuel-slow.log"
+check "out of fuel, slowest rate: heard whole" heard_text fuel-slow.log "Out of fuel."
+check "out of fuel, slowest rate: then game over with the score" \
+    sh -c "grep -qE '	Game over\\. Score -?[0-9]+\\.	heard\$' fuel-slow.log"
+# The rate was the slowest: the game over's line starts 80 / 175 as fast after "Out of
+# fuel." does (espeak-ng's 80 and 175 words a minute), so the gap is at least 1.8 times.
+gap() { awk -F'\t' '$2 == "Out of fuel." { s = $1 } $2 ~ /^Game over\. Score/ { printf "%.2f", $1 - s; exit }' "$1"; }
+a=$(gap fuel.log) b=$(gap fuel-slow.log)
+check "out of fuel: said in ${a:-?} s at the default rate, ${b:-?} s at the slowest" \
+    awk -v a="${a:-0}" -v b="${b:-0}" 'BEGIN { exit !(a > 0 && b / a > 1.8) }'
 exit $fail

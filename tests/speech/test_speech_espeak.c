@@ -3,7 +3,9 @@
  * espeak-ng into the stage, measured offline: the synthesiser's samples become a clip
  * that ear_speech_update plays on the stage's ui bus; the rendered output is silent
  * before, clearly above a threshold while it speaks, and an interrupting message stops
- * the first one while a queued one waits for it to end.
+ * the first one while a queued one waits for it to end. Each line reports on the timeline
+ * as the player hears it: it begins with its clip on the stage, ends with the clip's last
+ * sample (as long as espeak-ng's synthesis is) and is cut when a later line stops it.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "earshot/analysis.h"
@@ -12,6 +14,8 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 static void sleep_ms(long ms) {
@@ -207,9 +211,9 @@ TEST(espeak_follows_the_priorities_on_the_stage) {
     ear_voice_id last = wait_voice(sp, first);
     ASSERT_NE(last, EAR_VOICE_NONE);
     ASSERT_GT(play_through(sp, stage, last), 72000); /* the long, last progress message */
-    /* Nothing else waited. */
+    /* Nothing else waited: once the last clip ended, nothing is on the stage. */
     ear_speech_update(sp);
-    ASSERT_EQ(ear_speech_stage_voice(sp), last);
+    ASSERT_EQ(ear_speech_stage_voice(sp), EAR_VOICE_NONE);
 
     ASSERT_OK(ear_speech_speak_queued(sp, "Another message."));
     ear_voice_id third = wait_voice(sp, last);
@@ -223,7 +227,7 @@ TEST(espeak_follows_the_priorities_on_the_stage) {
     ASSERT_NE(page, EAR_VOICE_NONE);
     ASSERT_LT(play_through(sp, stage, page), 72000); /* the short page two */
     ear_speech_update(sp);
-    ASSERT_EQ(ear_speech_stage_voice(sp), page);
+    ASSERT_EQ(ear_speech_stage_voice(sp), EAR_VOICE_NONE);
 
     /* Alone, a notification is said; a newer one replaces it while it is said. */
     ASSERT_OK(ear_speech_say(sp, "A long notification that the next one replaces.",
@@ -270,7 +274,169 @@ TEST(espeak_speaks_characters_and_keys) {
     ear_stage_destroy(stage);
 }
 
+/* ---- What espeak-ng's clips report ------------------------------------------------------ */
+
+typedef struct heard_log {
+    int count;
+    ear_speech_event_kind kind[16];
+    char text[16][96];
+    double start_s[16], said_s[16], full_s[16];
+    size_t said_len[16];
+} heard_log;
+
+static void on_line(void *user, const ear_speech_event *e) {
+    heard_log *h = user;
+    if (h->count >= 16) return;
+    h->kind[h->count] = e->kind;
+    snprintf(h->text[h->count], sizeof h->text[0], "%s", e->text);
+    h->start_s[h->count] = e->start_s;
+    h->said_s[h->count] = e->said_s;
+    h->full_s[h->count] = e->full_s;
+    h->said_len[h->count] = e->said_len;
+    h->count++;
+}
+
+/* One 10 ms frame as a game runs it: the stage renders 10 ms, the speech's clock moves
+ * 10 ms on, then the speech updates (a real clock: while no clip plays yet, 10 ms of
+ * real time pass for the synthesis on the speech thread). */
+static double frame(ear_speech *sp, ear_stage *stage, double t) {
+    static float chunk[2 * 480];
+    if (ear_speech_stage_voice(sp) == EAR_VOICE_NONE) sleep_ms(10);
+    ear_stage_render(stage, chunk, 480);
+    ear_stage_update(stage);
+    t += 0.01;
+    ear_speech_advance(sp, t);
+    ear_speech_update(sp);
+    return t;
+}
+
+/* espeak-ng's own length of a line, as a headless run times it (synthesised into memory at
+ * the default rate, in English). */
+static double espeak_length(const char *text) {
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.log_only = true;
+    cfg.skip_braille = true;
+    ear_speech *sp;
+    if (ear_speech_create(&cfg, &sp) != EAR_OK) return -1;
+    ear_speech_event e;
+    double s = -1;
+    if (ear_speech_speak(sp, text) == EAR_OK && ear_speech_current(sp, &e)) s = e.full_s;
+    ear_speech_destroy(sp);
+    return s;
+}
+
+static ear_speech *live_espeak(ear_stage *stage, heard_log *h) {
+    ear_speech_config cfg = ear_speech_config_default();
+    cfg.skip_braille = true; /* never the developer's own display */
+    cfg.skip_dispatcher = true;
+    cfg.stage = stage;
+    cfg.voice = "en"; /* as a headless run times it (an earlier test chose another) */
+    ear_speech *sp;
+    if (ear_speech_create(&cfg, &sp) != EAR_OK) return NULL;
+    if (ear_speech_get_output(sp, 10.0) != EAR_SPEECH_OUTPUT_ESPEAK) {
+        ear_speech_destroy(sp);
+        return NULL;
+    }
+    memset(h, 0, sizeof *h);
+    ear_speech_set_listener(sp, on_line, h);
+    return sp;
+}
+
+/* A long line, spoken live: it lasts as long as its clip played on the stage (within a
+ * 10 ms frame) and as espeak-ng synthesises it (within 0.1 s: espeak-ng carries some state
+ * from one utterance to the next, measured up to 50 ms on this 8.5 s line), not its
+ * estimate (off by more than 0.1 s), and the timeline says it is being said exactly while
+ * its clip plays. */
+#define LONG_LINE "Level complete. Time 31.25 seconds, score 4096, best 27.5, 3 lives left."
+
+TEST(espeak_reports_a_line_as_long_as_its_synthesis) {
+    double synthesised = espeak_length(LONG_LINE);
+    ASSERT_DBL_GT(synthesised, 3.0);
+    ASSERT_DBL_GT(fabs(ear_speech_estimate_s(LONG_LINE, 0) - synthesised), 0.1);
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    heard_log h;
+    ear_speech *sp = live_espeak(stage, &h);
+    ASSERT_NOT_NULL(sp);
+    double t = 0;
+    ear_speech_advance(sp, t);
+    ASSERT_OK(ear_speech_speak_queued(sp, LONG_LINE));
+    ASSERT_EQ(h.count, 1);
+    ASSERT_EQ(h.kind[0], EAR_SPEECH_EVENT_START);
+    ear_voice_id v = EAR_VOICE_NONE;
+    int mismatched = 0, played = 0;
+    for (int i = 0; i < 3000 && h.count < 2; i++) {
+        t = frame(sp, stage, t);
+        if (v == EAR_VOICE_NONE) v = ear_speech_stage_voice(sp);
+        if (v == EAR_VOICE_NONE) continue;
+        bool playing = ear_stage_is_playing(stage, v);
+        played += playing;
+        if (playing != ear_speech_speaking(sp)) mismatched++;
+    }
+    ASSERT_NE(v, EAR_VOICE_NONE);
+    ASSERT_EQ(h.count, 2);
+    ASSERT_EQ(h.kind[1], EAR_SPEECH_EVENT_END);
+    ASSERT_STR_EQ(h.text[1], LONG_LINE);
+    ASSERT_NEAR(h.full_s[1], (double)played * 0.01, 0.015);
+    ASSERT_NEAR(h.full_s[1], synthesised, 0.1);
+    ASSERT_NEAR(h.said_s[1], h.full_s[1], 1e-9);
+    ASSERT_EQ(h.said_len[1], strlen(LONG_LINE));
+    ASSERT_EQ(mismatched, 0);
+    ASSERT_FALSE(ear_speech_speaking(sp));
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
+/* A line that interrupts cuts the first where the stage stopped it: what was said is
+ * what was played (1 s of it, within a frame), of the first's synthesised length (within
+ * 0.1 s, as above), and
+ * the words said are the ones before the cut. Then the interrupting line ends with its
+ * own clip. */
+TEST(espeak_reports_a_line_cut_where_the_next_stops_it) {
+    double synthesised = espeak_length(LONG_LINE);
+    ASSERT_DBL_GT(synthesised, 3.0);
+    ear_stage *stage;
+    ASSERT_OK(ear_stage_create(NULL, &stage));
+    heard_log h;
+    ear_speech *sp = live_espeak(stage, &h);
+    ASSERT_NOT_NULL(sp);
+    double t = 0;
+    ear_speech_advance(sp, t);
+    ASSERT_OK(ear_speech_speak_queued(sp, LONG_LINE));
+    ear_voice_id first = EAR_VOICE_NONE;
+    for (int i = 0; i < 2000 && first == EAR_VOICE_NONE; i++) {
+        t = frame(sp, stage, t);
+        first = ear_speech_stage_voice(sp);
+    }
+    ASSERT_NE(first, EAR_VOICE_NONE);
+    for (int i = 0; i < 100; i++) t = frame(sp, stage, t); /* 1 s of it played */
+    ASSERT_TRUE(ear_stage_is_playing(stage, first));
+    ASSERT_EQ(h.count, 1);
+    ASSERT_OK(ear_speech_speak(sp, "Next level."));
+    ASSERT_EQ(h.count, 3);
+    ASSERT_EQ(h.kind[1], EAR_SPEECH_EVENT_CUT);
+    ASSERT_STR_EQ(h.text[1], LONG_LINE);
+    ASSERT_NEAR(h.said_s[1], 1.0, 0.015);
+    ASSERT_NEAR(h.full_s[1], synthesised, 0.1);
+    size_t said = ear_speech_said_len(LONG_LINE, h.said_s[1] / h.full_s[1]);
+    ASSERT_EQ(h.said_len[1], said);
+    ASSERT_GT(h.said_len[1], 0);
+    ASSERT_LT(h.said_len[1], strlen(LONG_LINE) / 2);
+    ASSERT_EQ(h.kind[2], EAR_SPEECH_EVENT_START);
+    ASSERT_STR_EQ(h.text[2], "Next level.");
+    for (int i = 0; i < 2000 && h.count < 4; i++) t = frame(sp, stage, t);
+    ASSERT_EQ(h.count, 4);
+    ASSERT_EQ(h.kind[3], EAR_SPEECH_EVENT_END);
+    ASSERT_STR_EQ(h.text[3], "Next level.");
+    ASSERT_NEAR(h.full_s[3], espeak_length("Next level."), 0.03);
+    ASSERT_FALSE(ear_stage_is_playing(stage, first));
+    ear_speech_destroy(sp);
+    ear_stage_destroy(stage);
+}
+
 TEST_MAIN(TEST_ENTRY(espeak_speaks_into_the_stage_and_is_measured),
           TEST_ENTRY(espeak_speaks_characters_and_keys),
           TEST_ENTRY(espeak_follows_the_priorities_on_the_stage),
-          TEST_ENTRY(speech_is_on_the_ui_bus_and_ducks_the_music))
+          TEST_ENTRY(speech_is_on_the_ui_bus_and_ducks_the_music),
+          TEST_ENTRY(espeak_reports_a_line_as_long_as_its_synthesis),
+          TEST_ENTRY(espeak_reports_a_line_cut_where_the_next_stops_it))

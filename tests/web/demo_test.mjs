@@ -60,6 +60,26 @@ function nativeMenuPeak() {
   return { peak, seconds: count / 2 / 48000 };
 }
 const native = nativeMenuPeak();
+
+// The keys that walk level 2 into the drone's row until the game is over (heard.sh's game
+// over), each [frame from the level's start, "down" | "up", key].
+const overKeys = [[800, "down", "RIGHT"], [860, "up", "RIGHT"], [870, "down", "UP"], [1090, "up", "UP"]];
+
+// ear_speech_estimate_s at the normal rate (src/speech/timeline.c): the web build times
+// each line by it (the player's screen reader speaks at its own rate), and a line the game
+// reports holds the next menu's title back for that long.
+function estimateS(text) {
+  let words = 0, pending = 0;
+  const chars = [...text];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c >= "0" && c <= "9") { words += 1.25 + pending; pending = 0; }
+    else if (/[A-Za-z]/.test(c) || c.codePointAt(0) >= 0x80) { words += 0.2 + pending; pending = 0; }
+    else if (c === "," || c === ":" || c === ";") pending = 0.25;
+    else if (c === "." || c === "!" || c === "?") { if (!/[0-9]/.test(chars[i + 1] || "")) pending = 1; }
+  }
+  return Math.max(0.1, (words * 60) / 175);
+}
 check(native.seconds >= 4.9 && native.peak > 0.05, "native: the menu music plays (the reference)", JSON.stringify(native));
 
 const server = await serve(dir, 0);
@@ -84,9 +104,75 @@ try {
   const json = (x) => JSON.stringify(x);
   const say = (text, assertive) => ({ text, assertive });
 
+  // What reached the live regions, as a screen reader sees them: every change of the
+  // assertive region's text (a clear too) and every line added to the polite log, with
+  // its time. Installed on each page load, before Start.
+  const recordRegions = () => page.evaluate(() => {
+    window.regionLog = [];
+    const alert = document.getElementById("earshot-assertive");
+    new MutationObserver(() => regionLog.push({ t: performance.now(), region: "assertive", text: alert.textContent }))
+      .observe(alert, { childList: true, subtree: true, characterData: true });
+    new MutationObserver((records) => {
+      for (const r of records)
+        for (const n of r.addedNodes) regionLog.push({ t: performance.now(), region: "polite", text: n.textContent });
+    }).observe(document.getElementById("earshot-polite"), { childList: true });
+  });
+  // A line the game reports reached its region whole: a region showed exactly the words
+  // `pattern` matches, and nothing cut it for its estimated length: a screen reader cuts
+  // what it says for a change of the assertive region (the page clears it before it sets
+  // a line), while lines added to the polite log wait their turn. The line after it is
+  // `next` (the menu's title, when given). Returns the line's text.
+  async function reachedWhole(pattern, what, next = null, timeoutMs = 20000) {
+    const found = await page.waitForFunction((src) => {
+      const re = new RegExp(src);
+      const i = regionLog.findIndex((e) => re.test(e.text));
+      return i >= 0 ? { i, ...regionLog[i] } : null;
+    }, pattern.source, { timeout: timeoutMs }).then((h) => h.jsonValue()).catch(() => null);
+    if (!found) {
+      check(false, `${what}: reached a live region`, json(await page.evaluate(() => regionLog.slice(-6))));
+      return null;
+    }
+    const heldMs = estimateS(found.text) * 1000;
+    await sleep(heldMs + 200);
+    const after = await page.evaluate((i) => regionLog.slice(i + 1), found.i);
+    const cut = after.find((e) => e.region === "assertive");
+    // 60 ms: the page sets the assertive region 50 ms after the game said a line, and a frame.
+    const held = cut ? cut.t - found.t : Infinity;
+    check(held >= heldMs - 60, `${what}: "${found.text}" (${found.region}) not cut for its ${(heldMs / 1000).toFixed(2)} s`,
+          cut ? `cut after ${(held / 1000).toFixed(2)} s by ${json(cut)}` : "");
+    if (next) {
+      await page.waitForFunction(([i, src]) => regionLog.slice(i + 1).some((e) => new RegExp(src).test(e.text)),
+        [found.i, next.source], { timeout: 5000 }).catch(() => {});
+      const line = (await page.evaluate((i) => regionLog.slice(i + 1), found.i)).find((e) => e.text !== "");
+      check(line && next.test(line.text), `${what}: then "${next.source}"`, json(line));
+    }
+    return found.text;
+  }
+  // Plays keys [frame from the level's start, "down" | "up", KEY] in step with the game:
+  // each is dispatched to the game area at the end of the frame before its step (the
+  // page's earFrame hook), counted from the step whose frame said the level's intro
+  // (`intro`: the announcement's index), as the native script plays them from frame 0.
+  const KEYS = { UP: "ArrowUp", DOWN: "ArrowDown", LEFT: "ArrowLeft", RIGHT: "ArrowRight", ENTER: "Enter" };
+  const playKeys = (keys, intro) => page.evaluate(([keys, intro, names]) => new Promise((done) => {
+    const area = document.getElementById("earshot-game");
+    const frameOf = Module.earFrame;
+    let start = null, next = 0;
+    Module.earFrame = (steps) => {
+      frameOf(steps);
+      if (start === null && earshotWeb.announcements.length > intro) start = steps;
+      while (start !== null && next < keys.length && steps >= start + keys[next][0] - 1) {
+        const [, how, key] = keys[next++];
+        area.dispatchEvent(new KeyboardEvent(how === "down" ? "keydown" : "keyup",
+          { key: names[key], code: names[key], bubbles: true, cancelable: true }));
+      }
+      if (next === keys.length) { Module.earFrame = frameOf; done(steps - start); }
+    };
+  }), [keys, intro, KEYS]);
+
   // 1. The page: its accessibility tree, the instructions, the ready message.
   await page.goto(base + "earshot-demo.html");
   await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
+  await recordRegions();
   const tree = await page.locator("body").ariaSnapshot();
   check(/heading "Three Errands" \[level=1\]/.test(tree), "accessibility tree: the heading", tree.replace(/\n/g, " | "));
   check(/application "Three Errands game area"/.test(tree), "accessibility tree: the application region");
@@ -158,6 +244,10 @@ try {
     }
   }
 
+  // The level's intro reached the assertive region whole: nothing replaced it for its
+  // length (the player presses nothing meanwhile).
+  await reachedWhole(/^Level 1: the garden\. Follow the bell\. Find two sparkles, then the beacon\.$/, "level 1's intro");
+
   // 5. In the level: C says where the player faces (the same line as natively); F1 repeats.
   await page.waitForFunction(() => earshotWeb.steps >= 10, null, { timeout: 5000 });
   let got = await press("c");
@@ -217,6 +307,41 @@ try {
   got = await press("ArrowDown");
   check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 8", true)]),
         "loaded again: the music volume kept (70 percent)", json(got));
+
+  // 9. The results the browser reaches by keys, read back from the live regions: each
+  // reached its region whole, and the next menu's title waited for it (docs/game.md,
+  // "Speech"): a damaged save (its report, then the main menu), level 2's intro and its
+  // game over (walked into the drone's row by heard.sh's keys, played in step with the
+  // game). Level 1's intro is read back above. Not here: the completion (the bot's keys
+  // do not replay: the browser runs 0, 1 or 2 fixed steps an animation frame, and a walk
+  // of 38 turns drifts off by a step per key), out of fuel (about 280 s of driving) and
+  // 3D sound unavailable (the web build offers no headphones); all three are heard whole
+  // natively (tests/game/heard.sh, maps.sh).
+  await page.goto(base + "earshot-demo.html");
+  await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
+  await recordRegions();
+  await page.evaluate(() => Module.FS.writeFile("/earshot/three-errands.save",
+    "settings.music = 70\nthis line is no key = value line of a save\n\u0001\n"));
+  await page.click("#earshot-start");
+  await reachedWhole(/^The save file was damaged and has been set aside\. The game starts from the defaults\.$/,
+                     "a damaged save", /^Main menu, menu$/);
+  await page.waitForFunction(() => earshotWeb.announcements.some((a) => a.text === "Play, button, 1 of 5"), null,
+    { timeout: 10000 }).catch(() => {});
+  got = await press("ArrowDown");
+  got = await press("Enter", 2);
+  check(/^Choose a level, menu$/.test((got[0] || {}).text || ""), "the level list", json(got));
+  got = await press("ArrowDown");
+  let intro = await page.evaluate(() => earshotWeb.announcements.length);
+  await page.keyboard.press("Enter");
+  let walking = playKeys(overKeys, intro);
+  await reachedWhole(/^Level 2: the cellar\. /, "level 2's intro");
+  await walking;
+  await reachedWhole(/^Game over\. Score -?[0-9]+\.$/, "game over", /^Game over, menu$/, 60000);
+  // Escape on the game-over menu: the main menu.
+  await page.waitForFunction(() => earshotWeb.announcements.some((a) => /^Retry, button/.test(a.text)), null,
+    { timeout: 10000 }).catch(() => {});
+  got = await press("Escape", 2);
+  check(json(got[0]) === json(say("Main menu, menu", true)), "Escape on the game-over menu: the main menu", json(got));
 
   check(errors.length === 0, "no console errors", json(errors));
 } finally {
