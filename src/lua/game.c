@@ -57,9 +57,13 @@ static void recover(ear_lua_game *g, lua_State *L, const char *message) {
         return;
     }
     lua_pop(L, 1);
-    if (lua_getglobal(L, "menu") == LUA_TFUNCTION) {
+    if (lua_getglobal(L, "menu") == LUA_TFUNCTION && !g->recovering) {
         lua_pop(L, 1);
+        /* a menu() that fails before its first wait is not started again and again: the
+         * game goes on with update() until the next error */
+        g->recovering++;
         start_main(g, L, "menu");
+        g->recovering--;
         return;
     }
     lua_pop(L, 1);

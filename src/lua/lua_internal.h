@@ -47,6 +47,7 @@ struct ear_lua_game {
     int main_ref;     /* LUA_NOREF when none runs */
     double wake_at_s; /* game time the main coroutine waits for */
     bool main_done;
+    int recovering; /* menu() restarts under way: one that fails at once is not restarted */
     /* counters and the script's own summary */
     uint64_t errors;
     char last_error[1024];

@@ -159,7 +159,24 @@ TEST(on_error_gets_the_message_with_its_line) {
     ear_lua_game_destroy(g);
 }
 
-TEST_MAIN(TEST_ENTRY(each_escape_is_refused_with_a_clear_error_at_its_line),
+/* A menu() that fails at once is started once after the first error, not in a loop. */
+TEST(a_menu_that_fails_at_once_is_not_restarted_forever) {
+    ear_lua_game *g =
+        make("bad_menu",
+             "frames = 0\n"
+             "function update() frames = frames + 1 earshot.summary('frames=' .. frames) end\n"
+             "function menu() error('the menu is broken') end\n"
+             "menu()\n");
+    ASSERT_TRUE(g != NULL);
+    ASSERT_EQ(lua_test_run(g, 10, NULL), 10);
+    ASSERT_EQ(ear_lua_game_errors(g), 2); /* the body's call, and the one restart */
+    ASSERT_STR_CONTAINS(ear_lua_game_last_error(g), "game.lua:3: the menu is broken");
+    ASSERT_STR_EQ(ear_lua_game_summary(g), "frames=9"); /* the first frame starts the scene */
+    ear_lua_game_destroy(g);
+}
+
+TEST_MAIN(TEST_ENTRY(a_menu_that_fails_at_once_is_not_restarted_forever),
+          TEST_ENTRY(each_escape_is_refused_with_a_clear_error_at_its_line),
           TEST_ENTRY(files_only_under_the_game_folder_and_the_save_folder),
           TEST_ENTRY(memory_budget_stops_a_2_gb_allocation_with_file_and_line),
           TEST_ENTRY(endless_loop_is_stopped_with_file_and_line),

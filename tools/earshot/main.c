@@ -8,6 +8,7 @@
  *   earshot render <scene.json | world.json> [-o out.wav] [--plot out.svg]
  *   earshot commands [--prefix audio.] [--json]  the commands and their schemas
  *   earshot help [<command>]                     usage, or a command's schema and examples
+ *   earshot play <game.lua> [options]            a Lua game: runs earshot-lua beside it
  *
  * stdout carries results only (for mcp: protocol messages only); warnings and errors go to
  * stderr. Exit status: 0 success, 1 a command failed or the output could not be written
@@ -61,6 +62,7 @@ static const char usage_text[] =
     "         command; a session 100 times as many)\n"
     "       earshot commands [--prefix audio.] [--json]\n"
     "       earshot help [<command>]              a command's schema and examples\n"
+    "       earshot play <game.lua> [options]     a game in Lua (earshot-lua; docs/lua.md)\n"
     "       earshot --help | --version\n"
     "\n"
     "Files a request names (mcp; serve with --allow-root) and a scene's files (render) must\n"
@@ -922,6 +924,27 @@ done:
     return finish_output(status);
 }
 
+/* earshot play: the Lua runner is its own program (Lua is linked into it alone), found
+ * beside this one; argv from "play" on becomes its arguments. Returns only when it could
+ * not be started. */
+static int cmd_play(int argc, char **argv) {
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 16);
+    if (n <= 0) {
+        fprintf(stderr, "earshot play: cannot find this program's folder\n");
+        return 1;
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    snprintf(slash ? slash + 1 : self, 12, "earshot-lua");
+    argv[0] = self;
+    (void)argc;
+    execv(self, argv);
+    fprintf(stderr, "earshot play: %s: %s (built with Lua 5.4, liblua5.4-dev)\n", self,
+            strerror(errno));
+    return 2;
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) return usage();
     /* A closed pipe is an error to report (EPIPE), not a silent death by SIGPIPE. */
@@ -936,6 +959,7 @@ int main(int argc, char **argv) {
         printf("earshot %s\n", EAR_VERSION);
         return finish_output(0);
     }
+    if (strcmp(verb, "play") == 0) return cmd_play(argc - 1, argv + 1);
     if (strcmp(verb, "help") == 0) return cmd_help(argc - 2, argv + 2);
     if (strcmp(verb, "call") == 0) return cmd_call(argc - 2, argv + 2);
     if (strcmp(verb, "serve") == 0) return cmd_serve(false, argc - 2, argv + 2);
