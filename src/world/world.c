@@ -127,6 +127,8 @@ ear_result ear_world_create(const ear_world_config *config, ear_world **out) {
     if (!w) return EAR_E_OUT_OF_MEMORY;
     w->config = c;
     ear_rng_seed(&w->rng, c.seed ? c.seed : 1);
+    w->phys_steps_seen = ear_physics_steps(c.physics);
+    w->phys_time_seen_s = ear_physics_time_s(c.physics);
     *out = w;
     return EAR_OK;
 }
@@ -987,6 +989,16 @@ ear_result ear_world_sync(ear_world *w, double dt_s) {
     if (!w || !isfinite(dt_s) || dt_s < 0) return EAR_E_INVALID_ARG;
     w->last_dt = dt_s;
     w->stats.syncs++;
+    /* How long the physics stepped since the last sync: the time doppler's motion took. */
+    uint64_t steps = ear_physics_steps(w->config.physics);
+    double now_s = ear_physics_time_s(w->config.physics);
+    w->sync_phys_dt_s = steps > w->phys_steps_seen && now_s > w->phys_time_seen_s
+                            ? now_s - w->phys_time_seen_s
+                            : 0.0;
+    if (steps < w->phys_steps_seen) w->sync_phys_dt_s = 0.0; /* the physics was cleared */
+    if (w->sync_phys_dt_s > 0) w->phys_stepped = true;
+    w->phys_steps_seen = steps;
+    w->phys_time_seen_s = now_s;
     drop_gone(w, dt_s);
     sync_ear(w);
     ear__world_zones_sync(w);

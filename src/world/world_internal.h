@@ -88,6 +88,11 @@ struct ear_world {
     bool said_no_ear;
     uint64_t next_event_step; /* physics events from this step on are not seen yet */
     double last_dt;
+    /* The physics clock at the last sync, and how far it stepped before this one (0: no
+     * step in this frame). phys_stepped: some sync has seen the physics step. */
+    uint64_t phys_steps_seen;
+    double phys_time_seen_s, sync_phys_dt_s;
+    bool phys_stepped;
     ear_world_stats stats;
     /* Reverb zones (zones.c), in the order they were first set. */
     ear_reverb_zone *zones;
@@ -98,8 +103,11 @@ struct ear_world {
 };
 
 /* Reads the body into e->info and works out e->velocity (dynamic bodies and vehicles: the
- * physics velocity; others: the motion since the last sync over dt, 0 for a jump faster
- * than teleport_speed_mps or on the first sync). False when the body is gone. */
+ * physics velocity; others: the motion since the last sync over the physics time stepped
+ * since (w->sync_phys_dt_s), or over dt when the physics did not step and the body moved;
+ * a still body in a frame without a step keeps its velocity; 0 for a jump faster than
+ * teleport_speed_mps or on the first sync). dt_s 0 (a read between syncs) leaves the
+ * velocity and the motion's start alone. False when the body is gone. */
 bool ear__read_body(ear_world *w, ear__entry *e, double dt_s);
 /* zones.c: after the ear is placed (sync step 2), the room of the zone it is in. */
 void ear__world_zones_sync(ear_world *w);
