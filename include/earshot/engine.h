@@ -18,7 +18,8 @@
  *      many steps of 1 / step_hz as the accumulator holds (game time; at most 8 a frame,
  *      the excess dropped): the physics world steps, then fixed_update;
  *   6. update: the top scene's update;
- *   7. world sync: the audio world (ear_ctx_world) is synced, then the optional hook,
+ *   7. world sync: the audio world (ear_ctx_world) is paused with the game clock (its
+ *      sounds only: the UI and speech play on) and synced, then the optional hook,
  *      then the stage's and speech's housekeeping;
  *   8. scene changes: push / pop / switch, looping while start asks for more;
  *   9. quit and save: on quit every scene ends and the save is written if dirty.

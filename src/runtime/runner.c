@@ -504,6 +504,13 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         }
         r->was_paused = paused;
         for (uint32_t i = 0; i < n; i++) fixed_step(r);
+        /* Headless, the stage is rendered per step; a paused frame takes none, yet the UI,
+         * speech and music play on (the world holds its own sounds), so it renders a
+         * step's worth too. Not in a recording or a replay: a replay cannot reproduce how
+         * many frames a pause lasted (the pause's events arrive in one frame), and the
+         * stage's hashes would part. */
+        if (paused && n == 0 && r->one_step && !r->device && !r->recording && !r->replay)
+            render_offline(r, step_frames(r, r->stage_steps_rendered++));
     }
 
     /* 6. Update. */
@@ -517,6 +524,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
      * sounds, events) in step with the physics, the hook, then the stage's game-side
      * housekeeping and speech clips. */
     phase_mark("world_sync");
+    ear_world_set_paused(r->world, ear_time_paused(&r->time)); /* the world's sounds only */
     ear_world_sync(r->world, r->time.game_dt_s);
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
     if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);

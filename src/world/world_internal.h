@@ -17,7 +17,10 @@ typedef struct ear__src {
     ear_source started_as; /* the fields the voice was started with */
     ear_voice_id voice;
     bool trigger; /* a false -> true change of play waits to start a one-shot */
-    bool failed;  /* the name did not resolve: not retried until the source is set again */
+    bool failed;  /* the name did not resolve: retried when the library changes (a sound
+                     defined or loaded) or the source is set again */
+    bool held;    /* its voice was stopped by a pause; it restarts at held_frame */
+    uint64_t held_frame;
     bool sent_valid;
     ear_vec3 sent_pos, sent_vel, sent_fwd;
     float sent_volume, sent_pitch, sent_occ, sent_send;
@@ -54,12 +57,13 @@ typedef struct ear__entry {
 typedef struct ear__attached {
     ear_body_id body;
     ear_voice_id voice;
-    float volume; /* as asked (the ear's absence silences it) */
+    float volume; /* as asked (the ear's absence and a pause silence it) */
     bool silenced;
     ear_vec3 sent_pos, sent_vel;
 } ear__attached;
 
 typedef struct ear__event {
+    ear_world_event_id id;
     char name[EAR_SOUND_NAME_MAX];
     ear_vec3 position;
     ear_event_params params;
@@ -74,6 +78,9 @@ struct ear_world {
     size_t attached_count, attached_cap;
     ear__event *events;
     size_t event_count, event_cap;
+    ear_world_event_id next_event_id;
+    bool paused;           /* ear_world_set_paused: the world's voices are held */
+    uint64_t library_seen; /* the assets' loads + definitions and the stage's blends */
     char **once;
     size_t once_count, once_cap;
 
