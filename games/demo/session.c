@@ -308,6 +308,14 @@ static uint64_t hash_state(ear_ctx *ctx, void *user) {
     return mix(h, d->audio_hash);
 }
 
+/* The window's close, told before the frame's input and menus: the close's Exit replaces
+ * any route the frame chooses (after_frame writes the save and quits), so a Start chosen
+ * in the same frame never loads its level. */
+static void close_requested(ear_ctx *ctx, void *user) {
+    (void)ctx;
+    demo_close(user);
+}
+
 ear_scene demo_scene(demo *d) {
     ear_scene s = {.name = "session",
                    .start = start,
@@ -316,7 +324,8 @@ ear_scene demo_scene(demo *d) {
                    .on_ui = demo__on_ui,
                    .end = end,
                    .hash_state = hash_state,
-                   .user = d};
+                   .user = d,
+                   .close_requested = close_requested};
     return s;
 }
 

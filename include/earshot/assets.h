@@ -132,6 +132,8 @@ typedef struct ear_assets_stats {
     uint64_t loads;        /* files decoded and synth clips built, ever */
     uint64_t failed_loads; /* loads that failed (not remembered) */
     uint64_t warnings;     /* missing-sound warnings given (one per name) */
+    uint64_t definitions;  /* clips registered and audio.json setups applied, ever (a name
+                              that was missing may resolve now: the audio world retries) */
 } ear_assets_stats;
 /* The counters above. Thread: game. */
 ear_assets_stats ear_assets_get_stats(const ear_assets *assets);

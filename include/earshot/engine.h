@@ -9,6 +9,8 @@
  * (ear_runner_frame, one function):
  *
  *   1. time: both clocks advance (the frame clamped to 0.25 s) and the scheduler fires;
+ *      then a window close since the last frame goes to the top scene's close_requested
+ *      (without one the game quits: the frame's UI events and scene changes are dropped);
  *   2. input: the queued events become pressed / released / held;
  *   3. ui: the optional UI hook updates the top widget (and may block input);
  *   4. ui events: each event it posted goes to the top scene's on_ui;
@@ -16,7 +18,8 @@
  *      many steps of 1 / step_hz as the accumulator holds (game time; at most 8 a frame,
  *      the excess dropped): the physics world steps, then fixed_update;
  *   6. update: the top scene's update;
- *   7. world sync: the audio world (ear_ctx_world) is synced, then the optional hook,
+ *   7. world sync: the audio world (ear_ctx_world) is paused with the game clock (its
+ *      sounds only: the UI and speech play on) and synced, then the optional hook,
  *      then the stage's and speech's housekeeping;
  *   8. scene changes: push / pop / switch, looping while start asks for more;
  *   9. quit and save: on quit every scene ends and the save is written if dirty.
@@ -92,6 +95,13 @@ typedef struct ear_scene {
      * mean the replay reproduced the run. NULL: the scene declares no state. */
     uint64_t (*hash_state)(ear_ctx *ctx, void *user);
     void *user;
+    /* The window was closed (or a script's quit): called once per close at the start of
+     * the next frame, before its input and UI, so the scene can answer before anything
+     * else in the frame acts: write a save and ear_quit, or ask the player and quit
+     * later (the close is then theirs to refuse). NULL: the game quits at the end of that
+     * frame, and the frame's UI events and scene changes are dropped, so a route chosen
+     * in the same frame as the close never loads. Only the top scene is asked. */
+    void (*close_requested)(ear_ctx *ctx, void *user);
 } ear_scene;
 
 typedef enum ear_backend {
@@ -260,7 +270,8 @@ void ear_runner_key_up(ear_runner *runner, ear_key key);
 void ear_runner_text(ear_runner *runner, const char *utf8);
 void ear_runner_focus_lost(ear_runner *runner);
 void ear_runner_focus_gained(ear_runner *runner);
-/* The window was closed: quit at the end of the next frame. Thread: game. */
+/* The window was closed: the next frame asks the top scene (ear_scene.close_requested)
+ * or, without one, quits at its end. Thread: game. */
 void ear_runner_close(ear_runner *runner);
 
 /* Headless mode: each frame runs exactly one fixed step whatever the clock says (smoke
@@ -409,7 +420,9 @@ ear_result ear_scene_switch(ear_ctx *ctx, const ear_scene *scene);
 /* Scenes on the stack. Thread: game. */
 size_t ear_scene_depth(const ear_ctx *ctx);
 
-/* Quits at the end of this frame (scenes end, the save is written). Thread: game. */
+/* Quits at the end of this frame (scenes end, the save is written); scene changes asked
+ * for in the same frame are dropped, and so are its UI events not yet delivered. Thread:
+ * game. */
 void ear_quit(ear_ctx *ctx);
 /* Writes the save at the end of this frame if it is dirty. Thread: game. */
 void ear_ctx_request_save(ear_ctx *ctx);

@@ -235,14 +235,15 @@ ear_result ear_stage_play_event(ear_stage *stage, ear_clip *clip, const ear_play
 /* ---- Voice management --------------------------------------------------------------- */
 
 typedef struct ear_stage_stats {
-    uint32_t voices;         /* voices that exist */
-    uint32_t real_voices;    /* rendered in the last block */
-    uint32_t virtual_voices; /* moving their cursor only */
-    uint64_t refused;        /* plays refused with EAR_E_TOO_MANY_VOICES */
-    uint64_t stolen;         /* voices faded out to make room */
-    uint64_t dropped_far;    /* fire-and-forget requests dropped as out of range */
-    uint64_t commands;       /* commands the game side has sent since creation (plays,
-                                moves, volumes, listener ...): what a caller costs */
+    uint32_t voices;            /* voices that exist */
+    uint32_t real_voices;       /* rendered in the last block */
+    uint32_t virtual_voices;    /* moving their cursor only */
+    uint64_t refused;           /* plays refused with EAR_E_TOO_MANY_VOICES */
+    uint64_t stolen;            /* voices faded out to make room */
+    uint64_t dropped_far;       /* fire-and-forget requests dropped as out of range */
+    uint64_t commands;          /* commands the game side has sent since creation (plays,
+                                   moves, volumes, listener ...): what a caller costs */
+    uint64_t blends_registered; /* ear_stage_register_blend calls that succeeded, ever */
 } ear_stage_stats;
 
 /* Counts as of the last rendered block (voices: now). Thread: game. */

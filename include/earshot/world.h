@@ -239,18 +239,51 @@ typedef struct ear_event_params {
     uint8_t priority;
     float reverb_send; /* 0 (default: dry only) .. 1: the event's send to the room reverb
                           (mixer.h; a pool's pick sends the same) */
+    uint64_t owner;    /* 0 (default): none; any other value the game chooses (a body's
+                          id, an enemy's number) cancels it with its kin
+                          (ear_world_cancel_events_of) */
 } ear_event_params;
 
-/* Plays `name` (a pool registered on the stage, else a sound name) once at position,
- * at the end of the next sync (so the ear is where this frame put it). Nothing comes
- * back to own: no id, it cannot be stopped or moved. A placed event farther from the ear
- * than its max distance, where its model reaches silence, is dropped before the stage
- * (a range at or below the reference distance does not attenuate, so it plays); with no
- * ear a placed event is not heard. name and params are copied. Bad arguments (NULL, an
- * empty or too long name, a position not finite) and running out of memory are ignored
- * with a warning: the event is lost, the game goes on. Thread: game. */
-void ear_world_play_event(ear_world *world, const char *name, ear_vec3 position_m,
-                          const ear_event_params *params);
+/* A queued event's id: 0 is none; ids are never reused within a world. */
+typedef uint64_t ear_world_event_id;
+
+/* Queues `name` (a pool registered on the stage, else a sound name) to play once at
+ * position, at the end of the next sync (so the ear is where this frame put it), or of the
+ * first sync after a pause (ear_world_set_paused). Returns the queued event's id, which
+ * ear_world_cancel_event takes back until it plays; once it plays nothing comes back to
+ * own: it cannot be stopped or moved. A placed event farther from the ear than its max
+ * distance, where its model reaches silence, is dropped before the stage (a range at or
+ * below the reference distance does not attenuate, so it plays); with no ear a placed event
+ * is not heard. name and params are copied. Bad arguments (NULL, an empty or too long
+ * name, a position not finite) and running out of memory are ignored with a warning and
+ * return 0: the event is lost, the game goes on. Thread: game. */
+ear_world_event_id ear_world_play_event(ear_world *world, const char *name, ear_vec3 position_m,
+                                        const ear_event_params *params);
+/* Takes a queued event back before it plays. EAR_E_NOT_FOUND when no event with that id
+ * is queued (it played, was cancelled, or never was); EAR_E_INVALID_ARG for NULL.
+ * Thread: game. */
+ear_result ear_world_cancel_event(ear_world *world, ear_world_event_id id);
+/* Takes back every queued event whose params.owner is `owner` (not 0) and returns how
+ * many; 0 for NULL or owner 0. Thread: game. */
+size_t ear_world_cancel_events_of(ear_world *world, uint64_t owner);
+/* Events queued and not yet played. Thread: game. */
+size_t ear_world_queued_events(const ear_world *world);
+
+/* ---- Pause ------------------------------------------------------------------------------ */
+
+/* Holds the world's sounds while the game is paused, and only those: the stage, its UI
+ * and music buses, speech and its duck play on (the runner calls this each frame with the
+ * game clock's pause, on every backend). Pausing stops each source's voice with the stop
+ * ramp, keeping its clip position, and each engine loop with its fade; attached voices
+ * are silenced (volume -1, their ids stay the game's) and go on in time; events already
+ * playing ring out. While paused no source, engine or event starts (sources set or played
+ * wait, queued events stay queued and can be cancelled), and syncs only read the bodies,
+ * the ear and the zones. Resuming restarts each held source where its clip was (a blend
+ * from its start: the stage has no start frame for blends), the engines, and brings the
+ * attached voices back at the next sync. Setting the state it already has does nothing.
+ * Thread: game. */
+void ear_world_set_paused(ear_world *world, bool paused);
+bool ear_world_paused(const ear_world *world);
 
 /* ---- Vehicles' sounds ------------------------------------------------------------------ */
 
@@ -368,13 +401,16 @@ const char *ear_world_current_zone(const ear_world *world);
 
 typedef struct ear_world_stats {
     uint64_t syncs;
-    uint64_t started;        /* voices started (sources, impacts, events, engines ...) */
-    uint64_t stopped;        /* voices stopped with the ramp */
-    uint64_t impacts;        /* impact sounds played */
-    uint64_t impacts_cooled; /* hits held back by a cooldown */
-    uint64_t events_dropped; /* fire-and-forget events dropped as out of range */
-    uint64_t ducks;          /* ducking rules fired by hard hits */
-    uint64_t rays;           /* occlusion rays cast */
+    uint64_t started;          /* voices started (sources, impacts, events, engines ...) */
+    uint64_t stopped;          /* voices stopped with the ramp */
+    uint64_t impacts;          /* impact sounds played */
+    uint64_t impacts_cooled;   /* hits held back by a cooldown */
+    uint64_t events_dropped;   /* fire-and-forget events dropped as out of range */
+    uint64_t ducks;            /* ducking rules fired by hard hits */
+    uint64_t rays;             /* occlusion rays cast */
+    uint64_t events_cancelled; /* queued events taken back before they played */
+    uint64_t retries;          /* failed sources and engines tried again after the library
+                                  changed (a sound or blend defined or loaded) */
 } ear_world_stats;
 
 /* The counts since creation (zeros for NULL). Thread: game. */

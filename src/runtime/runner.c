@@ -74,6 +74,7 @@ struct ear_runner {
     double step_s, accumulator, frame_period_s, next_frame_s;
     bool one_step, was_paused;
     bool started, running, quit_requested, save_requested;
+    bool close_pending; /* the window was closed; the next frame tells the top scene */
     uint64_t frames, steps;
     /* UI events of this frame, their strings in the arena. */
     ear_ui_event ui_events[MAX_UI_EVENTS];
@@ -448,6 +449,20 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     ear_time_advance(&r->time, now_s);
     speech_clock(r);
 
+    /* 1b. A close since the last frame, before anything of this frame can act on input:
+     * the top scene answers it (a save, a question, ear_quit); without an answer the game
+     * quits, and nothing this frame asks for (a UI event, a scene change) is done. */
+    if (r->close_pending) {
+        r->close_pending = false;
+        phase_mark("close");
+        ear_scene *t = top(r);
+        r->phase = PHASE_OTHER;
+        if (t && t->close_requested)
+            t->close_requested(ctx, t->user);
+        else
+            r->quit_requested = true;
+    }
+
     /* 2. Input: queued events become this frame's state. */
     phase_mark("input");
     feed_replay(r);
@@ -462,7 +477,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
 
     /* 4. UI events to the top scene. */
     phase_mark("ui_events");
-    for (size_t i = 0; i < r->ui_event_count; i++) {
+    for (size_t i = 0; i < r->ui_event_count && !r->quit_requested; i++) {
         ear_scene *t = top(r);
         if (t && t->on_ui) t->on_ui(ctx, &r->ui_events[i], t->user);
     }
@@ -489,6 +504,13 @@ void ear_runner_frame(ear_runner *r, double now_s) {
         }
         r->was_paused = paused;
         for (uint32_t i = 0; i < n; i++) fixed_step(r);
+        /* Headless, the stage is rendered per step; a paused frame takes none, yet the UI,
+         * speech and music play on (the world holds its own sounds), so it renders a
+         * step's worth too. Not in a recording or a replay: a replay cannot reproduce how
+         * many frames a pause lasted (the pause's events arrive in one frame), and the
+         * stage's hashes would part. */
+        if (paused && n == 0 && r->one_step && !r->device && !r->recording && !r->replay)
+            render_offline(r, step_frames(r, r->stage_steps_rendered++));
     }
 
     /* 6. Update. */
@@ -502,6 +524,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
      * sounds, events) in step with the physics, the hook, then the stage's game-side
      * housekeeping and speech clips. */
     phase_mark("world_sync");
+    ear_world_set_paused(r->world, ear_time_paused(&r->time)); /* the world's sounds only */
     ear_world_sync(r->world, r->time.game_dt_s);
     if (r->cfg.world_sync) r->cfg.world_sync(ctx, r->cfg.hook_user);
     if (r->device && r->cfg.audio_update) r->cfg.audio_update(r->device, r->cfg.hook_user);
@@ -514,8 +537,10 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     ear_stage_update(r->stage);
     ear_speech_update(r->speech);
 
-    /* 8. Scene changes. */
+    /* 8. Scene changes; a quit asked for in this frame drops them (the stack ends below,
+     * so a scene pushed now would only start to end: a level loaded to quit). */
     phase_mark("scene_changes");
+    if (r->quit_requested) r->change_count = 0;
     apply_changes(r);
 
 quit_and_save:
@@ -563,7 +588,7 @@ void ear_runner_focus_gained(ear_runner *r) {
 }
 
 void ear_runner_close(ear_runner *r) {
-    r->quit_requested = true;
+    r->close_pending = true;
 }
 
 void ear_runner_set_one_step_per_frame(ear_runner *r, bool on) {

@@ -2,9 +2,10 @@
 /*
  * What the audio world reads from a physics body, and only reads: its pose, the velocity
  * doppler hears (the physics velocity of a dynamic body or a vehicle; for every other
- * body how far it moved since the last sync, where a jump faster than the teleport speed
- * counts as a teleport and gives 0), the numbers drive bindings ask for, and the
- * previous/current poses drawing blends between.
+ * body how far it moved since the last sync over the time the physics stepped in between,
+ * never over one frame's length when the motion came from steps, where a jump faster
+ * than the teleport speed counts as a teleport and gives 0), the numbers drive bindings ask
+ * for, and the previous/current poses drawing blends between.
  */
 #include "world_internal.h"
 
@@ -18,10 +19,29 @@ bool ear__read_body(ear_world *w, ear__entry *e, double dt_s) {
     bool physical = e->info.desc.kind == EAR_BODY_DYNAMIC || e->info.desc.vehicle != NULL;
     if (physical) {
         e->velocity = e->info.desc.velocity_mps;
-    } else if (e->last_valid && dt_s > 0) {
-        ear_vec3 v = ear_vec3_scale(ear_vec3_sub(pos, e->last_pos), (float)(1.0 / dt_s));
-        e->velocity =
-            ear_vec3_length(v) > w->config.teleport_speed_mps ? ear_vec3_make(0, 0, 0) : v;
+    } else if (!(dt_s > 0)) {
+        /* A read between syncs (attach): the motion since the last sync is measured at
+         * the next one; the velocity stays. */
+        if (!e->last_valid) e->velocity = ear_vec3_make(0, 0, 0);
+        return true;
+    } else if (e->last_valid) {
+        ear_vec3 moved = ear_vec3_sub(pos, e->last_pos);
+        bool still = moved.x == 0 && moved.y == 0 && moved.z == 0;
+        /* The time the motion took: the physics' steps since the last sync when it
+         * stepped (a frame of the same length as its steps keeps the frame's dt); a frame
+         * without a step leaves a body where its last step put it, so a still body keeps
+         * that step's velocity; motion without a step (the game moved the body outside
+         * the steps, or never steps) took the frame. */
+        double over = dt_s;
+        if (w->sync_phys_dt_s > 0 && fabs(w->sync_phys_dt_s - dt_s) > 1e-6 * dt_s)
+            over = w->sync_phys_dt_s;
+        if (w->sync_phys_dt_s > 0 || !still) {
+            ear_vec3 v = ear_vec3_scale(moved, (float)(1.0 / over));
+            e->velocity =
+                ear_vec3_length(v) > w->config.teleport_speed_mps ? ear_vec3_make(0, 0, 0) : v;
+        } else if (!w->phys_stepped) {
+            e->velocity = ear_vec3_make(0, 0, 0);
+        }
     } else {
         e->velocity = ear_vec3_make(0, 0, 0);
     }

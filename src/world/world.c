@@ -127,6 +127,11 @@ ear_result ear_world_create(const ear_world_config *config, ear_world **out) {
     if (!w) return EAR_E_OUT_OF_MEMORY;
     w->config = c;
     ear_rng_seed(&w->rng, c.seed ? c.seed : 1);
+    w->phys_steps_seen = ear_physics_steps(c.physics);
+    w->phys_time_seen_s = ear_physics_time_s(c.physics);
+    ear_assets_stats as = ear_assets_get_stats(c.assets);
+    w->library_seen =
+        as.loads + as.definitions + ear_stage_get_stats(c.stage).blends_registered;
     *out = w;
     return EAR_OK;
 }
@@ -256,6 +261,10 @@ ear_result ear_world_set_source(ear_world *w, ear_body_id body, const ear_source
     ear__entry *e = ensure(w, body);
     if (!e) return EAR_E_OUT_OF_MEMORY;
     bool was_playing = e->has_source && e->src.want.play;
+    /* A source held by a pause resumes where it was only as the same sound. */
+    if (strcmp(source->sound, e->src.want.sound) != 0 ||
+        strcmp(source->blend, e->src.want.blend) != 0)
+        e->src.held = false;
     if (source->play && !was_playing) e->src.trigger = true;
     if (!source->play) e->src.trigger = false;
     e->src.want = *source;
@@ -289,6 +298,7 @@ ear_result ear_world_remove_source(ear_world *w, ear_body_id body) {
     ear__entry *e = find(w, body);
     if (!e || !e->has_source) return EAR_E_NOT_FOUND;
     stop_voice(w, &e->src.voice, w->config.stop_fade_s);
+    e->src.held = false;
     e->has_source = false;
     drop_if_unused(w, body);
     return EAR_OK;
@@ -480,28 +490,98 @@ bool ear_world_once(ear_world *w, const char *name) {
 
 /* ---- fire-and-forget ------------------------------------------------------------------- */
 
-void ear_world_play_event(ear_world *w, const char *name, ear_vec3 position_m,
-                          const ear_event_params *params) {
+ear_world_event_id ear_world_play_event(ear_world *w, const char *name, ear_vec3 position_m,
+                                        const ear_event_params *params) {
     if (!w || !name || !name[0] || strlen(name) >= EAR_SOUND_NAME_MAX ||
         !ear_vec3_is_finite(position_m)) {
         ear_log(EAR_LOG_WARN, MODULE, "ignored a sound event with a bad name or position");
-        return;
+        return 0;
     }
     if (w->event_count == w->event_cap) {
         size_t cap = w->event_cap ? w->event_cap * 2 : 16;
         ear__event *grown = realloc(w->events, cap * sizeof *grown);
         if (!grown) {
             ear_log(EAR_LOG_WARN, MODULE, "out of memory: the sound event '%s' is lost", name);
-            return;
+            return 0;
         }
         w->events = grown;
         w->event_cap = cap;
     }
     ear__event *ev = &w->events[w->event_count++];
     memset(ev, 0, sizeof *ev);
+    ev->id = ++w->next_event_id;
     copy_name(ev->name, sizeof ev->name, name);
     ev->position = position_m;
     if (params) ev->params = *params;
+    return ev->id;
+}
+
+/* Removes queued event i, keeping the others in the order they were queued. */
+static void drop_event_at(ear_world *w, size_t i) {
+    memmove(&w->events[i], &w->events[i + 1], (w->event_count - i - 1) * sizeof *w->events);
+    w->event_count--;
+    w->stats.events_cancelled++;
+}
+
+ear_result ear_world_cancel_event(ear_world *w, ear_world_event_id id) {
+    if (!w) return EAR_E_INVALID_ARG;
+    for (size_t i = 0; id != 0 && i < w->event_count; i++) {
+        if (w->events[i].id != id) continue;
+        drop_event_at(w, i);
+        return EAR_OK;
+    }
+    return EAR_E_NOT_FOUND;
+}
+
+size_t ear_world_cancel_events_of(ear_world *w, uint64_t owner) {
+    if (!w || owner == 0) return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < w->event_count;) {
+        if (w->events[i].params.owner == owner) {
+            drop_event_at(w, i);
+            n++;
+        } else {
+            i++;
+        }
+    }
+    return n;
+}
+
+size_t ear_world_queued_events(const ear_world *w) {
+    return w ? w->event_count : 0;
+}
+
+/* ---- pause ------------------------------------------------------------------------------ */
+
+static void set_attached_volume(ear_world *w, ear__attached *a, bool silence) {
+    if (silence != a->silenced &&
+        ear_stage_set_volume(w->config.stage, a->voice, silence ? -1.0f : a->volume) == EAR_OK)
+        a->silenced = silence;
+}
+
+void ear_world_set_paused(ear_world *w, bool paused) {
+    if (!w || w->paused == paused) return;
+    w->paused = paused;
+    if (!paused) return; /* the next sync restarts what was held */
+    ear_stage *st = w->config.stage;
+    for (size_t i = 0; i < w->entry_count; i++) {
+        ear__entry *e = &w->entries[i];
+        ear__src *s = &e->src;
+        if (s->voice != EAR_VOICE_NONE && ear_stage_is_playing(st, s->voice)) {
+            uint64_t at = 0;
+            (void)ear_stage_get_cursor(st, s->voice, &at);
+            stop_voice(w, &s->voice, w->config.stop_fade_s);
+            s->held = true;
+            s->held_frame = at;
+        }
+        stop_voice(w, &e->engine, w->config.engine_fade_s);
+    }
+    for (size_t k = 0; k < w->attached_count; k++)
+        set_attached_volume(w, &w->attached[k], true);
+}
+
+bool ear_world_paused(const ear_world *w) {
+    return w && w->paused;
 }
 
 static void say_no_ear(ear_world *w) {
@@ -829,6 +909,14 @@ static void sync_source(ear_world *w, ear__entry *e) {
         if (one_shot) s->want.play = false;
     }
     uint64_t resume_at = 0;
+    if (s->held) {
+        /* Held by a pause: it goes on where it was (a one-shot too, mid-clip). */
+        s->held = false;
+        if (s->want.play && s->voice == EAR_VOICE_NONE) {
+            resume_at = s->held_frame;
+            s->trigger = true;
+        }
+    }
     if (s->voice != EAR_VOICE_NONE) {
         if (restart_fields_differ(&s->want, &s->started_as)) {
             stop_voice(w, &s->voice, w->config.stop_fade_s);
@@ -966,10 +1054,7 @@ static void sync_attached(ear_world *w) {
             a->sent_pos = pos;
             a->sent_vel = e->velocity;
         }
-        bool silence = !w->have_ear;
-        if (silence != a->silenced &&
-            ear_stage_set_volume(st, a->voice, silence ? -1.0f : a->volume) == EAR_OK)
-            a->silenced = silence;
+        set_attached_volume(w, a, !w->have_ear || w->paused);
         k++;
     }
 }
@@ -983,13 +1068,62 @@ static void flush_events(ear_world *w) {
     w->event_count = 0;
 }
 
+/* Entries whose only reason to exist has gone (a removed source whose voice ended). */
+static void drop_unused(ear_world *w) {
+    for (size_t i = 0; i < w->entry_count;) {
+        if (entry_unused(&w->entries[i]))
+            drop_entry_at(w, i);
+        else
+            i++;
+    }
+}
+
+/* A sound or blend that could not be found may be there now: when the assets loaded or
+ * defined a name, or the stage registered a blend, since the last sync, the sources and
+ * engines that failed try again (a looping source or a blend plays; a one-shot that
+ * failed read back play false and stays so). */
+static void retry_when_the_library_changed(ear_world *w) {
+    ear_assets_stats as = ear_assets_get_stats(w->config.assets);
+    uint64_t now =
+        as.loads + as.definitions + ear_stage_get_stats(w->config.stage).blends_registered;
+    if (now == w->library_seen) return;
+    w->library_seen = now;
+    for (size_t i = 0; i < w->entry_count; i++) {
+        ear__entry *e = &w->entries[i];
+        if (e->has_source && e->src.failed && e->src.want.play) {
+            e->src.failed = false;
+            w->stats.retries++;
+        }
+        if (e->has_vehicle && e->engine_failed) {
+            e->engine_failed = false;
+            w->stats.retries++;
+        }
+    }
+}
+
 ear_result ear_world_sync(ear_world *w, double dt_s) {
     if (!w || !isfinite(dt_s) || dt_s < 0) return EAR_E_INVALID_ARG;
     w->last_dt = dt_s;
     w->stats.syncs++;
+    /* How long the physics stepped since the last sync: the time doppler's motion took. */
+    uint64_t steps = ear_physics_steps(w->config.physics);
+    double now_s = ear_physics_time_s(w->config.physics);
+    w->sync_phys_dt_s = steps > w->phys_steps_seen && now_s > w->phys_time_seen_s
+                            ? now_s - w->phys_time_seen_s
+                            : 0.0;
+    if (steps < w->phys_steps_seen) w->sync_phys_dt_s = 0.0; /* the physics was cleared */
+    if (w->sync_phys_dt_s > 0) w->phys_stepped = true;
+    w->phys_steps_seen = steps;
+    w->phys_time_seen_s = now_s;
     drop_gone(w, dt_s);
     sync_ear(w);
     ear__world_zones_sync(w);
+    retry_when_the_library_changed(w);
+    if (w->paused) {
+        /* Held: nothing starts; the game's changes wait for the resume. */
+        drop_unused(w);
+        return EAR_OK;
+    }
     sync_events(w);
     for (size_t i = 0; i < w->entry_count; i++)
         if (w->entries[i].has_source) sync_source(w, &w->entries[i]);
@@ -997,13 +1131,7 @@ ear_result ear_world_sync(ear_world *w, double dt_s) {
         if (w->entries[i].has_vehicle) sync_engine(w, &w->entries[i]);
     sync_attached(w);
     flush_events(w);
-    /* Entries whose only reason to exist has gone (a removed source whose voice ended). */
-    for (size_t i = 0; i < w->entry_count;) {
-        if (entry_unused(&w->entries[i]))
-            drop_entry_at(w, i);
-        else
-            i++;
-    }
+    drop_unused(w);
     return EAR_OK;
 }
 

@@ -17,7 +17,10 @@ typedef struct ear__src {
     ear_source started_as; /* the fields the voice was started with */
     ear_voice_id voice;
     bool trigger; /* a false -> true change of play waits to start a one-shot */
-    bool failed;  /* the name did not resolve: not retried until the source is set again */
+    bool failed;  /* the name did not resolve: retried when the library changes (a sound
+                     defined or loaded) or the source is set again */
+    bool held;    /* its voice was stopped by a pause; it restarts at held_frame */
+    uint64_t held_frame;
     bool sent_valid;
     ear_vec3 sent_pos, sent_vel, sent_fwd;
     float sent_volume, sent_pitch, sent_occ, sent_send;
@@ -54,12 +57,13 @@ typedef struct ear__entry {
 typedef struct ear__attached {
     ear_body_id body;
     ear_voice_id voice;
-    float volume; /* as asked (the ear's absence silences it) */
+    float volume; /* as asked (the ear's absence and a pause silence it) */
     bool silenced;
     ear_vec3 sent_pos, sent_vel;
 } ear__attached;
 
 typedef struct ear__event {
+    ear_world_event_id id;
     char name[EAR_SOUND_NAME_MAX];
     ear_vec3 position;
     ear_event_params params;
@@ -74,6 +78,9 @@ struct ear_world {
     size_t attached_count, attached_cap;
     ear__event *events;
     size_t event_count, event_cap;
+    ear_world_event_id next_event_id;
+    bool paused;           /* ear_world_set_paused: the world's voices are held */
+    uint64_t library_seen; /* the assets' loads + definitions and the stage's blends */
     char **once;
     size_t once_count, once_cap;
 
@@ -88,6 +95,11 @@ struct ear_world {
     bool said_no_ear;
     uint64_t next_event_step; /* physics events from this step on are not seen yet */
     double last_dt;
+    /* The physics clock at the last sync, and how far it stepped before this one (0: no
+     * step in this frame). phys_stepped: some sync has seen the physics step. */
+    uint64_t phys_steps_seen;
+    double phys_time_seen_s, sync_phys_dt_s;
+    bool phys_stepped;
     ear_world_stats stats;
     /* Reverb zones (zones.c), in the order they were first set. */
     ear_reverb_zone *zones;
@@ -98,8 +110,11 @@ struct ear_world {
 };
 
 /* Reads the body into e->info and works out e->velocity (dynamic bodies and vehicles: the
- * physics velocity; others: the motion since the last sync over dt, 0 for a jump faster
- * than teleport_speed_mps or on the first sync). False when the body is gone. */
+ * physics velocity; others: the motion since the last sync over the physics time stepped
+ * since (w->sync_phys_dt_s), or over dt when the physics did not step and the body moved;
+ * a still body in a frame without a step keeps its velocity; 0 for a jump faster than
+ * teleport_speed_mps or on the first sync). dt_s 0 (a read between syncs) leaves the
+ * velocity and the motion's start alone. False when the body is gone. */
 bool ear__read_body(ear_world *w, ear__entry *e, double dt_s);
 /* zones.c: after the ear is placed (sync step 2), the room of the zone it is in. */
 void ear__world_zones_sync(ear_world *w);

@@ -205,6 +205,19 @@ cat disk.level
 check "window: the disk driver got at least 2 s" awk '{ split($3, a, "="); exit !(a[2] >= 2) }' disk.level
 check "window: not silent (RMS above -40 dBFS)" awk '{ split($1, a, "="); exit !(a[2] > 0.01) }' disk.level
 
+# 12b. A close beats a route: "Play" chosen (Enter) in the same frame as the window's close
+# (the script's quit) ends the game without loading level 1; before the scene heard the
+# close first, level 1 loaded and spoke its intro before quitting.
+printf '30 press RETURN\n30 quit\n' >closeroute.script
+SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+    LSAN_OPTIONS="suppressions=$SRC/../../tests/speech/lsan.supp" \
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" \
+    "$GAME" --window --save closeroute.save --script closeroute.script \
+    --speech-log closeroute.log >closeroute.out 2>closeroute.err
+check "close with a route: exits 0" test $? -eq 0
+check "close with a route: the menu was heard" grep -q "Play, button, 1 of 5" closeroute.log
+check "close with a route: level 1 never loads" sh -c '! grep -q "Level 1" closeroute.log'
+
 # 13. The music ducks under speech (rule "speech", gain_db -12) and under a hard crash
 # (rule "crash", gain_db -20), and comes back. The sound volume is set to 0 in the
 # settings (saved), so the WAV holds the music alone; a ducked stretch is compared with

@@ -546,6 +546,89 @@ TEST(bad_settings_are_refused) {
     ear_runner_destroy(NULL);
 }
 
+/* ---- A close beats a route ---------------------------------------------------------- */
+
+typedef struct closer {
+    int on_ui, level_starts, closes;
+    bool answer_quits;
+    ear_scene level;
+} closer;
+
+static void level_start(ear_ctx *ctx, void *user) {
+    (void)ctx;
+    ((closer *)user)->level_starts++;
+}
+
+/* Every frame the menu's "Start" is clicked (the UI hook posts it). */
+static void start_click_hook(ear_ctx *ctx, void *user) {
+    (void)user;
+    ear_ui_event e = {.kind = EAR_UI_CLICKED, .widget = "main", .item = "start"};
+    ear_ctx_post_ui_event(ctx, &e);
+}
+
+static void closer_on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
+    (void)e;
+    closer *c = user;
+    c->on_ui++;
+    ear_scene_switch(ctx, &c->level); /* the route: load the level */
+}
+
+static void closer_close(ear_ctx *ctx, void *user) {
+    closer *c = user;
+    c->closes++;
+    if (c->answer_quits) ear_quit(ctx); /* else: it asks the player first */
+}
+
+static ear_runner *closer_runner(closer *c, bool with_answer) {
+    memset(c, 0, sizeof *c);
+    c->level = (ear_scene){.name = "level", .start = level_start, .user = c};
+    ear_engine_config cfg = test_config();
+    cfg.ui = start_click_hook;
+    ear_scene menu = {.name = "menu", .on_ui = closer_on_ui, .user = c};
+    if (with_answer) menu.close_requested = closer_close;
+    ear_runner *r = NULL;
+    if (ear_runner_create(&cfg, &menu, &r) != EAR_OK) return NULL;
+    ear_runner_frame(r, 0); /* starts the menu */
+    return r;
+}
+
+TEST(a_close_in_the_same_frame_as_a_route_quits_without_loading_it) {
+    static closer c;
+    /* No answer: the close quits, and the frame's click never reaches the scene. */
+    ear_runner *r = closer_runner(&c, false);
+    ASSERT_TRUE(r != NULL);
+    ear_runner_close(r);
+    ear_runner_frame(r, 1 / 60.0);
+    ASSERT_FALSE(ear_runner_running(r));
+    ASSERT_EQ(c.on_ui, 0);
+    ASSERT_EQ(c.level_starts, 0);
+    ear_runner_destroy(r);
+
+    /* A scene that answers: asked once per close, before the frame's UI events. It first
+     * asks the player (no quit: the game runs on and the click routes as usual), then
+     * answers the second close with a quit, whose frame loads nothing. */
+    r = closer_runner(&c, true);
+    ASSERT_TRUE(r != NULL);
+    c.level.on_ui = closer_on_ui;
+    c.level.close_requested = closer_close;
+    ear_runner_close(r);
+    ear_runner_frame(r, 1 / 60.0);
+    ASSERT_EQ(c.closes, 1);
+    ASSERT_TRUE(ear_runner_running(r));
+    ASSERT_EQ(c.level_starts, 1);
+    ear_runner_frame(r, 2 / 60.0);
+    ASSERT_EQ(c.closes, 1);
+    ASSERT_EQ(c.level_starts, 2);
+    c.answer_quits = true;
+    ear_runner_close(r);
+    ear_runner_frame(r, 3 / 60.0);
+    ASSERT_EQ(c.closes, 2);
+    ASSERT_FALSE(ear_runner_running(r));
+    ASSERT_EQ(c.level_starts, 2);
+    ASSERT_EQ(c.on_ui, 2);
+    ear_runner_destroy(r);
+}
+
 TEST_MAIN(TEST_ENTRY(frame_phases_run_in_the_documented_order),
           TEST_ENTRY(fixed_steps_give_the_same_simulation_at_30_60_and_144_hz),
           TEST_ENTRY(long_frame_is_clamped_and_steps_are_capped_at_eight),
@@ -555,4 +638,5 @@ TEST_MAIN(TEST_ENTRY(frame_phases_run_in_the_documented_order),
           TEST_ENTRY(scene_changes_apply_after_update_and_loop_while_start_asks),
           TEST_ENTRY(ui_hook_posts_events_and_blocks_game_input),
           TEST_ENTRY(quit_ends_scenes_and_writes_the_dirty_save),
-          TEST_ENTRY(bad_settings_are_refused))
+          TEST_ENTRY(bad_settings_are_refused),
+          TEST_ENTRY(a_close_in_the_same_frame_as_a_route_quits_without_loading_it))

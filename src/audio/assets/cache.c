@@ -211,6 +211,7 @@ ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *c
         ear_clip_retain(clip);
         ear_clip_release(r->clip);
         r->clip = clip;
+        a->stats.definitions++;
         return EAR_OK;
     }
     char *copy = ear__assets_strdup(a, name);
@@ -227,6 +228,7 @@ ear_result ear_assets_register_clip(ear_assets *a, const char *name, ear_clip *c
     }
     ear_clip_retain(clip);
     a->registered_count++;
+    a->stats.definitions++;
     return EAR_OK;
 }
 

@@ -77,7 +77,10 @@ ear_result ear_assets_apply_setup(ear_assets *a, ear_stage *stage, ear_io_error 
         }
     }
     ear_audio_setup_destroy(s);
-    if (r == EAR_OK) a->setup_applied = true;
+    if (r == EAR_OK) {
+        a->setup_applied = true;
+        a->stats.definitions++; /* its clip names resolve now */
+    }
     return r;
 }
 

@@ -134,6 +134,7 @@ ear_result ear_stage_register_blend(ear_stage *stage, const ear_blend_def *def) 
     for (uint32_t l = 0; l < d->layer_count; l++) ear_clip_retain(d->layers[l].clip);
     b.used = true;
     stage->blends[k] = b;
+    stage->blends_registered++;
     return EAR_OK;
 }
 

@@ -432,7 +432,8 @@ struct ear_stage {
     /* Another thread renders (a device): set before that thread may render, read by it
      * (atomic: a game that attaches its own device may set it while one runs). */
     _Atomic bool render_separate;
-    uint64_t commands_sent; /* commands sent by the game side, ever (stats) */
+    uint64_t commands_sent;     /* commands sent by the game side, ever (stats) */
+    uint64_t blends_registered; /* successful ear_stage_register_blend calls (stats) */
 
     /* ---- shared ---- */
     ear__ring commands;

@@ -313,6 +313,7 @@ ear_stage_stats ear_stage_get_stats(const ear_stage *stage) {
     st.stolen = stage->stolen_count;
     st.dropped_far = stage->dropped_far;
     st.commands = stage->commands_sent;
+    st.blends_registered = stage->blends_registered;
     return st;
 }
 
