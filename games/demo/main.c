@@ -170,19 +170,9 @@ static void on_line(void *user, const ear_speech_event *e) {
     }
 }
 
+/* A script line as the headless backend queues it (quit is the caller's). */
 static void queue_script(ear_runner *rn, const ear_script_event *e) {
-    switch (e->action) {
-    case EAR_SCRIPT_DOWN: ear_runner_key_down(rn, e->key); break;
-    case EAR_SCRIPT_UP: ear_runner_key_up(rn, e->key); break;
-    case EAR_SCRIPT_PRESS:
-        ear_runner_key_down(rn, e->key);
-        ear_runner_key_up(rn, e->key);
-        break;
-    case EAR_SCRIPT_TEXT: ear_runner_text(rn, e->text); break;
-    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(rn); break;
-    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(rn); break;
-    case EAR_SCRIPT_QUIT: break; /* handled by the caller */
-    }
+    if (e->action != EAR_SCRIPT_QUIT) ear_runner_queue_script_event(rn, e);
 }
 
 static int by_frame(const void *a, const void *b) {
