@@ -430,6 +430,13 @@ ear_result ear_ui_message(ear_ctx *ctx, const char *id, const char *title, const
  * answers with "confirmed" (item "yes" or "no", position 0 or 1); Escape posts
  * "cancelled". default_no focuses No first. Thread: game. */
 ear_result ear_ui_question(ear_ctx *ctx, const char *id, const char *question, bool default_no);
+/* The rebinding prompt: says prompt (a text key, or the text), then waits for the first
+ * key, pad button or pad axis pushed past one half (ear_actions_capture) and posts
+ * "confirmed" with the binding's text form in event->text ("key:SPACE", "pad:Y",
+ * "axis:LEFTY-"), or "cancelled" on Escape; either closes it. The game resolves what the
+ * binding means (a conflict, for instance, by ear_ui_question). EAR_E_INVALID_ARG,
+ * EAR_E_OUT_OF_MEMORY, or ear_ui_open's errors. Thread: game. */
+ear_result ear_ui_capture_binding(ear_ctx *ctx, const char *id, const char *prompt);
 
 typedef struct ear_ui_text_config {
     const char *id;    /* required (copied) */
