@@ -131,6 +131,10 @@ bool demo__write_save(ear_ctx *ctx, demo *d) {
     return false;
 }
 
+bool demo_driving(const demo *d) {
+    return d->screen == SCREEN_GAME && d->map && d->car;
+}
+
 bool demo_headphones(const demo *d) {
     return d->opt.headphones > 0 || (d->opt.headphones == 0 && d->set.headphones);
 }
@@ -177,6 +181,7 @@ void demo__apply_settings(ear_ctx *ctx, demo *d) {
     if (d->set.rate_chosen) ear_speech_set_rate(ear_ctx_speech(ctx), d->set.rate);
     ear_lang_set_language(ear_ctx_lang(ctx), demo__language_codes[d->set.language]);
     ear_ui_set_repeat(ear_ui_of(ctx), d->set.repeat_delay_s, d->set.repeat_every_s);
+    ear_actions_set_repeat(ear_ctx_actions(ctx), d->set.repeat_delay_s, d->set.repeat_every_s);
 }
 
 /* A text of the game's own tables in a language (demo.h). */

@@ -117,5 +117,7 @@ size_t demo_level_starts(const demo *d);
 const char *demo_room_at(const demo *d, size_t index);
 /* Whether the headphones setting is on (the option, else the save's). Thread: game. */
 bool demo_headphones(const demo *d);
+/* Whether the player is in the car (a level with one is being played). */
+bool demo_driving(const demo *d);
 
 #endif

@@ -79,6 +79,15 @@ typedef struct settings {
 
 typedef enum screen { SCREEN_MENU, SCREEN_GAME } screen;
 
+/* The action and profile ids of controls.c. */
+typedef struct demo_controls {
+    int menus, foot, drive;
+    int ui_up, ui_down, ui_left, ui_right, ui_confirm, ui_back;
+    int walk_forward, walk_back, turn_left, turn_right;
+    int gas, brake, steer_left, steer_right;
+    int pause, repeat, where, status;
+} demo_controls;
+
 struct demo {
     demo_options opt;
     char data_dir[512]; /* levels/ and lang/ are in it */
@@ -92,6 +101,10 @@ struct demo {
     ear_storage *save;
     bool save_broken;
     settings set;
+    demo_controls ctl;
+    ear_actions *actions; /* the engine's (the Controls screen reads and changes them) */
+    int rebinding;        /* the Controls screen's action being rebound, -1: none */
+    ear_binding pending;  /* its new binding while a conflict is asked about */
     screen screen;
     demo_route route;
     int route_level; /* 1-based for DEMO_ROUTE_PLAY */
@@ -135,6 +148,13 @@ struct demo {
     /* results */
     demo_result result;
 };
+
+/* controls.c: the actions and profiles, the profile of the moment, the pad's hot-plug */
+void demo__define_controls(ear_ctx *ctx, demo *d);
+void demo__choose_profile(ear_ctx *ctx, demo *d);
+void demo__controls_frame(ear_ctx *ctx, demo *d);
+void demo__open_controls(ear_ctx *ctx, demo *d);
+bool demo__controls_on_ui(ear_ctx *ctx, demo *d, const ear_ui_event *e);
 
 /* session.c: the small helpers (speech, reports, formats) and the save */
 void demo__say(ear_ctx *ctx, const char *text);

@@ -51,6 +51,8 @@ static const char usage_text[] =
     "  --plot FILE         headless: an SVG picture of it\n"
     "  --bot-log FILE      autoplay: the bot's own log of what it heard and did\n"
     "  --bot-keys FILE     autoplay: the bot's keys as a --script (\"<frame> down KEY\")\n"
+    "  --pad               autoplay: the bot plays with a gamepad (D-pad, stick, triggers,\n"
+    "                      A and B) instead of the keyboard\n"
     "  --assets DIR        the sounds folder's parent (default: the build's)\n"
     "  --headphones        3D sound (HRTF) on headphones, whatever the save says\n"
     "  --no-headphones     panned sound, whatever the save says\n"
@@ -170,19 +172,77 @@ static void on_line(void *user, const ear_speech_event *e) {
     }
 }
 
-static void queue_script(ear_runner *rn, const ear_script_event *e) {
-    switch (e->action) {
-    case EAR_SCRIPT_DOWN: ear_runner_key_down(rn, e->key); break;
-    case EAR_SCRIPT_UP: ear_runner_key_up(rn, e->key); break;
-    case EAR_SCRIPT_PRESS:
-        ear_runner_key_down(rn, e->key);
-        ear_runner_key_up(rn, e->key);
-        break;
-    case EAR_SCRIPT_TEXT: ear_runner_text(rn, e->text); break;
-    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(rn); break;
-    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(rn); break;
-    case EAR_SCRIPT_QUIT: break; /* handled by the caller */
+/* The bot's gamepad: what it holds now, so only changes become events. */
+typedef struct bot_pad {
+    bool up, down;
+    int16_t x, gas, brake;
+} bot_pad;
+
+static void pad_line(FILE *out, uint64_t frame, const char *what, const char *name, int16_t v,
+                     bool axis) {
+    if (!out) return;
+    if (!name[0])
+        fprintf(out, "%llu %s\n", (unsigned long long)frame, what);
+    else if (axis)
+        fprintf(out, "%llu %s %s %.4f\n", (unsigned long long)frame, what, name,
+                v < 0 ? v / 32768.0 : v / 32767.0);
+    else
+        fprintf(out, "%llu %s %s\n", (unsigned long long)frame, what, name);
+}
+
+static void pad_button(ear_runner *rn, FILE *out, uint64_t frame, ear_pad_button b, bool *held,
+                       bool want) {
+    if (*held == want) return;
+    ear_runner_pad_button(rn, 0, b, want);
+    pad_line(out, frame, want ? "pad_down" : "pad_up", ear_pad_button_name(b), 0, false);
+    *held = want;
+}
+
+static void pad_axis(ear_runner *rn, FILE *out, uint64_t frame, ear_pad_axis a, int16_t *now,
+                     int16_t want) {
+    if (*now == want) return;
+    ear_runner_pad_axis(rn, 0, a, want);
+    pad_line(out, frame, "pad_axis", ear_pad_axis_name(a), want, true);
+    *now = want;
+}
+
+/* The bot's keys as a gamepad's controls: on foot the D-pad walks and the stick turns;
+ * in the car the triggers are gas and brake and the stick steers; taps are A (Enter),
+ * B (Escape) and the D-pad. Every value is a full push, so the game moves exactly as it
+ * does for the keys. */
+static void play_pad(ear_runner *rn, const bot_keys *k, bool driving, bot_pad *p,
+                     uint64_t frame, FILE *out) {
+    bool up = k->held[EAR_KEY_UP], down = k->held[EAR_KEY_DOWN];
+    int16_t x =
+        (int16_t)((k->held[EAR_KEY_RIGHT] ? 32767 : 0) - (k->held[EAR_KEY_LEFT] ? 32767 : 0));
+    if (k->held[EAR_KEY_LEFT] && !k->held[EAR_KEY_RIGHT]) x = -32768;
+    pad_button(rn, out, frame, EAR_PAD_DPAD_UP, &p->up, up && !driving);
+    pad_button(rn, out, frame, EAR_PAD_DPAD_DOWN, &p->down, down && !driving);
+    pad_axis(rn, out, frame, EAR_PAD_LEFT_X, &p->x, x);
+    pad_axis(rn, out, frame, EAR_PAD_RIGHT_TRIGGER, &p->gas, up && driving ? 32767 : 0);
+    pad_axis(rn, out, frame, EAR_PAD_LEFT_TRIGGER, &p->brake, down && driving ? 32767 : 0);
+    for (size_t t = 0; t < k->tap_count; t++) {
+        ear_pad_button b = k->taps[t] == EAR_KEY_ENTER    ? EAR_PAD_A
+                           : k->taps[t] == EAR_KEY_ESCAPE ? EAR_PAD_B
+                           : k->taps[t] == EAR_KEY_UP     ? EAR_PAD_DPAD_UP
+                           : k->taps[t] == EAR_KEY_DOWN   ? EAR_PAD_DPAD_DOWN
+                                                          : EAR_PAD_BUTTON_COUNT;
+        if (b == EAR_PAD_BUTTON_COUNT) { /* no button for it: the key, and a note */
+            ear_log(EAR_LOG_WARN, "demo", "the bot's %s has no pad button: pressed as a key",
+                    ear_key_name(k->taps[t]));
+            ear_runner_key_down(rn, k->taps[t]);
+            ear_runner_key_up(rn, k->taps[t]);
+            continue;
+        }
+        ear_runner_pad_button(rn, 0, b, true);
+        ear_runner_pad_button(rn, 0, b, false);
+        pad_line(out, frame, "pad_press", ear_pad_button_name(b), 0, false);
     }
+}
+
+/* A script line as the headless backend queues it (quit is the caller's). */
+static void queue_script(ear_runner *rn, const ear_script_event *e) {
+    if (e->action != EAR_SCRIPT_QUIT) ear_runner_queue_script_event(rn, e);
 }
 
 static int by_frame(const void *a, const void *b) {
@@ -211,7 +271,7 @@ static bool have_sound_card(void) {
 }
 
 int main(int argc, char **argv) {
-    bool headless = false, autoplay = false, all = false, choose_mode = true;
+    bool headless = false, autoplay = false, all = false, choose_mode = true, pad = false;
     const char *script_path = NULL, *record = NULL, *replay = NULL, *speech_path = NULL;
     const char *lang = NULL, *save = NULL, *wav = NULL, *svg = NULL;
     const char *assets = DEMO_ASSETS, *bot_log_path = NULL, *bot_keys_path = NULL;
@@ -233,6 +293,8 @@ int main(int argc, char **argv) {
             choose_mode = false;
         } else if (!strcmp(a, "--window")) {
             choose_mode = false; /* a window whatever the machine has */
+        } else if (!strcmp(a, "--pad")) {
+            pad = true;
         } else if (!strcmp(a, "--all")) {
             all = true;
         } else if (!strcmp(a, "--script") && v) {
@@ -445,6 +507,7 @@ int main(int argc, char **argv) {
         uint64_t max_frames = seconds > 0 ? seconds_to_frames(seconds, 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
         bool held[EAR_KEY_COUNT] = {0};
+        bot_pad bot_pad_state = {0};
         size_t next = 0;
         const ear_script_event **order = calloc(script.count + 1, sizeof *order);
         for (size_t k = 0; order && k < script.count; k++) order[k] = &script.events[k];
@@ -468,7 +531,15 @@ int main(int argc, char **argv) {
                         queue_script(rn, e);
                     }
                 }
-                if (r.bot) {
+                if (r.bot && pad) {
+                    if (frame == 0) {
+                        ear_runner_pad_added(rn, 0, true);
+                        pad_line(bot_keys_out, frame, "pad_connect", "", 0, false);
+                    }
+                    bot_keys k;
+                    bot_decide(r.bot, &k);
+                    play_pad(rn, &k, demo_driving(d), &bot_pad_state, frame, bot_keys_out);
+                } else if (r.bot) {
                     bot_keys k;
                     bot_decide(r.bot, &k);
                     for (int key = 1; key < EAR_KEY_COUNT; key++) {
@@ -516,6 +587,9 @@ int main(int argc, char **argv) {
         uint64_t spoken = ear_speech_total(ear_ctx_speech(ear_runner_ctx(rn)));
         uint64_t voices = ear_world_get_stats(ear_ctx_world(ear_runner_ctx(rn))).started;
         uint64_t mismatch = ear_runner_replay_mismatch(rn);
+        const ear_pad *pad0 = &ear_ctx_input(ear_runner_ctx(rn))->pads[0];
+        bool pad_seen = pad0->connected || pad0->rumble_count;
+        uint32_t pad_rumbles = pad0->rumble_count;
         /* how the stage placed the voices at the end, and each level's room */
         ear_stage_hrtf_info hi;
         if (ear_stage_get_hrtf(stage, &hi) == EAR_OK)
@@ -560,6 +634,8 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < demo_level_starts(d); i++)
             printf(" %llu", (unsigned long long)demo_loads_at_level_start(d, i));
         printf("\n");
+        if (pad_seen) /* a run that had a gamepad */
+            printf("pad: rumbles=%u\n", pad_rumbles);
         printf("audio_hash: %016llx (at step %llu)\n", (unsigned long long)step_audio_hash,
                (unsigned long long)steps);
         printf("summary: level=%d finished=%s time_s=%.2f score=%ld levels_done=%d frames=%llu "

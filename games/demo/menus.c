@@ -110,6 +110,7 @@ static ear_ui_menu *settings_menu(demo *d) {
                                       .max = 0.3,
                                       .step = 0.02,
                                       .unit = "ui.unit.seconds"});
+    button(m, "controls", "set.controls", false);
     button(m, "keys", "set.keys", false);
     button(m, "back", "menu.back", true);
     return m;
@@ -261,6 +262,7 @@ static void choose(demo *d, demo_route r, int level) {
 
 void demo__on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
     demo *d = user;
+    if (demo__controls_on_ui(ctx, d, e)) return;
     if (ear_ui_event_is(e, EAR_UI_CLICKED, "levels", NULL)) {
         choose(d, DEMO_ROUTE_PLAY, e->position + 1); /* the buttons are the levels in order */
     } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "main", NULL)) {

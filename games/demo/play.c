@@ -154,12 +154,12 @@ static void walk_step(ear_ctx *ctx, demo *d) {
     ear_body_info info;
     ear_body_get(ph, d->player, &info);
     float turn = 0;
-    if (ear_key_held(ctx, EAR_KEY_LEFT)) turn -= TURN_DPS * dt;
-    if (ear_key_held(ctx, EAR_KEY_RIGHT)) turn += TURN_DPS * dt;
+    if (ear_action_held(ctx, d->ctl.turn_left)) turn -= TURN_DPS * dt;
+    if (ear_action_held(ctx, d->ctl.turn_right)) turn += TURN_DPS * dt;
     if (turn != 0) ear_body_turn(ph, d->player, turn);
     float move = 0;
-    if (ear_key_held(ctx, EAR_KEY_UP)) move += WALK_MPS * dt;
-    if (ear_key_held(ctx, EAR_KEY_DOWN)) move -= WALK_MPS * 0.6f * dt;
+    if (ear_action_held(ctx, d->ctl.walk_forward)) move += WALK_MPS * dt;
+    if (ear_action_held(ctx, d->ctl.walk_back)) move -= WALK_MPS * 0.6f * dt;
     if (move != 0) {
         ear_vec3 before, after;
         ear_body_position(ph, d->player, &before);
@@ -187,10 +187,11 @@ static void walk_step(ear_ctx *ctx, demo *d) {
 static void drive_step(ear_ctx *ctx, demo *d) {
     ear_physics *ph = ear_ctx_physics(ctx);
     ear_vehicle_controls vc = {0};
-    vc.gas = ear_key_held(ctx, EAR_KEY_UP) ? 1.0f : 0.0f;
-    vc.brake = ear_key_held(ctx, EAR_KEY_DOWN) ? 1.0f : 0.0f;
-    vc.steer = (ear_key_held(ctx, EAR_KEY_RIGHT) ? 1.0f : 0.0f) -
-               (ear_key_held(ctx, EAR_KEY_LEFT) ? 1.0f : 0.0f);
+    /* a key is 1, a trigger or the stick how far it is pushed */
+    vc.gas = ear_action_value(ctx, d->ctl.gas);
+    vc.brake = ear_action_value(ctx, d->ctl.brake);
+    vc.steer =
+        ear_action_value(ctx, d->ctl.steer_right) - ear_action_value(ctx, d->ctl.steer_left);
     ear_vehicle_set_controls(ph, d->car, &vc);
 }
 
@@ -253,7 +254,8 @@ void demo__play_step(ear_ctx *ctx, demo *d) {
             }
         }
     }
-    /* the car: a hard crash ducks the music; an empty tank ends the drive */
+    /* the car: a hard crash ducks the music and shakes a pad that can (harder by speed);
+     * an empty tank ends the drive */
     if (def->drive) {
         size_t n = 0;
         const ear_physics_event *ev = ear_physics_events(ph, &n);
@@ -261,6 +263,8 @@ void demo__play_step(ear_ctx *ctx, demo *d) {
             if (ev[i].type == EAR_PHYS_CRASHED && ev[i].body == d->car && ev[i].speed_mps > 3 &&
                 ev[i].step + 1 == ear_physics_steps(ph)) {
                 ear_stage_trigger_duck(ear_ctx_stage(ctx), "crash", 1.0f);
+                float shake = ev[i].speed_mps > 12 ? 1.0f : ev[i].speed_mps / 12;
+                ear_pad_rumble(ctx, shake, shake * 0.6f, 350); /* no pad: nothing happens */
                 d->score -= 20;
             }
         ear_vehicle_state vs;

@@ -179,6 +179,7 @@ static void start(ear_ctx *ctx, void *user) {
                            .release_s = 1.0f};
     snprintf(crash.name, sizeof crash.name, "crash");
     ear_stage_set_duck(st, &crash);
+    demo__define_controls(ctx, d);
     demo__apply_settings(ctx, d);
     if (d->save_broken) demo__report(ctx, d, ear_tr(ctx, "save.broken"));
     demo__apply_headphones(ctx, d, false);
@@ -194,6 +195,9 @@ static void start(ear_ctx *ctx, void *user) {
         demo__play_menu_music(ctx, d);
         demo__open_main_menu(ctx, d, NULL);
     }
+    /* the first frame's actions in the profile of the screen started on (a key held
+     * from frame 1 on drives a level started with --level at once) */
+    demo__choose_profile(ctx, d);
 }
 
 static void fixed_update(ear_ctx *ctx, void *user) {
@@ -210,19 +214,20 @@ static void fixed_update(ear_ctx *ctx, void *user) {
 
 static void update(ear_ctx *ctx, void *user) {
     demo *d = user;
+    demo__controls_frame(ctx, d);
     if (d->screen != SCREEN_GAME || d->completed || d->game_over || !d->map) return;
-    if (ear_key_pressed(ctx, EAR_KEY_ESCAPE)) {
+    if (ear_action_pressed(ctx, d->ctl.pause)) {
         d->paused_by_player = true;
         ear_time_pause(ear_ctx_time(ctx), EAR_PAUSE_PLAYER);
         demo__open_pause_menu(ctx, d);
         return;
     }
     /* a repeat and a history read are lines too: the log hears them (heard) */
-    if (ear_key_pressed(ctx, EAR_KEY_F1)) ear_say_repeat_last(ctx);
+    if (ear_action_pressed(ctx, d->ctl.repeat)) ear_say_repeat_last(ctx);
     if (ear_key_pressed(ctx, EAR_KEY_H)) ear_speech_history_back(ear_ctx_speech(ctx));
-    if (ear_key_pressed(ctx, EAR_KEY_W)) demo__speak_where(ctx, d);
+    if (ear_action_pressed(ctx, d->ctl.where)) demo__speak_where(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_C)) demo__speak_facing(ctx, d);
-    if (ear_key_pressed(ctx, EAR_KEY_T)) demo__speak_status(ctx, d);
+    if (ear_action_pressed(ctx, d->ctl.status)) demo__speak_status(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_S)) demo__speak_speed(ctx, d);
     if (ear_key_pressed(ctx, EAR_KEY_K))
         demo__say(ctx, ear_tr(ctx, d->car ? "keys.car" : "keys"));
@@ -258,6 +263,7 @@ static void after_frame(ear_ctx *ctx, void *user) {
         ear_quit(ctx);
         break;
     }
+    demo__choose_profile(ctx, d); /* for the next frame's actions */
     focus_rule(ctx, d);
     music_rule(ctx, d);
     demo__note_room(ctx, d);

@@ -35,6 +35,7 @@
 #ifndef EARSHOT_ENGINE_H
 #define EARSHOT_ENGINE_H
 
+#include "earshot/actions.h"
 #include "earshot/assets.h"
 #include "earshot/core.h"
 #include "earshot/input.h"
@@ -122,7 +123,13 @@ typedef enum ear_script_action {
     EAR_SCRIPT_TEXT,     /* text typed */
     EAR_SCRIPT_FOCUS_LOST,
     EAR_SCRIPT_FOCUS_GAINED,
-    EAR_SCRIPT_QUIT, /* the window is closed */
+    EAR_SCRIPT_QUIT,           /* the window is closed */
+    EAR_SCRIPT_PAD_CONNECT,    /* a gamepad is plugged in (slot 0) */
+    EAR_SCRIPT_PAD_DISCONNECT, /* and unplugged */
+    EAR_SCRIPT_PAD_DOWN,       /* its button `control` goes down */
+    EAR_SCRIPT_PAD_UP,
+    EAR_SCRIPT_PAD_PRESS, /* down and up in the same frame */
+    EAR_SCRIPT_PAD_AXIS,  /* its axis `control` moves to `value` (-1..1) */
 } ear_script_action;
 
 typedef struct ear_script_event {
@@ -130,6 +137,8 @@ typedef struct ear_script_event {
     ear_script_action action;
     ear_key key;
     const char *text; /* EAR_SCRIPT_TEXT */
+    int control;      /* pad events: an ear_pad_button or ear_pad_axis */
+    float value;      /* EAR_SCRIPT_PAD_AXIS */
 } ear_script_event;
 
 /* What a headless run does, frame by frame. Events need not be sorted. */
@@ -270,6 +279,16 @@ void ear_runner_key_up(ear_runner *runner, ear_key key);
 void ear_runner_text(ear_runner *runner, const char *utf8);
 void ear_runner_focus_lost(ear_runner *runner);
 void ear_runner_focus_gained(ear_runner *runner);
+/* Gamepads (see input.h): a pad plugged into slot `pad` (0..EAR_PAD_MAX-1), unplugged,
+ * a button, an axis's raw value. Thread: game. */
+void ear_runner_pad_added(ear_runner *runner, uint8_t pad, bool can_rumble);
+void ear_runner_pad_removed(ear_runner *runner, uint8_t pad);
+void ear_runner_pad_button(ear_runner *runner, uint8_t pad, ear_pad_button button, bool down);
+void ear_runner_pad_axis(ear_runner *runner, uint8_t pad, ear_pad_axis axis, int16_t value);
+/* Queues one script line the way the headless backend does (a game with its own frame
+ * loop uses it): a press is a down and an up in the same frame, pad lines drive pad
+ * slot 0, quit closes the runner. Thread: game. */
+void ear_runner_queue_script_event(ear_runner *runner, const ear_script_event *event);
 /* The window was closed: the next frame asks the top scene (ear_scene.close_requested)
  * or, without one, quits at its end. Thread: game. */
 void ear_runner_close(ear_runner *runner);
@@ -328,6 +347,13 @@ bool ear_replay_hashes_stage(const ear_replay *replay);
 /* The engine's clocks and input (owned by the runner, borrowed). Thread: game. */
 ear_time *ear_ctx_time(ear_ctx *ctx);
 ear_input *ear_ctx_input(ear_ctx *ctx);
+/* The engine's actions (actions.h; owned by the runner, updated once a frame right after
+ * the input, step edges cleared after each fixed step). Thread: game. */
+ear_actions *ear_ctx_actions(ear_ctx *ctx);
+/* Makes the profile of that name active (NULL: none); a control held now is ignored
+ * until let go. Activating the active profile again changes nothing. EAR_E_NOT_FOUND for
+ * an unknown name. Thread: game. */
+ear_result ear_ctx_use_profile(ear_ctx *ctx, const char *profile);
 /* The engine's stage (always one, created with the config's stage settings). Thread: game. */
 ear_stage *ear_ctx_stage(ear_ctx *ctx);
 /* The engine's asset cache (sounds by name; see assets.h). Thread: game. */
@@ -371,6 +397,17 @@ bool ear_key_released(const ear_ctx *ctx, ear_key key);
 bool ear_key_held(const ear_ctx *ctx, ear_key key);
 bool ear_key_repeating(const ear_ctx *ctx, ear_key key, double delay_s, double every_s);
 const char *ear_text_typed(const ear_ctx *ctx);
+
+/* Actions (actions.h) of the active profile, by id. In fixed_update pressed / released
+ * are the step's edges, as for keys; repeating follows the actions' repeat setting.
+ * Thread: game. */
+bool ear_action_pressed(const ear_ctx *ctx, int action);
+bool ear_action_released(const ear_ctx *ctx, int action);
+bool ear_action_held(const ear_ctx *ctx, int action);
+bool ear_action_repeating(const ear_ctx *ctx, int action);
+float ear_action_value(const ear_ctx *ctx, int action);
+/* Rumbles every connected pad that can (see ear_input_pad_rumble). Thread: game. */
+ear_result ear_pad_rumble(ear_ctx *ctx, float low, float high, uint32_t ms);
 
 /* Sounds by name (ear_assets_play on the engine's assets and stage): a file under
  * <assets_dir>/sounds/, a registered clip, or a "synth:..." name. Returns the voice, or

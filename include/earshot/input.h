@@ -20,8 +20,23 @@
  * since the previous fixed step, so each press is seen by exactly one fixed step however
  * many steps a frame runs (0, 1 or 8). That is what makes replays exact.
  *
- * Thread: an ear_input belongs to one thread (the game's); nothing locks. ear_key_name
- * and ear_key_from_name are pure (any thread).
+ * Gamepads (up to EAR_PAD_MAX, in slots a backend assigns as pads are plugged in) use
+ * the standard layout of SDL's GameController API: named buttons (A, B, X, Y, the
+ * D-pad, shoulders, sticks, Back, Guide, Start) with the same pressed / held / released
+ * / repeating / fixed-step rules as keys, and six axes (two sticks, two triggers) queued
+ * as raw signed 16-bit values, so a replay carries them exactly. Each frame the raw
+ * values become -1..1 (triggers 0..1) through dead zones: a stick's is radial (the
+ * stick's distance from its centre, both axes together), a trigger's is on its own
+ * value; past the dead zone the value is rescaled so it still reaches 1. Connections and
+ * disconnections arrive as events too (pad_connected / pad_disconnected this frame);
+ * a disconnected pad's buttons are released and its axes go to 0.
+ *
+ * Rumble is a request the game leaves in the pad (ear_input_pad_rumble); the backend
+ * that owns the real pad carries it out after the frame (the headless one only counts
+ * it), so the game never talks to a device.
+ *
+ * Thread: an ear_input belongs to one thread (the game's); nothing locks. ear_key_name,
+ * ear_key_from_name and the pad name functions are pure (any thread).
  */
 #ifndef EARSHOT_INPUT_H
 #define EARSHOT_INPUT_H
@@ -124,11 +139,58 @@ const char *ear_key_name(ear_key key);
  * EAR_KEY_UNKNOWN. Thread: any. */
 ear_key ear_key_from_name(const char *name);
 
+/* Gamepad buttons, in the order (and with the names) of SDL's GameController API. */
+typedef enum ear_pad_button {
+    EAR_PAD_A = 0,
+    EAR_PAD_B,
+    EAR_PAD_X,
+    EAR_PAD_Y,
+    EAR_PAD_BACK,
+    EAR_PAD_GUIDE,
+    EAR_PAD_START,
+    EAR_PAD_LEFT_STICK,
+    EAR_PAD_RIGHT_STICK,
+    EAR_PAD_LEFT_SHOULDER,
+    EAR_PAD_RIGHT_SHOULDER,
+    EAR_PAD_DPAD_UP,
+    EAR_PAD_DPAD_DOWN,
+    EAR_PAD_DPAD_LEFT,
+    EAR_PAD_DPAD_RIGHT,
+    EAR_PAD_BUTTON_COUNT
+} ear_pad_button;
+
+/* Gamepad axes, SDL's order: sticks -1..1 (left / up negative), triggers 0..1. */
+typedef enum ear_pad_axis {
+    EAR_PAD_LEFT_X = 0,
+    EAR_PAD_LEFT_Y,
+    EAR_PAD_RIGHT_X,
+    EAR_PAD_RIGHT_Y,
+    EAR_PAD_LEFT_TRIGGER,
+    EAR_PAD_RIGHT_TRIGGER,
+    EAR_PAD_AXIS_COUNT
+} ear_pad_axis;
+
+#define EAR_PAD_MAX 4 /* gamepads connected at once */
+
+/* SDL's standard names, upper case: "A", "BACK", "LEFTSTICK", "LEFTSHOULDER", "DPUP",
+ * "DPDOWN", "DPLEFT", "DPRIGHT"...; "LEFTX", "LEFTY", "RIGHTX", "RIGHTY", "LEFTTRIGGER",
+ * "RIGHTTRIGGER" ("UNKNOWN" out of range). The _from_name functions are case-insensitive
+ * and answer -1 for an unknown name. Thread: any. */
+const char *ear_pad_button_name(ear_pad_button button);
+int ear_pad_button_from_name(const char *name);
+const char *ear_pad_axis_name(ear_pad_axis axis);
+int ear_pad_axis_from_name(const char *name);
+
 typedef enum ear_input_event_type {
     EAR_INPUT_KEY_DOWN = 1,
     EAR_INPUT_KEY_UP,
     EAR_INPUT_TEXT,
-    EAR_INPUT_FOCUS_LOST, /* every held key is released */
+    EAR_INPUT_FOCUS_LOST,  /* every held key is released */
+    EAR_INPUT_PAD_ADDED,   /* pad slot `pad` connected; value bit 0: it can rumble */
+    EAR_INPUT_PAD_REMOVED, /* pad slot `pad` disconnected */
+    EAR_INPUT_PAD_DOWN,    /* button `control` of pad `pad` */
+    EAR_INPUT_PAD_UP,
+    EAR_INPUT_PAD_AXIS, /* axis `control` of pad `pad` is now `value` (-32768..32767) */
 } ear_input_event_type;
 
 #define EAR_INPUT_TEXT_MAX   32  /* bytes of one text event, NUL included */
@@ -138,8 +200,34 @@ typedef enum ear_input_event_type {
 typedef struct ear_input_event {
     ear_input_event_type type;
     ear_key key;
+    uint8_t pad;     /* pad events: the pad's slot, 0..EAR_PAD_MAX-1 */
+    uint8_t control; /* pad events: the ear_pad_button or ear_pad_axis */
+    int16_t value;   /* PAD_AXIS: the raw value; PAD_ADDED: flags */
     char text[EAR_INPUT_TEXT_MAX];
 } ear_input_event;
+
+/* One gamepad's state (inside ear_input). */
+typedef struct ear_pad {
+    bool connected;
+    bool connected_now, disconnected_now; /* this frame */
+    bool can_rumble;
+    bool held[EAR_PAD_BUTTON_COUNT];
+    bool pressed[EAR_PAD_BUTTON_COUNT];
+    bool released[EAR_PAD_BUTTON_COUNT];
+    bool step_pressed[EAR_PAD_BUTTON_COUNT];
+    bool step_released[EAR_PAD_BUTTON_COUNT];
+    double down_since_s[EAR_PAD_BUTTON_COUNT];
+    double held_s[EAR_PAD_BUTTON_COUNT];
+    double prev_held_s[EAR_PAD_BUTTON_COUNT];
+    int16_t raw[EAR_PAD_AXIS_COUNT];     /* as queued */
+    float axis[EAR_PAD_AXIS_COUNT];      /* this frame, through the dead zones */
+    float prev_axis[EAR_PAD_AXIS_COUNT]; /* last frame */
+    /* A rumble the game asked for, for the backend to carry out. */
+    bool rumble_pending;
+    float rumble_low, rumble_high; /* 0..1, the low- and high-frequency motors */
+    uint32_t rumble_ms;
+    uint32_t rumble_count; /* requests so far */
+} ear_pad;
 
 /* The whole input state. Caller-allocated (ear_input_init), no heap. */
 typedef struct ear_input {
@@ -162,6 +250,9 @@ typedef struct ear_input {
     size_t text_len;
     double now_s;
     bool blocked;
+    ear_pad pads[EAR_PAD_MAX];
+    float stick_dead_zone;   /* default 0.24 (of the stick's reach) */
+    float trigger_dead_zone; /* default 0.12 */
 } ear_input;
 
 /* Sets everything to "nothing held, nothing queued". Thread: owner. */
@@ -176,6 +267,17 @@ void ear_input_text(ear_input *input, const char *utf8);
 void ear_input_focus_lost(ear_input *input);
 /* Queues a copy of any event. Thread: owner. */
 void ear_input_push(ear_input *input, const ear_input_event *event);
+
+/* Queue gamepad events (a backend calls these). A slot out of range, a button or axis
+ * out of range are ignored. Thread: owner. */
+void ear_input_pad_added(ear_input *input, uint8_t pad, bool can_rumble);
+void ear_input_pad_removed(ear_input *input, uint8_t pad);
+void ear_input_pad_button(ear_input *input, uint8_t pad, ear_pad_button button, bool down);
+void ear_input_pad_axis(ear_input *input, uint8_t pad, ear_pad_axis axis, int16_t value);
+
+/* Sets the dead zones (fractions of the reach, 0 <= dz < 1; EAR_E_INVALID_ARG
+ * otherwise, nothing changed). They apply from the next frame. Thread: owner. */
+ear_result ear_input_set_dead_zones(ear_input *input, float stick, float trigger);
 
 /* Turns the queued events into this frame's state at real time now_s (seconds, for held
  * times) and empties the queue. Thread: owner. */
@@ -205,6 +307,38 @@ const char *ear_input_get_text(const ear_input *input);
  * Thread: owner. */
 bool ear_input_step_pressed(const ear_input *input, ear_key key);
 bool ear_input_step_released(const ear_input *input, ear_key key);
+
+/* Gamepads. A pad index out of range reads as a disconnected pad. "Any pad" queries
+ * (pad = -1) answer for every connected pad together. The blocked rule holds as for keys
+ * (the raw_ variants ignore it). Thread: owner. */
+bool ear_input_pad_connected(const ear_input *input, int pad);
+bool ear_input_pad_connected_now(const ear_input *input, int pad);    /* this frame */
+bool ear_input_pad_disconnected_now(const ear_input *input, int pad); /* this frame */
+uint32_t ear_input_pad_count(const ear_input *input);
+bool ear_input_pad_pressed(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_pad_released(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_pad_held(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_pad_step_pressed(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_pad_step_released(const ear_input *input, int pad, ear_pad_button button);
+/* Sticks -1..1, triggers 0..1 after the dead zone; any pad: the value of largest
+ * magnitude. Thread: owner. */
+float ear_input_pad_axis_value(const ear_input *input, int pad, ear_pad_axis axis);
+bool ear_input_raw_pad_pressed(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_raw_pad_held(const ear_input *input, int pad, ear_pad_button button);
+bool ear_input_raw_pad_repeating(const ear_input *input, int pad, ear_pad_button button,
+                                 double delay_s, double every_s);
+float ear_input_raw_pad_axis(const ear_input *input, int pad, ear_pad_axis axis);
+float ear_input_raw_pad_prev_axis(const ear_input *input, int pad, ear_pad_axis axis);
+/* Asks pad (or every connected pad, pad = -1) to rumble: low- and high-frequency motor
+ * strengths 0..1 for ms milliseconds. EAR_E_NOT_FOUND when no such pad is connected,
+ * EAR_E_UNSUPPORTED when it (every one) has no rumble, EAR_E_INVALID_ARG for a strength
+ * out of 0..1. Thread: owner. */
+ear_result ear_input_pad_rumble(ear_input *input, int pad, float low, float high, uint32_t ms);
+
+/* The repeat rule every repeating() query uses: whether a repeat point (delay_s,
+ * delay_s + every_s, ...) lies in (before_s, now_s] of holding (every_s <= 0: only the
+ * one at the delay). Thread: any. */
+bool ear_input_repeat_due(double before_s, double now_s, double delay_s, double every_s);
 
 /* The raw view, which ignores blocking (for UI widgets). Thread: owner. */
 bool ear_input_raw_pressed(const ear_input *input, ear_key key);

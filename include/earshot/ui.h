@@ -251,6 +251,14 @@ void ear_ui_set_hide_position(ear_ui *ui, bool hide);
  * held key repeats after delay_s, then every every_s. EAR_E_INVALID_ARG for a value that
  * is not finite and above 0 (nothing changes then). Thread: game. */
 ear_result ear_ui_set_repeat(ear_ui *ui, double delay_s, double every_s);
+/* Navigation by the game's actions: from now on widgets read the keys Up, Down, Left,
+ * Right, Enter and Escape as the actions "ui.up", "ui.down", "ui.left", "ui.right",
+ * "ui.confirm" and "ui.back" of that profile: a key or pad button bound to one stands for
+ * its key (the stale rule holds for each); an action that is not defined keeps its key.
+ * A player who rebinds "ui.confirm" to Space confirms menus with Space. NULL actions:
+ * back to the keys and the fixed pad buttons. The actions must outlive the UI's use.
+ * Thread: game. */
+void ear_ui_use_actions(ear_ui *ui, const ear_actions *actions, int profile);
 /* The repeat timing in force. Thread: game. */
 double ear_ui_repeat_delay_s(const ear_ui *ui);
 double ear_ui_repeat_every_s(const ear_ui *ui);
@@ -290,7 +298,9 @@ ear_result ear_ui_post(ear_ui_context *uc, const ear_ui_event *event);
 /* Keys through the raw view: pressed this frame; pressed or repeating while held (the
  * UI's repeat timing); held; this frame's typed text. A key that was held when the top
  * widget opened or resumed is none of these until it is let go and pressed again
- * (Shift, Ctrl and Alt excepted: they only modify). Thread: game. */
+ * (Shift, Ctrl and Alt excepted: they only modify). A gamepad's buttons answer for the
+ * keys widgets navigate by, under the same rules: the D-pad for the arrows, A (and Start,
+ * which does not repeat) for Enter, B for Escape. Thread: game. */
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key);
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key);
@@ -420,6 +430,13 @@ ear_result ear_ui_message(ear_ctx *ctx, const char *id, const char *title, const
  * answers with "confirmed" (item "yes" or "no", position 0 or 1); Escape posts
  * "cancelled". default_no focuses No first. Thread: game. */
 ear_result ear_ui_question(ear_ctx *ctx, const char *id, const char *question, bool default_no);
+/* The rebinding prompt: says prompt (a text key, or the text), then waits for the first
+ * key, pad button or pad axis pushed past one half (ear_actions_capture) and posts
+ * "confirmed" with the binding's text form in event->text ("key:SPACE", "pad:Y",
+ * "axis:LEFTY-"), or "cancelled" on Escape; either closes it. The game resolves what the
+ * binding means (a conflict, for instance, by ear_ui_question). EAR_E_INVALID_ARG,
+ * EAR_E_OUT_OF_MEMORY, or ear_ui_open's errors. Thread: game. */
+ear_result ear_ui_capture_binding(ear_ctx *ctx, const char *id, const char *prompt);
 
 typedef struct ear_ui_text_config {
     const char *id;    /* required (copied) */

@@ -8,7 +8,9 @@
  *   step_hz   f64       the fixed step rate it was recorded at
  *   rows      u64       number of fixed steps
  *   then per step: scene_hash u64, stage_hash u64, event count u16, and per event:
- *   type u8, key u8, text length u8, text bytes.
+ *   type u8, key u8, text length u8, text bytes. A gamepad event (types 5..9) puts its
+ *   button or axis in the key byte and three payload bytes where the text goes: the pad's
+ *   slot u8 and the value i16 (the raw axis value, or PAD_ADDED's flags).
  *
  * The writer streams rows as steps run and patches the row count when it closes, so a
  * long recording never sits in memory. The reader loads everything (a 10,000-step
@@ -117,12 +119,20 @@ void ear__replay_writer_step(ear__replay_writer *writer, uint64_t scene_hash,
     bool ok = fwrite(buf, 1, n, writer->file) == n;
     for (uint32_t i = 0; ok && i < count; i++) {
         n = 0;
-        size_t tl = events[i].type == EAR_INPUT_TEXT ? strlen(events[i].text) : 0;
-        put_u8(buf, &n, (uint8_t)events[i].type);
-        put_u8(buf, &n, (uint8_t)events[i].key);
-        put_u8(buf, &n, (uint8_t)tl);
-        memcpy(buf + n, events[i].text, tl);
-        n += tl;
+        const ear_input_event *e = &events[i];
+        put_u8(buf, &n, (uint8_t)e->type);
+        if (e->type >= EAR_INPUT_PAD_ADDED) {
+            put_u8(buf, &n, e->control);
+            put_u8(buf, &n, 3);
+            put_u8(buf, &n, e->pad);
+            put_le(buf, &n, (uint16_t)e->value, 2);
+        } else {
+            size_t tl = e->type == EAR_INPUT_TEXT ? strlen(e->text) : 0;
+            put_u8(buf, &n, (uint8_t)e->key);
+            put_u8(buf, &n, (uint8_t)tl);
+            memcpy(buf + n, e->text, tl);
+            n += tl;
+        }
         ok = fwrite(buf, 1, n, writer->file) == n;
     }
     if (!ok) {
@@ -223,8 +233,13 @@ static ear_result parse(const char *path, const uint8_t *b, size_t size, ear_rep
             if (size - at < 3) goto truncated;
             uint8_t type = b[at], key = b[at + 1], tl = b[at + 2];
             at += 3;
+            bool pad = type >= EAR_INPUT_PAD_ADDED;
+            unsigned limit = type == EAR_INPUT_PAD_AXIS ? EAR_PAD_AXIS_COUNT
+                             : pad                      ? EAR_PAD_BUTTON_COUNT
+                                                        : EAR_KEY_COUNT;
             if (tl >= EAR_INPUT_TEXT_MAX || size - at < tl || type < EAR_INPUT_KEY_DOWN ||
-                type > EAR_INPUT_FOCUS_LOST || key >= EAR_KEY_COUNT) {
+                type > EAR_INPUT_PAD_AXIS || key >= limit || (pad && tl != 3) ||
+                (pad && b[at] >= EAR_PAD_MAX)) {
                 set_error(error, error_size, "replay '%s' (version %u): bad event in step %llu",
                           path, version, (unsigned long long)r);
                 return EAR_E_FORMAT;
@@ -238,8 +253,14 @@ static ear_result parse(const char *path, const uint8_t *b, size_t size, ear_rep
             ear_input_event *e = &rp->events[rp->event_count++];
             memset(e, 0, sizeof *e);
             e->type = (ear_input_event_type)type;
-            e->key = (ear_key)key;
-            memcpy(e->text, b + at, tl);
+            if (pad) {
+                e->control = key;
+                e->pad = b[at];
+                e->value = (int16_t)(uint16_t)get_le(b + at + 1, 2);
+            } else {
+                e->key = (ear_key)key;
+                memcpy(e->text, b + at, tl);
+            }
             at += tl;
         }
         rp->row_count = r + 1;

@@ -59,6 +59,7 @@ struct ear_runner {
     ear_engine_config cfg;
     ear_time time;
     ear_input input;
+    ear_actions actions;
     ear_stage *stage;
     ear_lang *lang;
     ear_assets *assets;
@@ -207,6 +208,7 @@ ear_result ear_runner_create(const ear_engine_config *config, const ear_scene *f
     ear_time_init(&r->time);
     r->time.max_frame_s = r->cfg.max_frame_s;
     ear_input_init(&r->input);
+    ear_actions_init(&r->actions);
     ear_result res = make_parts(r);
     if (res != EAR_OK) {
         ear_runner_destroy(r);
@@ -393,6 +395,7 @@ static void fixed_step(ear_runner *r) {
     r->phase = PHASE_OTHER;
     uint64_t k = r->steps++;
     ear_input_end_step(&r->input);
+    ear_actions_end_step(&r->actions);
 
     t = top(r);
     r->last_scene_hash = t && t->hash_state ? t->hash_state(&r->ctx, t->user) : 0;
@@ -467,6 +470,7 @@ void ear_runner_frame(ear_runner *r, double now_s) {
     phase_mark("input");
     feed_replay(r);
     ear_input_begin_frame(&r->input, now_s);
+    ear_actions_update(&r->actions, &r->input);
     note_processed_events(r);
 
     /* 3. UI: the top widget (the UI module's hook) may block input and post events. */
@@ -576,6 +580,22 @@ void ear_runner_key_up(ear_runner *r, ear_key key) {
 
 void ear_runner_text(ear_runner *r, const char *utf8) {
     ear_input_text(&r->input, utf8);
+}
+
+void ear_runner_pad_added(ear_runner *r, uint8_t pad, bool can_rumble) {
+    ear_input_pad_added(&r->input, pad, can_rumble);
+}
+
+void ear_runner_pad_removed(ear_runner *r, uint8_t pad) {
+    ear_input_pad_removed(&r->input, pad);
+}
+
+void ear_runner_pad_button(ear_runner *r, uint8_t pad, ear_pad_button button, bool down) {
+    ear_input_pad_button(&r->input, pad, button, down);
+}
+
+void ear_runner_pad_axis(ear_runner *r, uint8_t pad, ear_pad_axis axis, int16_t value) {
+    ear_input_pad_axis(&r->input, pad, axis, value);
 }
 
 void ear_runner_focus_lost(ear_runner *r) {
@@ -733,6 +753,48 @@ bool ear_key_held(const ear_ctx *ctx, ear_key key) {
 
 bool ear_key_repeating(const ear_ctx *ctx, ear_key key, double delay_s, double every_s) {
     return ear_input_repeating(&ctx->r->input, key, delay_s, every_s);
+}
+
+ear_actions *ear_ctx_actions(ear_ctx *ctx) {
+    return &ctx->r->actions;
+}
+
+ear_result ear_ctx_use_profile(ear_ctx *ctx, const char *profile) {
+    int p = profile ? ear_actions_find_profile(&ctx->r->actions, profile) : -1;
+    if (profile && p < 0) {
+        ear_log(EAR_LOG_WARN, "runtime", "no input profile named '%s'", profile);
+        return EAR_E_NOT_FOUND;
+    }
+    if (p == ctx->r->actions.active) return EAR_OK;
+    return ear_actions_set_profile(&ctx->r->actions, p, &ctx->r->input);
+}
+
+bool ear_action_pressed(const ear_ctx *ctx, int action) {
+    const ear_runner *r = ctx->r;
+    return r->phase == PHASE_FIXED ? ear_actions_step_pressed(&r->actions, action)
+                                   : ear_actions_pressed(&r->actions, action);
+}
+
+bool ear_action_released(const ear_ctx *ctx, int action) {
+    const ear_runner *r = ctx->r;
+    return r->phase == PHASE_FIXED ? ear_actions_step_released(&r->actions, action)
+                                   : ear_actions_released(&r->actions, action);
+}
+
+bool ear_action_held(const ear_ctx *ctx, int action) {
+    return ear_actions_held(&ctx->r->actions, action);
+}
+
+bool ear_action_repeating(const ear_ctx *ctx, int action) {
+    return ear_actions_repeating(&ctx->r->actions, action);
+}
+
+float ear_action_value(const ear_ctx *ctx, int action) {
+    return ear_actions_value(&ctx->r->actions, action);
+}
+
+ear_result ear_pad_rumble(ear_ctx *ctx, float low, float high, uint32_t ms) {
+    return ear_input_pad_rumble(&ctx->r->input, -1, low, high, ms);
 }
 
 const char *ear_text_typed(const ear_ctx *ctx) {

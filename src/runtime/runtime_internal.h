@@ -79,5 +79,7 @@ void ear__device_detach(void *device, void *user);
 /* Queues one script event on the runner as the player's input would come (a press is a
  * down and an up in the same frame; quit closes the runner). script.c; Thread: game. */
 void ear__script_event_queue(ear_runner *runner, const ear_script_event *event);
+/* A script's axis value -1..1 as the raw value a pad reports (-32768..32767). */
+int16_t ear__axis_raw(float v);
 
 #endif

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * The headless script's text form: one event per line, "<frame> <action> [argument]".
+ * Gamepad lines drive pad slot 0: "pad_connect", "pad_disconnect", "pad_down A",
+ * "pad_up DPUP", "pad_press START", "pad_axis LEFTX -0.5" (SDL's button and axis names).
  * A parsed script owns one block of events and one block of texts (each text
  * NUL-terminated inside it), so ear_script_free frees two pointers. The events block has
  * one slot more than the events; that slot's text pointer is the texts block.
@@ -9,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,6 +103,59 @@ ear_result ear_script_parse(const char *text, ear_script *out_script, char *erro
             texts[text_used + an] = '\0';
             e->text = texts + text_used;
             text_used += an + 1;
+        } else if (word_is(w, wn, "pad_connect") || word_is(w, wn, "pad_disconnect")) {
+            e->action = word_is(w, wn, "pad_connect") ? EAR_SCRIPT_PAD_CONNECT
+                                                      : EAR_SCRIPT_PAD_DISCONNECT;
+        } else if (word_is(w, wn, "pad_down") || word_is(w, wn, "pad_up") ||
+                   word_is(w, wn, "pad_press")) {
+            e->action = word_is(w, wn, "pad_down") ? EAR_SCRIPT_PAD_DOWN
+                        : word_is(w, wn, "pad_up") ? EAR_SCRIPT_PAD_UP
+                                                   : EAR_SCRIPT_PAD_PRESS;
+            char name[32];
+            if (an == 0 || an >= sizeof name) {
+                set_error(error, error_size, "script line %zu: expected a pad button name",
+                          lineno);
+                goto fail;
+            }
+            memcpy(name, p, an);
+            name[an] = '\0';
+            e->control = ear_pad_button_from_name(name);
+            if (e->control < 0) {
+                set_error(error, error_size, "script line %zu: unknown pad button '%s'", lineno,
+                          name);
+                goto fail;
+            }
+        } else if (word_is(w, wn, "pad_axis")) {
+            e->action = EAR_SCRIPT_PAD_AXIS;
+            char arg[64], name[32];
+            double v = 0;
+            char *vend = NULL;
+            if (an == 0 || an >= sizeof arg) {
+                set_error(error, error_size, "script line %zu: expected an axis and a value",
+                          lineno);
+                goto fail;
+            }
+            memcpy(arg, p, an);
+            arg[an] = '\0';
+            char *sp = strpbrk(arg, " \t");
+            size_t nn = sp ? (size_t)(sp - arg) : an;
+            if (nn >= sizeof name) nn = sizeof name - 1;
+            memcpy(name, arg, nn);
+            name[nn] = '\0';
+            e->control = ear_pad_axis_from_name(name);
+            if (e->control < 0) {
+                set_error(error, error_size, "script line %zu: unknown pad axis '%s'", lineno,
+                          name);
+                goto fail;
+            }
+            if (sp) v = strtod(sp, &vend);
+            if (!sp || vend == sp || *skip_space(vend, arg + an) || !(v >= -1 && v <= 1)) {
+                set_error(error, error_size,
+                          "script line %zu: pad_axis %s needs a value from -1 to 1", lineno,
+                          name);
+                goto fail;
+            }
+            e->value = (float)v;
         } else if (word_is(w, wn, "focus_lost")) {
             e->action = EAR_SCRIPT_FOCUS_LOST;
         } else if (word_is(w, wn, "focus_gained")) {
@@ -109,7 +165,8 @@ ear_result ear_script_parse(const char *text, ear_script *out_script, char *erro
         } else {
             set_error(error, error_size,
                       "script line %zu: unknown action '%.*s' (down, up, press, text, "
-                      "focus_lost, focus_gained, quit)",
+                      "focus_lost, focus_gained, quit, pad_connect, pad_disconnect, pad_down, "
+                      "pad_up, pad_press, pad_axis)",
                       lineno, (int)wn, w);
             goto fail;
         }
@@ -137,7 +194,14 @@ void ear_script_free(ear_script *script) {
     script->count = 0;
 }
 
-/* The headless and the window backends both queue a script's events this way. */
+int16_t ear__axis_raw(float v) {
+    double scaled = v < 0 ? (double)v * 32768.0 : (double)v * 32767.0;
+    long n = lround(scaled);
+    return (int16_t)(n < -32768 ? -32768 : n > 32767 ? 32767 : n);
+}
+
+/* The headless backend queues a script's events this way (the window backend too, but
+ * for pad events: it moves a real SDL virtual gamepad instead). */
 void ear__script_event_queue(ear_runner *r, const ear_script_event *e) {
     switch (e->action) {
     case EAR_SCRIPT_DOWN: ear_runner_key_down(r, e->key); break;
@@ -150,5 +214,24 @@ void ear__script_event_queue(ear_runner *r, const ear_script_event *e) {
     case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(r); break;
     case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(r); break;
     case EAR_SCRIPT_QUIT: ear_runner_close(r); break;
+    case EAR_SCRIPT_PAD_CONNECT: ear_runner_pad_added(r, 0, true); break;
+    case EAR_SCRIPT_PAD_DISCONNECT: ear_runner_pad_removed(r, 0); break;
+    case EAR_SCRIPT_PAD_DOWN:
+        ear_runner_pad_button(r, 0, (ear_pad_button)e->control, true);
+        break;
+    case EAR_SCRIPT_PAD_UP:
+        ear_runner_pad_button(r, 0, (ear_pad_button)e->control, false);
+        break;
+    case EAR_SCRIPT_PAD_PRESS:
+        ear_runner_pad_button(r, 0, (ear_pad_button)e->control, true);
+        ear_runner_pad_button(r, 0, (ear_pad_button)e->control, false);
+        break;
+    case EAR_SCRIPT_PAD_AXIS:
+        ear_runner_pad_axis(r, 0, (ear_pad_axis)e->control, ear__axis_raw(e->value));
+        break;
     }
+}
+
+void ear_runner_queue_script_event(ear_runner *r, const ear_script_event *e) {
+    if (r && e) ear__script_event_queue(r, e);
 }

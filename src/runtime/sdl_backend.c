@@ -8,11 +8,21 @@
  * German keyboard is EAR_KEY_Z); everything else is physical (the scancode). The key a
  * press reported is remembered per scancode, so its release maps to the same key even
  * if the layout's answer changed in between (Shift, a layout switch).
+ *
+ * Gamepads go through SDL's GameController API: a controller that is added is opened and
+ * given the lowest free slot (0..EAR_PAD_MAX-1), its buttons and axes reach the input
+ * under SDL's standard names, its removal frees the slot. After each frame a rumble the
+ * game asked for (ear_input_pad_rumble) is passed to SDL_GameControllerRumble.
+ *
+ * A script's pad lines move a real SDL virtual gamepad here (SDL_JoystickAttachVirtualEx,
+ * type GAMECONTROLLER): "pad_connect" attaches it and SDL reports it as any pad, so a
+ * window smoke test goes through the whole SDL path.
  */
 #include "runtime_internal.h"
 
 #include <SDL2/SDL.h>
 
+#include <math.h>
 #include <string.h>
 
 ear_key ear__sdl_map_key(SDL_Keycode sym, SDL_Scancode scancode);
@@ -80,7 +90,63 @@ ear_key ear__sdl_map_key(SDL_Keycode sym, SDL_Scancode scancode) {
 typedef struct sdl_state {
     ear_runner *runner;
     ear_key pressed_as[SDL_NUM_SCANCODES];
+    SDL_GameController *pads[EAR_PAD_MAX];
+    SDL_JoystickID pad_ids[EAR_PAD_MAX];
+    SDL_Joystick *virtual_stick; /* the script's virtual gamepad, once attached */
 } sdl_state;
+
+static int pad_slot(const sdl_state *st, SDL_JoystickID id) {
+    for (int i = 0; i < EAR_PAD_MAX; i++)
+        if (st->pads[i] && st->pad_ids[i] == id) return i;
+    return -1;
+}
+
+static void pad_added(sdl_state *st, int device_index) {
+    SDL_GameController *gc = SDL_GameControllerOpen(device_index);
+    if (!gc) {
+        ear_log(EAR_LOG_WARN, "runtime", "a gamepad could not be opened: %s", SDL_GetError());
+        return;
+    }
+    SDL_JoystickID id = SDL_JoystickInstanceID(SDL_GameControllerGetJoystick(gc));
+    if (pad_slot(st, id) >= 0) { /* reported twice (at start and as an event) */
+        SDL_GameControllerClose(gc);
+        return;
+    }
+    for (int i = 0; i < EAR_PAD_MAX; i++) {
+        if (st->pads[i]) continue;
+        st->pads[i] = gc;
+        st->pad_ids[i] = id;
+        ear_runner_pad_added(st->runner, (uint8_t)i, SDL_GameControllerHasRumble(gc));
+        const char *name = SDL_GameControllerName(gc);
+        ear_log(EAR_LOG_INFO, "runtime", "gamepad %d connected: %s", i, name ? name : "?");
+        return;
+    }
+    ear_log(EAR_LOG_WARN, "runtime", "more than %d gamepads: one is ignored", EAR_PAD_MAX);
+    SDL_GameControllerClose(gc);
+}
+
+static void pad_removed(sdl_state *st, SDL_JoystickID id) {
+    int i = pad_slot(st, id);
+    if (i < 0) return;
+    SDL_GameControllerClose(st->pads[i]);
+    st->pads[i] = NULL;
+    ear_runner_pad_removed(st->runner, (uint8_t)i);
+    ear_log(EAR_LOG_INFO, "runtime", "gamepad %d disconnected", i);
+}
+
+/* Carries out the rumbles the game asked for in the frame. */
+static void pad_rumbles(sdl_state *st) {
+    ear_input *in = ear_ctx_input(ear_runner_ctx(st->runner));
+    for (int i = 0; i < EAR_PAD_MAX; i++) {
+        ear_pad *p = &in->pads[i];
+        if (!p->rumble_pending) continue;
+        p->rumble_pending = false;
+        if (!st->pads[i]) continue;
+        if (SDL_GameControllerRumble(st->pads[i], (Uint16)(p->rumble_low * 65535.0f),
+                                     (Uint16)(p->rumble_high * 65535.0f), p->rumble_ms) != 0)
+            ear_log(EAR_LOG_WARN, "runtime", "gamepad %d: no rumble: %s", i, SDL_GetError());
+    }
+}
 
 static void handle_event(sdl_state *st, const SDL_Event *e) {
     ear_runner *r = st->runner;
@@ -107,6 +173,22 @@ static void handle_event(sdl_state *st, const SDL_Event *e) {
         break;
     }
     case SDL_TEXTINPUT: ear_runner_text(r, e->text.text); break;
+    case SDL_CONTROLLERDEVICEADDED: pad_added(st, e->cdevice.which); break;
+    case SDL_CONTROLLERDEVICEREMOVED: pad_removed(st, e->cdevice.which); break;
+    case SDL_CONTROLLERBUTTONDOWN:
+    case SDL_CONTROLLERBUTTONUP: {
+        int i = pad_slot(st, e->cbutton.which);
+        if (i < 0 || e->cbutton.button >= EAR_PAD_BUTTON_COUNT) break;
+        ear_runner_pad_button(r, (uint8_t)i, (ear_pad_button)e->cbutton.button,
+                              e->type == SDL_CONTROLLERBUTTONDOWN);
+        break;
+    }
+    case SDL_CONTROLLERAXISMOTION: {
+        int i = pad_slot(st, e->caxis.which);
+        if (i < 0 || e->caxis.axis >= EAR_PAD_AXIS_COUNT) break;
+        ear_runner_pad_axis(r, (uint8_t)i, (ear_pad_axis)e->caxis.axis, e->caxis.value);
+        break;
+    }
     case SDL_WINDOWEVENT:
         switch (e->window.event) {
         case SDL_WINDOWEVENT_FOCUS_LOST:
@@ -127,18 +209,111 @@ ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *
 /* A window run may take the headless script too (a smoke test of the window mode under
  * SDL's dummy drivers): the events of frame f are queued just before it, "quit" is the
  * window's close, and cfg->frames ends the run as a close does. */
-static void queue_script_frame(ear_runner *r, const ear_engine_config *cfg, uint64_t frame) {
-    if (cfg->frames && frame >= cfg->frames) ear_runner_close(r);
-    if (!cfg->script || cfg->replay_path) return;
-    for (size_t i = 0; i < cfg->script->count; i++) {
-        const ear_script_event *e = &cfg->script->events[i];
-        if (e->frame != frame) continue;
-        ear__script_event_queue(r, e);
+static int virtual_rumble(void *user, Uint16 low, Uint16 high) {
+    (void)user;
+    (void)low;
+    (void)high;
+    return 0; /* the virtual pad has motors that go nowhere */
+}
+
+/* Detaches the virtual pad by its current device index (indices shift as devices come
+ * and go). */
+static void detach_virtual(sdl_state *st) {
+    SDL_JoystickID id = SDL_JoystickInstanceID(st->virtual_stick);
+    SDL_JoystickClose(st->virtual_stick);
+    st->virtual_stick = NULL;
+    for (int i = 0; i < SDL_NumJoysticks(); i++) {
+        if (SDL_JoystickGetDeviceInstanceID(i) == id) {
+            SDL_JoystickDetachVirtual(i);
+            return;
+        }
     }
 }
 
+/* A script's pad line on the virtual gamepad; its SDL events arrive at the next poll. */
+static void script_pad(sdl_state *st, const ear_script_event *e) {
+    if (e->action == EAR_SCRIPT_PAD_CONNECT) {
+        if (st->virtual_stick) return;
+        SDL_VirtualJoystickDesc desc;
+        SDL_zero(desc);
+        desc.version = SDL_VIRTUAL_JOYSTICK_DESC_VERSION;
+        desc.type = SDL_JOYSTICK_TYPE_GAMECONTROLLER;
+        desc.naxes = SDL_CONTROLLER_AXIS_MAX;
+        desc.nbuttons = EAR_PAD_BUTTON_COUNT;
+        desc.button_mask = (1u << EAR_PAD_BUTTON_COUNT) - 1; /* SDL's standard ones, in order */
+        desc.axis_mask = (1u << SDL_CONTROLLER_AXIS_MAX) - 1;
+        desc.name = "Earshot script gamepad";
+        desc.Rumble = virtual_rumble;
+        int index = SDL_JoystickAttachVirtualEx(&desc);
+        st->virtual_stick = index >= 0 ? SDL_JoystickOpen(index) : NULL;
+        if (!st->virtual_stick) {
+            ear_log(EAR_LOG_ERROR, "runtime", "the script's gamepad could not be attached: %s",
+                    SDL_GetError());
+            return;
+        }
+        /* A virtual trigger spans the joystick's whole range (SDL maps -32768 to a
+         * trigger at rest): let go at first. */
+        SDL_JoystickSetVirtualAxis(st->virtual_stick, SDL_CONTROLLER_AXIS_TRIGGERLEFT, -32768);
+        SDL_JoystickSetVirtualAxis(st->virtual_stick, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, -32768);
+        SDL_JoystickUpdate();
+        return;
+    }
+    if (!st->virtual_stick) {
+        ear_log(EAR_LOG_WARN, "runtime", "a script pad line before pad_connect is ignored");
+        return;
+    }
+    SDL_Joystick *j = st->virtual_stick;
+    switch (e->action) {
+    case EAR_SCRIPT_PAD_DISCONNECT: detach_virtual(st); break;
+    case EAR_SCRIPT_PAD_DOWN: SDL_JoystickSetVirtualButton(j, e->control, SDL_PRESSED); break;
+    case EAR_SCRIPT_PAD_UP: SDL_JoystickSetVirtualButton(j, e->control, SDL_RELEASED); break;
+    case EAR_SCRIPT_PAD_PRESS:
+        /* Two states between two updates would be one: the down goes out now. */
+        SDL_JoystickSetVirtualButton(j, e->control, SDL_PRESSED);
+        SDL_JoystickUpdate();
+        SDL_JoystickSetVirtualButton(j, e->control, SDL_RELEASED);
+        break;
+    case EAR_SCRIPT_PAD_AXIS: {
+        int16_t raw = ear__axis_raw(e->value);
+        if (e->control >= EAR_PAD_LEFT_TRIGGER) /* 0..1 over the whole range, as above */
+            raw = (int16_t)((long)lround((double)(e->value < 0 ? 0 : e->value) * 65535.0) -
+                            32768);
+        SDL_JoystickSetVirtualAxis(j, e->control, raw);
+        break;
+    }
+    default: break;
+    }
+    SDL_JoystickUpdate();
+}
+
+static bool is_pad_line(ear_script_action a) {
+    return a >= EAR_SCRIPT_PAD_CONNECT && a <= EAR_SCRIPT_PAD_AXIS;
+}
+
+static void queue_script_frame(sdl_state *st, ear_runner *r, const ear_engine_config *cfg,
+                               uint64_t frame) {
+    if (cfg->frames && frame >= cfg->frames) ear_runner_close(r);
+    if (!cfg->script || cfg->replay_path) return;
+    bool pads = false;
+    for (size_t i = 0; i < cfg->script->count; i++) {
+        const ear_script_event *e = &cfg->script->events[i];
+        if (e->frame != frame) continue;
+        if (is_pad_line(e->action)) {
+            script_pad(st, e);
+            pads = true;
+        } else {
+            ear__script_event_queue(r, e);
+        }
+    }
+    if (!pads) return;
+    /* The virtual pad's events belong to this frame, as a key line's do. */
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) handle_event(st, &ev);
+}
+
 ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *stage) {
-    const Uint32 systems = SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER;
+    const Uint32 systems =
+        SDL_INIT_VIDEO | SDL_INIT_EVENTS | SDL_INIT_TIMER | SDL_INIT_GAMECONTROLLER;
     if (SDL_InitSubSystem(systems) != 0) {
         ear_log(EAR_LOG_ERROR, "runtime", "SDL2 could not start: %s", SDL_GetError());
         return EAR_E_UNSUPPORTED;
@@ -179,14 +354,18 @@ ear_result ear__run_sdl(ear_runner *r, const ear_engine_config *cfg, ear_stage *
         double now = ear_now_s();
         double due = ear_runner_frames(r) ? ear_runner_next_frame_s(r) : now;
         if (now >= due) {
-            queue_script_frame(r, cfg, ear_runner_frames(r));
+            queue_script_frame(st, r, cfg, ear_runner_frames(r));
             ear_runner_frame(r, now);
+            pad_rumbles(st);
         } else {
             double wait_ms = (due - now) * 1000.0;
             /* Sleep most of the wait, leaving a millisecond for the scheduler's slack. */
             if (wait_ms > 1.5) SDL_Delay((Uint32)(wait_ms - 1.0));
         }
     }
+    for (int i = 0; i < EAR_PAD_MAX; i++)
+        if (st->pads[i]) SDL_GameControllerClose(st->pads[i]);
+    if (st->virtual_stick) detach_virtual(st);
     SDL_free(st);
     SDL_StopTextInput();
     SDL_DestroyWindow(window);

@@ -859,3 +859,51 @@ ear_result ear_ui_question(ear_ctx *ctx, const char *id, const char *question,
     m->focus = default_no ? 1 : 0;
     return ear_ui_open_menu(ctx, m);
 }
+
+/* ---- Capturing a binding ---------------------------------------------------------------- */
+
+typedef struct capture {
+    char prompt[EAR_UI_TEXT_MAX];
+} capture;
+
+static void capture_open(ear_ui_context *uc, void *self) {
+    capture *c = self;
+    ear_ui_play(uc, EAR_UI_SOUND_OPEN);
+    ear_ui_say(uc, ear_ui_tr(uc, c->prompt));
+}
+
+/* Escape cancels; the first other key, pad button or axis pushed past one half is the
+ * answer (a control already held as the prompt opened is not new: only presses count). */
+static void capture_update(ear_ui_context *uc, void *self, ear_ui_status *st) {
+    (void)self;
+    if (ear_input_raw_pressed(uc->input, EAR_KEY_ESCAPE)) {
+        ear_ui_post(uc, &(ear_ui_event){.kind = EAR_UI_CANCELLED, .position = -1});
+        st->kind = EAR_UI_STATUS_CLOSE;
+        return;
+    }
+    ear_binding b;
+    if (!ear_actions_capture(uc->input, &b)) return;
+    char text[EAR_BINDING_TEXT_MAX];
+    ear_binding_format(b, text, sizeof text);
+    ear_ui_post(uc, &(ear_ui_event){.kind = EAR_UI_CONFIRMED, .position = -1, .text = text});
+    st->kind = EAR_UI_STATUS_CLOSE;
+}
+
+static void capture_destroy(void *self) {
+    free(self);
+}
+
+ear_result ear_ui_capture_binding(ear_ctx *ctx, const char *id, const char *prompt) {
+    if (!id || !prompt) return EAR_E_INVALID_ARG;
+    capture *c = calloc(1, sizeof *c);
+    if (!c) return EAR_E_OUT_OF_MEMORY;
+    ear__ui_copy(c->prompt, sizeof c->prompt, prompt);
+    ear_ui_widget w = {0};
+    ear__ui_copy(w.id, sizeof w.id, id);
+    w.self = c;
+    w.open = capture_open;
+    w.update = capture_update;
+    w.resume = NULL;
+    w.destroy = capture_destroy;
+    return ear_ui_open(ctx, &w);
+}

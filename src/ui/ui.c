@@ -386,10 +386,39 @@ static bool stale_key(const ear_ui_context *uc, ear_key key) {
     return uc->ui && (unsigned)key < EAR_KEY_COUNT && uc->ui->stale[key];
 }
 
-/* Called as the top widget opens or resumes: every key held now is stale for it. */
+/* A gamepad works every widget: its buttons stand for the keys widgets read (the D-pad
+ * for the arrows, A and Start for Enter, B for Escape). */
+static ear_pad_button pad_for_key(ear_key key) {
+    switch (key) {
+    case EAR_KEY_UP: return EAR_PAD_DPAD_UP;
+    case EAR_KEY_DOWN: return EAR_PAD_DPAD_DOWN;
+    case EAR_KEY_LEFT: return EAR_PAD_DPAD_LEFT;
+    case EAR_KEY_RIGHT: return EAR_PAD_DPAD_RIGHT;
+    case EAR_KEY_ENTER: return EAR_PAD_A;
+    case EAR_KEY_ESCAPE: return EAR_PAD_B;
+    default: return EAR_PAD_BUTTON_COUNT;
+    }
+}
+
+/* Called as the top widget opens or resumes: every key (and pad button) held now is
+ * stale for it. */
 static void mark_held_stale(ear_ui *ui, const ear_input *input) {
     for (int k = 0; k < EAR_KEY_COUNT; k++)
         ui->stale[k] = input && !is_modifier(k) && ear_input_raw_held(input, (ear_key)k);
+    for (int b = 0; b < EAR_PAD_BUTTON_COUNT; b++)
+        ui->stale_pad[b] = input && ear_input_raw_pad_held(input, -1, (ear_pad_button)b);
+}
+
+static bool pad_live(const ear_ui_context *uc, ear_pad_button b) {
+    return b < EAR_PAD_BUTTON_COUNT && !(uc->ui && uc->ui->stale_pad[b]);
+}
+
+static bool pad_pressed(const ear_ui_context *uc, ear_key key) {
+    ear_pad_button b = pad_for_key(key);
+    if (key == EAR_KEY_ENTER && pad_live(uc, EAR_PAD_START) &&
+        ear_input_raw_pad_pressed(uc->input, -1, EAR_PAD_START))
+        return true;
+    return pad_live(uc, b) && ear_input_raw_pad_pressed(uc->input, -1, b);
 }
 
 /* At each update: a stale key that was let go (or let go and pressed again within the
@@ -399,20 +428,86 @@ static void refresh_stale(ear_ui *ui, const ear_input *input) {
         if (ui->stale[k] && (!input || !ear_input_raw_held(input, (ear_key)k) ||
                              ear_input_raw_pressed(input, (ear_key)k)))
             ui->stale[k] = false;
+    for (int b = 0; b < EAR_PAD_BUTTON_COUNT; b++)
+        if (ui->stale_pad[b] &&
+            (!input || !ear_input_raw_pad_held(input, -1, (ear_pad_button)b) ||
+             ear_input_raw_pad_pressed(input, -1, (ear_pad_button)b)))
+            ui->stale_pad[b] = false;
+}
+
+void ear_ui_use_actions(ear_ui *ui, const ear_actions *actions, int profile) {
+    if (!ui) return;
+    ui->actions = actions;
+    ui->actions_profile = profile;
+}
+
+/* The navigation action standing for key, or -1 (no actions, not a navigation key, or
+ * the game did not define that one). */
+static int nav_action(const ear_ui_context *uc, ear_key key) {
+    if (!uc->ui || !uc->ui->actions) return -1;
+    const char *name = key == EAR_KEY_UP       ? "ui.up"
+                       : key == EAR_KEY_DOWN   ? "ui.down"
+                       : key == EAR_KEY_LEFT   ? "ui.left"
+                       : key == EAR_KEY_RIGHT  ? "ui.right"
+                       : key == EAR_KEY_ENTER  ? "ui.confirm"
+                       : key == EAR_KEY_ESCAPE ? "ui.back"
+                                               : NULL;
+    return name ? ear_actions_find(uc->ui->actions, name) : -1;
+}
+
+typedef enum nav_query { NAV_PRESSED, NAV_REPEATING, NAV_HELD } nav_query;
+
+/* Whether a binding of the navigation action answers the query. */
+static bool nav_binding(const ear_ui_context *uc, int action, nav_query q) {
+    const ear_actions *a = uc->ui->actions;
+    int p = uc->ui->actions_profile;
+    double delay = uc->ui->cfg.repeat_delay_s, every = uc->ui->cfg.repeat_every_s;
+    for (uint32_t i = 0; i < ear_actions_binding_count(a, p, action); i++) {
+        ear_binding b = ear_actions_binding_at(a, p, action, i);
+        if (b.kind == EAR_BIND_KEY && !stale_key(uc, (ear_key)b.code)) {
+            ear_key k = (ear_key)b.code;
+            if (q == NAV_PRESSED ? ear_input_raw_pressed(uc->input, k)
+                : q == NAV_HELD  ? ear_input_raw_held(uc->input, k)
+                                 : ear_input_raw_repeating(uc->input, k, delay, every))
+                return true;
+        } else if (b.kind == EAR_BIND_PAD_BUTTON && pad_live(uc, (ear_pad_button)b.code)) {
+            ear_pad_button pb = (ear_pad_button)b.code;
+            if (q == NAV_PRESSED ? ear_input_raw_pad_pressed(uc->input, -1, pb)
+                : q == NAV_HELD  ? ear_input_raw_pad_held(uc->input, -1, pb)
+                                 : ear_input_raw_pad_repeating(uc->input, -1, pb, delay, every))
+                return true;
+        }
+    }
+    return false;
 }
 
 bool ear_ui_key_pressed(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input && !stale_key(uc, key) && ear_input_raw_pressed(uc->input, key);
+    if (!uc || !uc->input) return false;
+    int nav = nav_action(uc, key);
+    if (nav >= 0) return nav_binding(uc, nav, NAV_PRESSED);
+    return (!stale_key(uc, key) && ear_input_raw_pressed(uc->input, key)) ||
+           pad_pressed(uc, key);
 }
 
 bool ear_ui_key_repeating(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input && !stale_key(uc, key) &&
-           ear_input_raw_repeating(uc->input, key, uc->ui->cfg.repeat_delay_s,
-                                   uc->ui->cfg.repeat_every_s);
+    if (!uc || !uc->input) return false;
+    int nav = nav_action(uc, key);
+    if (nav >= 0) return nav_binding(uc, nav, NAV_REPEATING);
+    double delay = uc->ui->cfg.repeat_delay_s, every = uc->ui->cfg.repeat_every_s;
+    if (!stale_key(uc, key) && ear_input_raw_repeating(uc->input, key, delay, every))
+        return true;
+    if (key == EAR_KEY_ENTER) return pad_pressed(uc, key); /* confirming does not repeat */
+    ear_pad_button b = pad_for_key(key);
+    return pad_live(uc, b) && ear_input_raw_pad_repeating(uc->input, -1, b, delay, every);
 }
 
 bool ear_ui_key_held(ear_ui_context *uc, ear_key key) {
-    return uc && uc->input && !stale_key(uc, key) && ear_input_raw_held(uc->input, key);
+    if (!uc || !uc->input) return false;
+    int nav = nav_action(uc, key);
+    if (nav >= 0) return nav_binding(uc, nav, NAV_HELD);
+    if (!stale_key(uc, key) && ear_input_raw_held(uc->input, key)) return true;
+    ear_pad_button b = pad_for_key(key);
+    return pad_live(uc, b) && ear_input_raw_pad_held(uc->input, -1, b);
 }
 
 const char *ear_ui_text_typed(ear_ui_context *uc) {

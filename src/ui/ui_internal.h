@@ -35,6 +35,9 @@ typedef struct ear__ui_custom {
 
 struct ear_ui {
     ear_ui_config cfg;
+    /* ear_ui_use_actions: navigation from these actions' bindings in this profile */
+    const ear_actions *actions;
+    int actions_profile;
     /* The UI's own set: a name per slot, "" for silence, unset slots flagged. */
     char names[EAR_UI_SOUND_COUNT][EAR_SOUND_NAME_MAX];
     bool name_set[EAR_UI_SOUND_COUNT];
@@ -58,6 +61,7 @@ struct ear_ui {
      * they are let go (or pressed again), so a key held from the game (Up while walking
      * onto the goal) neither repeats in the menu that opens nor activates anything. */
     bool stale[EAR_KEY_COUNT];
+    bool stale_pad[EAR_PAD_BUTTON_COUNT]; /* the same rule for the pad's buttons */
     /* Set during an update. */
     ear_ctx *ctx;
 };

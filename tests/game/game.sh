@@ -57,15 +57,15 @@ S
 "$GAME" --headless --script menu.script --save s.save --speech-log en.log >en.out 2>&1
 for line in "0.02	Main menu, menu	cut 0.07/1.25" "0.08	Play, button, 1 of 5	cut 0.00/1.80" "0.08	Choose a level, submenu, 2 of 5	cut 0.08/2.45" \
     "0.17	Settings, submenu, 3 of 5	cut 0.10/2.29" "0.27	Settings, menu	cut 0.23/1.18" \
-    "0.50	Master volume, slider, 100 percent, 1 of 11	cut 0.00/3.65" "0.50	Music volume, slider, 60 percent, 2 of 11	cut 0.08/3.61" \
+    "0.50	Master volume, slider, 100 percent, 1 of 12	cut 0.00/3.72" "0.50	Music volume, slider, 60 percent, 2 of 12	cut 0.08/3.60" \
     "0.58	70 percent	cut 0.10/1.00" "1.00	Level 1: the garden. Follow the bell. Find two sparkles, then the beacon.	cut 2.35/5.16" \
-    "3.35	Paused, menu	cut 0.48/1.04" "3.83	Resume, button, 1 of 5	cut 0.00/1.98"; do
+    "3.35	Paused, menu	cut 0.48/1.05" "3.83	Resume, button, 1 of 5	cut 0.00/1.98"; do
     check "English: $line" has_line en.log "$line"
 done
 # 3. The save kept the music volume (70); German this time.
 "$GAME" --headless --script menu.script --save s.save --lang de --speech-log de.log >de.out 2>&1
 for line in "0.02	Hauptmenü, Menü	cut 0.07/1.29" "0.08	Spielen, Schalter, 1 von 5	cut 0.00/2.08" "0.27	Einstellungen, Menü	cut 0.23/1.26" \
-    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 11	cut 0.08/4.27" "0.58	80 Prozent	cut 0.10/0.99" \
+    "0.50	Musiklautstärke, Schieberegler, 70 Prozent, 2 von 12	cut 0.08/4.47" "0.58	80 Prozent	cut 0.10/0.99" \
     "3.35	Pause, Menü	cut 0.48/0.96"; do
     check "German: $line" has_line de.log "$line"
 done
@@ -84,7 +84,7 @@ if [ -n "$KILLER" ]; then
         awk '{ exit !($1 > 40 && $2 == int($1 / 2)) }' kill.note
     check "the save from before is intact" cmp -s k.save k.before
     "$GAME" --headless --script menu.script --save k.save --speech-log kill.log >/dev/null 2>&1
-    check "the next run loads it (music 70)" said kill.log "0.50	Music volume, slider, 70 percent, 2 of 11"
+    check "the next run loads it (music 70)" said kill.log "0.50	Music volume, slider, 70 percent, 2 of 12"
     check "and says nothing of damage" sh -c "! grep -q 'damaged' kill.log"
 fi
 
@@ -96,7 +96,7 @@ printf "\\$(printf '%03o' $((b ^ 255)))" | dd of=s.save bs=1 seek=40 conv=notrun
 "$GAME" --headless --script menu.script --save s.save --speech-log broken.log >/dev/null 2>&1
 check "tampered save becomes .broken" test -f s.save.broken
 check "tampered save is said" grep -q 'The save file was damaged and has been set aside. The game starts from the defaults.' broken.log
-check "defaults after the tampered save" grep -qF "Music volume, slider, 60 percent, 2 of 11" broken.log
+check "defaults after the tampered save" grep -qF "Music volume, slider, 60 percent, 2 of 12" broken.log
 
 # 5. A recorded autoplay replays to the same state and audio hash at every step.
 "$GAME" --autoplay --level 1 --record run.rep >rec.out 2>&1

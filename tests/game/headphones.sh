@@ -28,9 +28,9 @@ cat >hp.script <<'S'
 S
 "$GAME" --headless --script hp.script --save hp.save --speech-log en.log >en.out 2>&1
 check "exits 0" test $? -eq 0
-for line in "0.50	Master volume, slider, 100 percent, 1 of 11	cut 0.00/3.65" \
-    "0.83	Language, combo box, English, 6 of 11	cut 0.08/3.27" \
-    "0.92	Headphones (3D sound), check box, not checked, 7 of 11	cut 0.08/4.23" \
+for line in "0.50	Master volume, slider, 100 percent, 1 of 12	cut 0.00/3.72" \
+    "0.83	Language, combo box, English, 6 of 12	cut 0.08/3.34" \
+    "0.92	Headphones (3D sound), check box, not checked, 7 of 12	cut 0.08/4.25" \
     "1.00	checked	cut 0.18/0.42" "1.18	Settings, submenu, 3 of 5	cut 0.15/2.29"; do
     check "English: $line" has_line en.log "$line"
 done
@@ -49,7 +49,7 @@ check "a missing set: exits 0" test $? -eq 0
 check "a missing set is said (cut by the first key)" grep -qE "^0\.00	3D sound unavailable: cannot load '$DIR/none\.sofa': no such file\. Sounds are panned\.	cut 0\.08/[0-9]+\.[0-9]{2}$" miss.log
 # (after the folder's name was said, espeak-ng's lengths may differ by a few ms: the
 # whole length is not compared)
-check "the save kept it on" grep -qE '^0\.92	Headphones \(3D sound\), check box, checked, 7 of 11	cut 0\.08/4\.[0-9]{2}$' miss.log
+check "the save kept it on" grep -qE '^0\.92	Headphones \(3D sound\), check box, checked, 7 of 12	cut 0\.08/4\.[0-9]{2}$' miss.log
 check "the game went on" grep -qE '^1\.00	not checked	cut 0\.18/0\.6[0-9]$' miss.log
 check "a missing set: panned" grep -qx 'spatializer: pan loaded=no directions=0 taps=0 source=-' miss.out
 
@@ -59,7 +59,7 @@ printf 'not a SOFA file\n' >bad.sofa
     --speech-log de.log >de.out 2>&1
 check "German: exits 0" test $? -eq 0
 check "German: the option" has_line de.log \
-    "0.92	Kopfhörer (3D-Klang), Kontrollkästchen, nicht aktiviert, 7 von 11	cut 0.08/4.77"
+    "0.92	Kopfhörer (3D-Klang), Kontrollkästchen, nicht aktiviert, 7 von 12	cut 0.08/5.02"
 # (queued after the check box's answer, then dropped by the script's Escape: the player
 # asked; tests/game/heard.sh waits for it)
 check "German: a bad set is said when turned on" \

@@ -37,8 +37,8 @@ keys 600 600 DOWN DOWN ENTER DOWN DOWN DOWN DOWN LEFT LEFT LEFT LEFT LEFT LEFT L
     LEFT LEFT ESCAPE >rate.script
 "$GAME" --headless --script rate.script --save slow.save --speech-log settings.log >/dev/null 2>&1
 all_heard settings.log "settings"
-for line in "Main menu, menu" "Settings, menu" "Master volume, slider, 100 percent, 1 of 11" \
-    "Speech rate, slider, 0, 5 of 11" "-100" "Settings, submenu, 3 of 5"; do
+for line in "Main menu, menu" "Settings, menu" "Master volume, slider, 100 percent, 1 of 12" \
+    "Speech rate, slider, 0, 5 of 12" "-100" "Settings, submenu, 3 of 5"; do
     check "settings: $line" heard settings.log "$line"
 done
 

@@ -102,7 +102,7 @@ check "Down held 2 s: 20 moves (delay 0.5 s, then every 0.08 s)" \
   for i in 0 1 2 3 4 5 6; do echo "$((30 + i * 5)) press DOWN"; done
   printf '70 press RIGHT\n75 press RIGHT\n80 press RIGHT\n90 press ESCAPE\n120 quit\n'; } >repeat.script
 "$GAME" --headless --script repeat.script --save repeat.save --speech-log repeat.log >/dev/null 2>&1
-for line in "1.00	Key repeat delay, slider, 0.5 seconds, 8 of 11" "1.33	0.8 seconds"; do
+for line in "1.00	Key repeat delay, slider, 0.5 seconds, 8 of 12" "1.33	0.8 seconds"; do
     check "key repeat setting: $line" said repeat.log "$line"
 done
 "$GAME" --headless --script hold.script --save repeat.save --speech-log hold8.log >/dev/null 2>&1
@@ -111,7 +111,7 @@ check "the first repeat 0.8 s after the press" \
     test "$(sed -n '3,4p' hold8.log | cut -f1 | tr '\n' ' ')" = "0.33 1.13 "
 "$GAME" --headless --script repeat.script --save repeat.save --lang de --speech-log repeatde.log >/dev/null 2>&1
 check "German: Tastenwiederholung nach, 0,8 Sekunden" \
-    said repeatde.log "1.00	Tastenwiederholung nach, Schieberegler, 0,8 Sekunden, 8 von 11"
+    said repeatde.log "1.00	Tastenwiederholung nach, Schieberegler, 0,8 Sekunden, 8 von 12"
 # Quit asks "Quit the game?" (No first): from the pause menu (the level would be lost) No
 # goes back to it, Yes quits (the run ends at frame 70); Escape in the main menu asks too,
 # and Escape on the question goes back.

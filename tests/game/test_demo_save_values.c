@@ -95,7 +95,7 @@ TEST(a_huge_master_volume_plays_and_is_said_as_100_percent) {
     ASSERT_NEAR(sfx.volume, 1.0f, 1e-6f);   /* NaN: the default, 100 percent */
     ASSERT_NEAR(music.volume, 0.0f, 1e-6f); /* -5: the least, 0 percent */
     /* (no HRTF loader here: no Headphones item, ten in all) */
-    ASSERT_TRUE(said(&r, "Master volume, slider, 100 percent, 1 of 10"));
+    ASSERT_TRUE(said(&r, "Master volume, slider, 100 percent, 1 of 11"));
 }
 
 TEST(values_within_the_range_are_kept) {
@@ -105,7 +105,7 @@ TEST(values_within_the_range_are_kept) {
                               &music));
     ASSERT_NEAR(master.volume, 0.4f, 1e-6f);
     ASSERT_NEAR(sfx.volume, 0.7f, 1e-6f);
-    ASSERT_TRUE(said(&r, "Master volume, slider, 40 percent, 1 of 10"));
+    ASSERT_TRUE(said(&r, "Master volume, slider, 40 percent, 1 of 11"));
 }
 
 TEST_MAIN(TEST_ENTRY(a_huge_master_volume_plays_and_is_said_as_100_percent),

@@ -211,7 +211,7 @@ static void pauser_update(ear_ctx *ctx, void *user) {
 TEST(replay_that_takes_no_step_stops_as_stalled) {
     char path[] = "/tmp/earshot-stall-XXXXXX";
     temp_path(path);
-    ear_script_event ev[] = {{30, EAR_SCRIPT_PRESS, EAR_KEY_R, NULL}};
+    ear_script_event ev[] = {{.frame = 30, .action = EAR_SCRIPT_PRESS, .key = EAR_KEY_R}};
     ear_script script = {ev, 1};
     static pauser rec, rep;
     memset(&rec, 0, sizeof rec);

@@ -299,7 +299,179 @@ TEST(sdl2_backend_takes_the_script_and_the_frame_count) {
     ear_script_free(&script);
 }
 
-TEST_MAIN(TEST_ENTRY(sdl2_backend_takes_the_script_and_the_frame_count),
+/* ---- Gamepads through SDL's GameController API, on SDL's virtual joysticks ------------- */
+
+typedef struct pad_probe {
+    SDL_Joystick *stick;
+    int device;
+    uint64_t attached_at, connected_at, pressed_at, held_at, released_at, moved_at, rumbled_at,
+        unplugged_at, disconnected_at;
+    bool can_rumble, held_after_unplug;
+    float left_x, trigger;
+    int rumbles;
+    Uint16 rumble_low, rumble_high;
+} pad_probe;
+
+static pad_probe *the_pad;
+
+static int probe_rumble(void *user, Uint16 low, Uint16 high) {
+    pad_probe *p = user;
+    if (low || high) {
+        p->rumbles++;
+        p->rumble_low = low;
+        p->rumble_high = high;
+    }
+    return 0;
+}
+
+static void pad_update(ear_ctx *ctx, void *user) {
+    pad_probe *p = user;
+    uint64_t f = ear_ctx_frame(ctx);
+    ear_input *in = ear_ctx_input(ctx);
+    if (f == 2) {
+        SDL_VirtualJoystickDesc desc;
+        SDL_zero(desc);
+        desc.version = SDL_VIRTUAL_JOYSTICK_DESC_VERSION;
+        desc.type = SDL_JOYSTICK_TYPE_GAMECONTROLLER;
+        desc.naxes = SDL_CONTROLLER_AXIS_MAX;
+        desc.nbuttons = SDL_CONTROLLER_BUTTON_DPAD_RIGHT + 1;
+        desc.button_mask = (1u << desc.nbuttons) - 1; /* the standard buttons, in order */
+        desc.axis_mask = (1u << desc.naxes) - 1;
+        desc.name = "test pad";
+        desc.userdata = p;
+        desc.Rumble = probe_rumble;
+        p->device = SDL_JoystickAttachVirtualEx(&desc);
+        p->stick = p->device >= 0 ? SDL_JoystickOpen(p->device) : NULL;
+        p->attached_at = f;
+    }
+    if (!p->connected_at && ear_input_pad_connected_now(in, 0)) {
+        p->connected_at = f;
+        p->can_rumble = in->pads[0].can_rumble;
+        SDL_JoystickSetVirtualButton(p->stick, SDL_CONTROLLER_BUTTON_A, SDL_PRESSED);
+    }
+    if (!p->pressed_at && ear_input_pad_pressed(in, 0, EAR_PAD_A)) {
+        p->pressed_at = f;
+        SDL_JoystickSetVirtualAxis(p->stick, SDL_CONTROLLER_AXIS_LEFTX, -32768);
+        SDL_JoystickSetVirtualAxis(p->stick, SDL_CONTROLLER_AXIS_TRIGGERRIGHT, 32767);
+    }
+    if (p->pressed_at && f == p->pressed_at + 1 && ear_input_pad_held(in, 0, EAR_PAD_A))
+        p->held_at = f;
+    if (!p->moved_at && ear_input_pad_axis_value(in, 0, EAR_PAD_LEFT_X) < -0.99f) {
+        p->moved_at = f;
+        p->left_x = ear_input_pad_axis_value(in, 0, EAR_PAD_LEFT_X);
+        p->trigger = ear_input_pad_axis_value(in, 0, EAR_PAD_RIGHT_TRIGGER);
+        SDL_JoystickSetVirtualButton(p->stick, SDL_CONTROLLER_BUTTON_A, SDL_RELEASED);
+        ear_pad_rumble(ctx, 1.0f, 0.5f, 200);
+        p->rumbled_at = f;
+    }
+    if (!p->released_at && ear_input_pad_released(in, 0, EAR_PAD_A)) {
+        p->released_at = f;
+        /* Held down again, then unplugged: the unplugging releases it. */
+        SDL_JoystickSetVirtualButton(p->stick, SDL_CONTROLLER_BUTTON_B, SDL_PRESSED);
+    }
+    if (p->released_at && !p->unplugged_at && ear_input_pad_held(in, 0, EAR_PAD_B)) {
+        SDL_JoystickClose(p->stick);
+        p->stick = NULL;
+        SDL_JoystickDetachVirtual(p->device);
+        p->unplugged_at = f;
+    }
+    if (!p->disconnected_at && ear_input_pad_disconnected_now(in, 0)) {
+        p->disconnected_at = f;
+        p->held_after_unplug = ear_input_pad_held(in, 0, EAR_PAD_B);
+        ear_quit(ctx);
+    }
+    if (f > 60) ear_quit(ctx); /* never reached when the pad works */
+}
+
+/* A virtual gamepad plugged in mid-game is opened and reported; its button, stick and
+ * trigger reach the input each in the frame after SDL reports them; a rumble the game
+ * asks for reaches the pad's motors; unplugging it mid-game releases what it held. */
+TEST(sdl2_backend_reads_a_virtual_gamepad_plugged_in_mid_game) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    /* The dummy driver's window never has keyboard focus, and SDL drops pad events of an
+     * unfocused window unless told to keep them. */
+    setenv("SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS", "1", 1);
+    static pad_probe p;
+    memset(&p, 0, sizeof p);
+    the_pad = &p;
+    ear_engine_config cfg = ear_engine_config_default("pads");
+    cfg.frame_hz = 240;
+    cfg.speech.log_only = true;
+    cfg.mute = true;
+    ear_scene scene = {.update = pad_update, .user = &p};
+    ASSERT_OK(ear_engine_run(&cfg, &scene));
+    ASSERT_GE(p.device, 0);
+    ASSERT_EQ(p.connected_at, 3);
+    ASSERT_TRUE(p.can_rumble);
+    ASSERT_EQ(p.pressed_at, 4);
+    ASSERT_EQ(p.held_at, 5);
+    ASSERT_EQ(p.moved_at, 5);
+    ASSERT_NEAR(p.left_x, -1, 1e-6);
+    ASSERT_NEAR(p.trigger, 1, 1e-6);
+    ASSERT_EQ(p.released_at, 6);
+    ASSERT_EQ(p.rumbles, 1);
+    ASSERT_EQ(p.rumble_low, 65535);
+    ASSERT_EQ(p.rumble_high, 32767);
+    ASSERT_EQ(p.unplugged_at, 7);
+    ASSERT_EQ(p.disconnected_at, 8);
+    ASSERT_FALSE(p.held_after_unplug);
+}
+
+typedef struct script_pad_probe {
+    uint64_t connected, pressed, released, up_at, disconnected;
+    float up, trigger_at_rest, trigger_pulled;
+} script_pad_probe;
+
+static void script_pad_update(ear_ctx *ctx, void *user) {
+    script_pad_probe *p = user;
+    uint64_t f = ear_ctx_frame(ctx);
+    ear_input *in = ear_ctx_input(ctx);
+    if (ear_input_pad_connected_now(in, 0)) p->connected = f;
+    if (ear_input_pad_pressed(in, 0, EAR_PAD_START)) p->pressed = f;
+    if (ear_input_pad_released(in, 0, EAR_PAD_START)) p->released = f;
+    if (!p->up_at && ear_input_pad_axis_value(in, 0, EAR_PAD_LEFT_Y) < 0) {
+        p->up_at = f;
+        p->up = ear_input_pad_axis_value(in, 0, EAR_PAD_LEFT_Y);
+    }
+    if (ear_input_pad_disconnected_now(in, 0)) p->disconnected = f;
+    if (f == 3) p->trigger_at_rest = ear_input_pad_axis_value(in, 0, EAR_PAD_RIGHT_TRIGGER);
+    if (f == 7) p->trigger_pulled = ear_input_pad_axis_value(in, 0, EAR_PAD_RIGHT_TRIGGER);
+}
+
+/* In a window run the script's pad lines move a real SDL virtual gamepad, and each line
+ * is seen in its own frame, as key lines are. */
+TEST(sdl2_backend_script_pad_lines_drive_a_virtual_gamepad) {
+    setenv("SDL_VIDEODRIVER", "dummy", 1);
+    setenv("SDL_JOYSTICK_ALLOW_BACKGROUND_EVENTS", "1", 1); /* as above */
+    ear_script script = {0};
+    ASSERT_OK(
+        ear_script_parse("2 pad_connect\n4 pad_down START\n6 pad_up START\n"
+                         "6 pad_axis LEFTY -1\n7 pad_axis RIGHTTRIGGER 1\n8 pad_disconnect\n"
+                         "10 quit\n",
+                         &script, NULL, 0));
+    static script_pad_probe p;
+    memset(&p, 0, sizeof p);
+    ear_engine_config cfg = ear_engine_config_default("script pads");
+    cfg.frame_hz = 240;
+    cfg.speech.log_only = true;
+    cfg.mute = true;
+    cfg.script = &script;
+    ear_scene scene = {.update = script_pad_update, .user = &p};
+    ASSERT_OK(ear_engine_run(&cfg, &scene));
+    ear_script_free(&script);
+    ASSERT_EQ(p.connected, 2);
+    ASSERT_EQ(p.pressed, 4);
+    ASSERT_EQ(p.released, 6);
+    ASSERT_EQ(p.up_at, 6);
+    ASSERT_NEAR(p.up, -1, 1e-6);
+    ASSERT_NEAR(p.trigger_at_rest, 0, 0);
+    ASSERT_NEAR(p.trigger_pulled, 1, 1e-6);
+    ASSERT_EQ(p.disconnected, 8);
+}
+
+TEST_MAIN(TEST_ENTRY(sdl2_backend_reads_a_virtual_gamepad_plugged_in_mid_game),
+          TEST_ENTRY(sdl2_backend_script_pad_lines_drive_a_virtual_gamepad),
+          TEST_ENTRY(sdl2_backend_takes_the_script_and_the_frame_count),
           TEST_ENTRY(sdl2_backend_maps_injected_events),
           TEST_ENTRY(default_hooks_play_the_stage_on_the_sound_card),
           TEST_ENTRY(sdl2_backend_attaches_audio_through_the_hook_unless_muted),

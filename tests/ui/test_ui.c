@@ -1194,7 +1194,86 @@ TEST(headless_script_types_and_submits_in_one_frame) {
     ear_script_free(&script);
 }
 
-TEST_MAIN(TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
+static void pad_press(harness *h, ear_pad_button b) {
+    ear_runner_pad_button(h->r, 0, b, true);
+    ear_runner_pad_button(h->r, 0, b, false);
+    h_frame(h);
+}
+
+/* A gamepad works menus: the D-pad moves (and repeats when held), A chooses; a button
+ * held as a widget opens is stale until let go, as a key is. */
+TEST(a_gamepad_works_menus_by_the_dpad_and_a) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    ear_runner_pad_added(h.r, 0, false);
+    ear_runner_pad_button(h.r, 0, EAR_PAD_DPAD_DOWN, true); /* held from the game */
+    h_frames(&h, 10);
+    ASSERT_OK(ear_ui_open_menu(h.ctx, numbered_menu("m", 12)));
+    h_frames(&h, 60);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 0);
+    ear_runner_pad_button(h.r, 0, EAR_PAD_DPAD_DOWN, false);
+    h_frame(&h);
+    pad_press(&h, EAR_PAD_DPAD_DOWN);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 1);
+    ASSERT_STR_EQ(h_said(&h, 0), "i1, button, 2 of 12");
+    /* Held for 60 frames: the press, then repeats at 0.5, 0.58 ... 0.98 s: 8 moves. */
+    ear_runner_pad_button(h.r, 0, EAR_PAD_DPAD_DOWN, true);
+    h_frames(&h, 60);
+    ear_runner_pad_button(h.r, 0, EAR_PAD_DPAD_DOWN, false);
+    h_frame(&h);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 9);
+    pad_press(&h, EAR_PAD_DPAD_UP);
+    pad_press(&h, EAR_PAD_A);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CLICKED, "m", "i8"));
+    h_free(&h);
+}
+
+/* With the game's ui.* actions the menus follow the player's bindings: S (bound to
+ * ui.down) moves down, the Down key (not bound any more) does not, pad Y (bound) does.
+ * The rebinding prompt answers the next control's text form, or cancels on Escape. */
+TEST(menus_follow_the_games_ui_actions_and_the_prompt_captures_a_binding) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    static ear_actions a;
+    ear_actions_init(&a);
+    int p = ear_actions_add_profile(&a, "menus");
+    int down = ear_actions_add(&a, "ui.down", EAR_ACTION_BUTTON);
+    ear_actions_bind(&a, p, down, ear_bind_key(EAR_KEY_S));
+    ear_actions_bind(&a, p, down, ear_bind_pad(EAR_PAD_Y));
+    ear_ui_use_actions(h.ui, &a, p);
+    ear_runner_pad_added(h.r, 0, false);
+    ASSERT_OK(ear_ui_open_menu(h.ctx, numbered_menu("m", 5)));
+    h_frames(&h, 2);
+    h_press(&h, EAR_KEY_S);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 1);
+    h_press(&h, EAR_KEY_DOWN);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 1);
+    pad_press(&h, EAR_PAD_Y);
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 2);
+    h_press(&h, EAR_KEY_UP); /* ui.up not defined: Up keeps its key */
+    ASSERT_EQ(ear_ui_menu_focused(ear_ui_find_menu(h.ctx, "m")), 1);
+
+    ASSERT_OK(ear_ui_capture_binding(h.ctx, "cap", "Press the new key"));
+    h_frames(&h, 2);
+    ASSERT_STR_EQ(h_said(&h, 0), "Press the new key");
+    ear_runner_pad_axis(h.r, 0, EAR_PAD_LEFT_Y, -32768);
+    h_frames(&h, 2);
+    const h_event *e = h_find(&h, EAR_UI_CONFIRMED, "cap", NULL);
+    ASSERT_NOT_NULL(e);
+    ASSERT_STR_EQ(e->text, "axis:LEFTY-");
+    ASSERT_FALSE(ear_ui_is_open(h.ctx, "cap"));
+    ASSERT_OK(ear_ui_capture_binding(h.ctx, "cap2", "Again"));
+    h_frames(&h, 2);
+    h_press(&h, EAR_KEY_ESCAPE);
+    ASSERT_NOT_NULL(h_find(&h, EAR_UI_CANCELLED, "cap2", NULL));
+    ASSERT_FALSE(ear_ui_is_open(h.ctx, "cap2"));
+    ear_ui_use_actions(h.ui, NULL, 0);
+    h_free(&h);
+}
+
+TEST_MAIN(TEST_ENTRY(a_gamepad_works_menus_by_the_dpad_and_a),
+          TEST_ENTRY(menus_follow_the_games_ui_actions_and_the_prompt_captures_a_binding),
+          TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(headless_script_opens_a_menu_and_presses_its_item),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_english),
           TEST_ENTRY(every_navigation_key_says_the_expected_words_in_german),
