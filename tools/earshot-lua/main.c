@@ -78,19 +78,9 @@ static bool have_sound_card(void) {
            access("/dev/snd/controlC0", F_OK) == 0;
 }
 
+/* Keys, text, focus, quit and gamepad lines, as the headless backend queues them. */
 static void queue_script(ear_runner *rn, const ear_script_event *e) {
-    switch (e->action) {
-    case EAR_SCRIPT_DOWN: ear_runner_key_down(rn, e->key); break;
-    case EAR_SCRIPT_UP: ear_runner_key_up(rn, e->key); break;
-    case EAR_SCRIPT_PRESS:
-        ear_runner_key_down(rn, e->key);
-        ear_runner_key_up(rn, e->key);
-        break;
-    case EAR_SCRIPT_TEXT: ear_runner_text(rn, e->text); break;
-    case EAR_SCRIPT_FOCUS_LOST: ear_runner_focus_lost(rn); break;
-    case EAR_SCRIPT_FOCUS_GAINED: ear_runner_focus_gained(rn); break;
-    case EAR_SCRIPT_QUIT: ear_runner_close(rn); break;
-    }
+    ear_runner_queue_script_event(rn, e);
 }
 
 static int by_frame(const void *a, const void *b) {
