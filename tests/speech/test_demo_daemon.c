@@ -138,15 +138,15 @@ TEST(the_daemons_settings_hold_after_the_game_starts) {
 TEST(only_the_rate_the_player_set_is_the_games) {
     ASSERT_TRUE(daemon_up());
     unlink(daemon_.log);
-    /* To Settings, down to the speech rate (5 of 11), one step slower, one item down. */
+    /* To Settings, down to the speech rate (5 of 12), one step slower, one item down. */
     const char *keys = "60 press DOWN\n90 press DOWN\n120 press ENTER\n"
                        "180 press DOWN\n210 press DOWN\n240 press DOWN\n270 press DOWN\n"
                        "330 press LEFT\n390 press DOWN\n";
     ASSERT_EQ(run_demo("rate", keys, "rate.save", 8.0), 0);
     int n = said_lines(said, 256);
     show(said, n);
-    int slider = find_text(said, n, "Speech rate, slider, 0, 5 of 11");
-    int next = find_text(said, n, "Language, combo box, English, 6 of 11");
+    int slider = find_text(said, n, "Speech rate, slider, 0, 5 of 12");
+    int next = find_text(said, n, "Language, combo box, English, 6 of 12");
     ASSERT_GE(slider, 0);
     /* Between them the new value, -10 (which the daemon's symbols say as "minus 10"). */
     ASSERT_EQ(next, slider + 2);

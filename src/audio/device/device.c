@@ -74,7 +74,8 @@ const char *ear_device_state_name(ear_device_state state) {
 }
 
 ear_device_config ear_device_config_default(void) {
-    return (ear_device_config){.buffer_frames = EAR__DEVICE_DEFAULT_BUFFER, .reopen_interval_s = 1.0f};
+    return (ear_device_config){.buffer_frames = EAR__DEVICE_DEFAULT_BUFFER,
+                               .reopen_interval_s = 1.0f};
 }
 
 static double now_s(void) {
