@@ -216,13 +216,13 @@ try {
   const steps = [
     ["ArrowDown", [say("Choose a level, submenu, 2 of 5", true)]],
     ["ArrowDown", [say("Settings, submenu, 3 of 5", true)]],
-    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 8", false)]],
-    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 8", true)]],
+    ["Enter", [say("Settings, menu", true), say("Master volume, slider, 100 percent, 1 of 9", false)]],
+    ["ArrowDown", [say("Music volume, slider, 60 percent, 2 of 9", true)]],
     ["ArrowRight", [say("70 percent", true)]],
     // The page offers no speech volume or rate (the player's screen reader speaks):
     // Sound volume is followed by Language.
-    ["ArrowDown", [say("Sound volume, slider, 100 percent, 3 of 8", true)]],
-    ["ArrowDown", [say("Language, combo box, English, 4 of 8", true)]],
+    ["ArrowDown", [say("Sound volume, slider, 100 percent, 3 of 9", true)]],
+    ["ArrowDown", [say("Language, combo box, English, 4 of 9", true)]],
     ["ArrowRight", [say("German", true)], "de"],
     ["ArrowLeft", [say("Englisch", true)], "en"],
     ["Escape", [say("Settings, submenu, 3 of 5", true)]],
@@ -305,7 +305,7 @@ try {
   await press("ArrowDown");
   await press("Enter", 2);
   got = await press("ArrowDown");
-  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 8", true)]),
+  check(json(got) === json([say("Music volume, slider, 70 percent, 2 of 9", true)]),
         "loaded again: the music volume kept (70 percent)", json(got));
 
   // 9. The results the browser reaches by keys, read back from the live regions: each
