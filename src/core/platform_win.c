@@ -4,8 +4,8 @@
  * means here). The only core file that includes <windows.h>; built on Windows only.
  *
  * Paths are UTF-8 in Earshot and are turned into UTF-16 for the wide Windows calls made
- * here. The CRT's own open/fopen take the ANSI code page, which is UTF-8 when the program's
- * manifest asks for it (cmake/windows-utf8.manifest, Windows 10 1903 and later).
+ * here. The CRT's own open/fopen take the ANSI code page (docs/windows.md: a path outside
+ * it is not reached there).
  */
 #include "posix_win.h"
 

@@ -10,8 +10,8 @@
  *   _O_NOINHERIT. Files are binary: every program links mingw's binmode.o (_fmode).
  * - lstat is stat and S_ISLNK is false: a Windows symbolic link needs a privilege to
  *   create and CreateFile follows it; the checks on the open descriptor still hold.
- * - fsync is _commit (FlushFileBuffers); a folder cannot be opened to flush, which the
- *   writer already takes as "this file system cannot fsync a folder".
+ * - fsync is _commit (FlushFileBuffers). A folder cannot be opened to flush: file.c's
+ *   ear_file_sync_folder_of does nothing on Windows (the rename is written through).
  * - rename replaces the target (MoveFileEx with MOVEFILE_REPLACE_EXISTING): Windows'
  *   rename() refuses an existing one, POSIX replaces it.
  * - mkstemp opens with FILE_SHARE_DELETE, so the still-open temporary file can be renamed

@@ -13,6 +13,7 @@
  *   - a notification is said only when the voice is idle or saying a notification (which
  *     it replaces);
  *   - progress is dropped while the voice speaks.
+ * A voice whose Speak fails at open (Wine's sapi.dll: E_NOTIMPL) is not used.
  * A line dropped by those rules is SKIPPED (the game's timeline applies the same rules).
  * Rate -100..100 is SAPI's -10..10; volume -100..100 is SAPI's 0..100; the voice is
  * chosen by its description among the SAPI voice tokens (the voice list); punctuation
@@ -26,6 +27,8 @@
 #define COBJMACROS
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+/* The class and interface ids are defined here (mingw-w64's libuuid lacks SAPI's). */
+#include <initguid.h>
 #include <sapi.h>
 
 typedef struct sapi {
@@ -124,6 +127,17 @@ static bool open_backend(ear_speech *sp, void **state, char ***voices, size_t *c
     if (FAILED(hr) || !s->voice) {
         ear_log(EAR_LOG_INFO, "speech", "SAPI 5 has no voice here (CoCreateInstance 0x%08lx)",
                 (unsigned long)hr);
+        if (s->com) CoUninitialize();
+        free(s);
+        return false;
+    }
+    /* A voice that cannot speak is no output: Wine's SpVoice answers E_NOTIMPL to Speak
+     * (and a purge of nothing, which real SAPI accepts, is the probe). */
+    hr = ISpVoice_Speak(s->voice, NULL, SPF_PURGEBEFORESPEAK, NULL);
+    if (FAILED(hr)) {
+        ear_log(EAR_LOG_INFO, "speech", "SAPI 5 cannot speak here (ISpVoice::Speak 0x%08lx)",
+                (unsigned long)hr);
+        ISpVoice_Release(s->voice);
         if (s->com) CoUninitialize();
         free(s);
         return false;
