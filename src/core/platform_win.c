@@ -405,3 +405,13 @@ int ear__win_link(const char *from, const char *to) {
     free(t);
     return r;
 }
+
+ssize_t ear__win_pread(int fd, void *buf, size_t size, off_t offset) {
+    __int64 was = _lseeki64(fd, 0, SEEK_CUR);
+    if (was < 0 || _lseeki64(fd, (__int64)offset, SEEK_SET) < 0) return -1;
+    ssize_t got = ear__win_read(fd, buf, size);
+    int e = errno;
+    (void)_lseeki64(fd, was, SEEK_SET);
+    errno = e;
+    return got;
+}

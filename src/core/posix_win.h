@@ -21,6 +21,7 @@
  *   accepted and change nothing.
  * - mkdir ignores the mode; fchmod sets the read-only bit only (Windows has no modes).
  * - geteuid is 0, as a Windows stat's st_uid is.
+ * - pread reads at an offset and leaves the descriptor's position where it was.
  * - read and write take a size_t and return an ssize_t, as POSIX's (the CRT's take an
  *   unsigned int); they are object-like macros, so a struct member of that name (a
  *   stream's read callback) is renamed alike in every file and still works.
@@ -163,6 +164,8 @@ char *ear__win_mkdtemp(char *templ);
 int ear__win_setenv(const char *name, const char *value, int overwrite);
 int ear__win_unsetenv(const char *name);
 
+ssize_t ear__win_pread(int fd, void *buf, size_t size, off_t offset);
+#define pread ear__win_pread
 #define mkdtemp                   ear__win_mkdtemp
 #define setenv                    ear__win_setenv
 #define unsetenv                  ear__win_unsetenv
