@@ -19,6 +19,8 @@ list(APPEND EAR_WARNINGS -Wno-format -Wno-maybe-uninitialized)
 # poll.h and dlfcn.h, which mingw-w64 lacks (src/core/win/).
 include_directories(BEFORE SYSTEM ${PROJECT_SOURCE_DIR}/src/core/win)
 add_link_options(-static)
+# clock_gettime and nanosleep are winpthreads', for every program (not only threaded ones).
+link_libraries(pthread)
 find_file(EAR_BINMODE_O binmode.o PATHS /usr/x86_64-w64-mingw32/lib REQUIRED
           NO_CMAKE_FIND_ROOT_PATH)
 set(CMAKE_C_STANDARD_LIBRARIES "${EAR_BINMODE_O} ${CMAKE_C_STANDARD_LIBRARIES}")
