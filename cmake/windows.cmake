@@ -10,7 +10,7 @@
 # - mingw-w64's C99 printf family (__USE_MINGW_ANSI_STDIO: %zu, %lld, the same digits as
 #   glibc), not msvcrt's. GCC checks format(printf) attributes against msvcrt's rules on
 #   this target, so format warnings are off here: the Linux build checks the same formats.
-add_compile_options(-include ${PROJECT_SOURCE_DIR}/src/core/posix_win.h
+add_compile_options("SHELL:-include ${PROJECT_SOURCE_DIR}/src/core/posix_win.h"
                     -D__USE_MINGW_ANSI_STDIO=1 -D_POSIX_THREAD_SAFE_FUNCTIONS=200112L
                     -D_FILE_OFFSET_BITS=64)
 # GCC at -O2 without LTO (make windows) sees a maybe-uninitialized in level.c that the

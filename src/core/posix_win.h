@@ -165,7 +165,7 @@ int ear__win_setenv(const char *name, const char *value, int overwrite);
 int ear__win_unsetenv(const char *name);
 
 ssize_t ear__win_pread(int fd, void *buf, size_t size, off_t offset);
-#define pread ear__win_pread
+#define pread                     ear__win_pread
 #define mkdtemp                   ear__win_mkdtemp
 #define setenv                    ear__win_setenv
 #define unsetenv                  ear__win_unsetenv
