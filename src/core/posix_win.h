@@ -165,11 +165,15 @@ int ear__win_setenv(const char *name, const char *value, int overwrite);
 int ear__win_unsetenv(const char *name);
 
 ssize_t ear__win_pread(int fd, void *buf, size_t size, off_t offset);
-#define pread                     ear__win_pread
-#define mkdtemp                   ear__win_mkdtemp
-#define setenv                    ear__win_setenv
-#define unsetenv                  ear__win_unsetenv
-#define alarm(s)                  ((void)(s), 0u)
+#define pread    ear__win_pread
+#define mkdtemp  ear__win_mkdtemp
+#define setenv   ear__win_setenv
+#define unsetenv ear__win_unsetenv
+static inline unsigned ear__win_alarm(unsigned seconds) {
+    (void)seconds;
+    return 0;
+}
+#define alarm                     ear__win_alarm
 #define newlocale                 ear__win_newlocale
 #define uselocale                 ear__win_uselocale
 #define freelocale                ear__win_freelocale
