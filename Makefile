@@ -12,6 +12,7 @@ CMAKE      ?= cmake
 
 .PHONY: all deps build run test check test-build test-tsan soak bench fuzz fuzz-build fuzz-ui format format-check clean bench-compare
 .PHONY: web web-serve
+.PHONY: windows windows-build test-windows
 
 all: build
 
@@ -120,6 +121,30 @@ web: deps
 
 web-serve: web
 	@node tests/web/serve.mjs $(WEB_BUILD) $(WEB_PORT)
+
+# The Windows build (docs/windows.md): cross-built with Debian's mingw-w64, its libraries
+# built from Debian's source packages into $(WINDOWS_BUILD)/deps/prefix (cached;
+# scripts/build-windows-deps), laid out in $(WINDOWS_BUILD) with Three-Errands-windows.zip.
+# `make test-windows` runs the headless tests under Wine (wine64). Not part of `make test`.
+# -O2 without the Release build's LTO: each of the many test programs would be a whole-
+# program link on the shared machine (the portable math keeps the results the same).
+WINDOWS_BUILD ?= build-windows
+WINDOWS_JOBS  ?= 2
+WINDOWS_CMAKE = $(WINDOWS_BUILD)/cmake
+WINDOWS_TOOLS = earshot earshot-demo make_sounds demo_scene horn beacon maze_guide menu_demo
+windows-build:
+	@scripts/install-windows-deps
+	@JOBS=$(WINDOWS_JOBS) scripts/build-windows-deps $(WINDOWS_BUILD)
+	@$(CMAKE) -S . -B $(WINDOWS_CMAKE) -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake \
+	  -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG" \
+	  -DEARSHOT_TESTS=ON >/dev/null
+	@nice $(CMAKE) --build $(WINDOWS_CMAKE) -j $(WINDOWS_JOBS) \
+	  --target $(WINDOWS_TOOLS) earshot_audio_static earshot_engine_static -- --no-print-directory
+windows: windows-build
+	@scripts/package-windows $(WINDOWS_BUILD)
+
+test-windows: windows
+	@JOBS=$(WINDOWS_JOBS) scripts/test-windows $(WINDOWS_BUILD)
 
 # The UI's fuzzer alone (it is also one of FUZZ_TARGETS): FUZZ_UI_SECONDS, 5 minutes.
 fuzz-ui: deps

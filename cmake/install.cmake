@@ -80,6 +80,9 @@ function(ear_collect_deps parts out)
       elseif(item MATCHES "^/.*/lib([^/]+)\\.(so|a)(\\.[0-9.]+)?$")
         # A library found by find_library (libm, libbrlapi): its -l name.
         list(APPEND libs -l${CMAKE_MATCH_1})
+      elseif(WIN32 AND item MATCHES "^(ole32|uuid|pthread)$")
+        # SAPI's COM libraries and winpthreads, on Windows (docs/windows.md).
+        list(APPEND libs -l${item})
       else()
         message(FATAL_ERROR "install: earshot_${part} links ${item}; say how it is installed")
       endif()

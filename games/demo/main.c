@@ -45,7 +45,8 @@ static const char usage_text[] =
     "  --all               autoplay: play on through every level\n"
     "  --lang CODE         en or de\n"
     "  --save PATH         the save file (settings and progress, encrypted; a window run\n"
-    "                      defaults to $XDG_DATA_HOME/earshot/three-errands.save)\n"
+    "                      defaults to $XDG_DATA_HOME/earshot/three-errands.save,\n"
+    "                      %APPDATA%\\Earshot\\three-errands.save on Windows)\n"
     "  --seconds S         stop after S seconds of frames (the window close path)\n"
     "  --wav FILE          headless: write what was heard\n"
     "  --plot FILE         headless: an SVG picture of it\n"
@@ -260,11 +261,17 @@ static uint64_t seconds_to_frames(double seconds, double frame_hz) {
 }
 
 static bool have_display(void) {
+#ifdef _WIN32
+    return true; /* Windows always has a desktop; SDL says when it cannot open a window */
+#endif
     const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
     return (x && *x) || (w && *w);
 }
 
 static bool have_sound_card(void) {
+#ifdef _WIN32
+    return true; /* SDL (WASAPI) says when there is none */
+#endif
     struct stat st;
     return stat("/dev/snd", &st) == 0 && S_ISDIR(st.st_mode) &&
            access("/dev/snd/controlC0", F_OK) == 0;
@@ -404,10 +411,14 @@ int main(int argc, char **argv) {
      * headless runs keep none unless asked (tests, smoke runs). */
     char default_save[1024];
     if (!save && !headless) {
-        const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+        const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME"), *app = "earshot";
         char dir[900];
+#ifdef _WIN32
+        data = getenv("APPDATA"); /* %APPDATA%\Earshot: '/' separates folders there too */
+        app = "Earshot";
+#endif
         if (data && *data)
-            snprintf(dir, sizeof dir, "%s/earshot", data);
+            snprintf(dir, sizeof dir, "%s/%s", data, app);
         else
             snprintf(dir, sizeof dir, "%s/.local/share/earshot", home ? home : ".");
         for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {

@@ -49,10 +49,13 @@ typedef enum ear_speech_output {
     EAR_SPEECH_OUTPUT_LOG,        /* history only, no thread */
     /* The web build: the page's ARIA live regions (src/speech/speech_web.c). */
     EAR_SPEECH_OUTPUT_LIVE_REGION,
+    /* Windows (docs/windows.md): NVDA through its controller client; SAPI 5's voices. */
+    EAR_SPEECH_OUTPUT_NVDA,
+    EAR_SPEECH_OUTPUT_SAPI,
 } ear_speech_output;
 
-/* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region"; "unknown"
- * otherwise. Thread: any. */
+/* "none", "speech-dispatcher", "espeak-ng", "console", "log", "live-region", "nvda",
+ * "sapi"; "unknown" otherwise. Thread: any. */
 const char *ear_speech_output_name(ear_speech_output output);
 
 /* How a message meets what is already being said. Each is one of SSIP's priorities (the

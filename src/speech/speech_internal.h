@@ -316,6 +316,8 @@ extern const ear__speech_backend ear__speech_backend_dispatcher;
 extern const ear__speech_backend ear__speech_backend_espeak;
 extern const ear__speech_backend ear__speech_backend_console;
 extern const ear__speech_backend ear__speech_backend_web;
+extern const ear__speech_backend ear__speech_backend_nvda; /* Windows */
+extern const ear__speech_backend ear__speech_backend_sapi; /* Windows */
 
 /* The table (backends.c / backends_web.c): the chain in the order it is tried, ended by
  * NULL; the last entry always opens. */

@@ -66,6 +66,8 @@ const char *ear_speech_output_name(ear_speech_output output) {
     case EAR_SPEECH_OUTPUT_CONSOLE: return "console";
     case EAR_SPEECH_OUTPUT_LOG: return "log";
     case EAR_SPEECH_OUTPUT_LIVE_REGION: return "live-region";
+    case EAR_SPEECH_OUTPUT_NVDA: return "nvda";
+    case EAR_SPEECH_OUTPUT_SAPI: return "sapi";
     }
     return "unknown";
 }

@@ -120,12 +120,14 @@ static bool is_own_temp_name(const char *name, const char *base, size_t base_len
     return x[6] == '\0';
 }
 
+#ifndef _WIN32
 /* Whether the directory entry name in dfd is still the regular file st describes. */
 static bool same_file(int dfd, const char *name, const struct stat *st) {
     struct stat now;
     return fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(now.st_mode) &&
            now.st_dev == st->st_dev && now.st_ino == st->st_ino;
 }
+#endif
 
 /* Removes the temporary files an interrupted save of file left beside it (a crash
  * between mkstemp and rename): names of exactly file's own pattern, regular files owned
@@ -148,6 +150,26 @@ void ear__save_remove_stale_temps(const char *save_path, const char *file) {
     } else {
         return;
     }
+#ifdef _WIN32
+    /* Windows has no folder descriptors: each name is joined to the folder, and the
+     * lock test and the removal are one step on one handle (posix_win.h). */
+    DIR *wd = opendir(dir);
+    if (!wd) return;
+    size_t gone = 0;
+    char one[300] = "", joined[4400];
+    for (struct dirent *e; (e = readdir(wd)) != NULL;) {
+        struct stat st;
+        snprintf(joined, sizeof joined, "%s/%s", dir, e->d_name);
+        if (is_own_temp_name(e->d_name, base, base_len) && stat(joined, &st) == 0 &&
+            S_ISREG(st.st_mode) && ear__win_remove_unlocked(joined) && gone++ == 0)
+            snprintf(one, sizeof one, "%s", e->d_name);
+    }
+    closedir(wd);
+    if (gone)
+        ear_log(EAR_LOG_WARN, "storage",
+                "save '%s': removed %zu temporary file%s left by an interrupted save (%s%s)",
+                save_path, gone, gone == 1 ? "" : "s", one, gone > 1 ? ", ..." : "");
+#else
     int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dfd < 0) return;
     DIR *d = fdopendir(dfd);
@@ -186,6 +208,7 @@ void ear__save_remove_stale_temps(const char *save_path, const char *file) {
         ear_log(EAR_LOG_WARN, "storage",
                 "save '%s': removed %zu temporary file%s left by an interrupted save (%s%s)",
                 save_path, removed, removed == 1 ? "" : "s", first, removed > 1 ? ", ..." : "");
+#endif
 }
 
 static bool path_exists(const char *path) {

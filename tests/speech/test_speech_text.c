@@ -102,6 +102,8 @@ TEST(every_output_has_a_name_and_others_are_unknown) {
     ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_ESPEAK), "espeak-ng");
     ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_LOG), "log");
     ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_LIVE_REGION), "live-region");
+    ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_NVDA), "nvda");
+    ASSERT_STR_EQ(ear_speech_output_name(EAR_SPEECH_OUTPUT_SAPI), "sapi");
     ASSERT_STR_EQ(ear_speech_output_name((ear_speech_output)42), "unknown");
     ear_speech_config c = ear_speech_config_default();
     ASSERT_STR_EQ(c.client_name, "earshot");

@@ -23,10 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <threads.h>
 #include <unistd.h>
 
+#ifndef EAR_HRTF_NO_SOFA
 #include <mysofa.h>
+#endif
 
 #include "earshot/hrtf.h"
 #include "portable_math.h"
@@ -53,6 +54,7 @@ static ear_result fail(ear_hrtf_error *err, ear_result code, const char *path,
     return code;
 }
 
+#ifndef EAR_HRTF_NO_SOFA
 static const char *mysofa_reason(int code) {
     switch (code) {
     case MYSOFA_INVALID_FORMAT: return "not a SOFA (HDF5) file";
@@ -76,6 +78,7 @@ static const char *mysofa_reason(int code) {
     default: return "libmysofa could not read it";
     }
 }
+#endif
 
 /* Lag of b against a in samples (positive: b later), over +-max_lag, normalised by each
  * lag's overlap energies, parabolic interpolation around the best integer lag. */
@@ -513,6 +516,7 @@ void ear_hrtf_free(ear_hrtf_set *set) {
     drop(&a, set);
 }
 
+#ifndef EAR_HRTF_NO_SOFA
 static bool is_cartesian(const struct MYSOFA_HRTF *h) {
     for (const struct MYSOFA_ATTRIBUTE *a = h->SourcePosition.attributes; a; a = a->next) {
         if (a->name && a->value && strcmp(a->name, "Type") == 0)
@@ -520,6 +524,7 @@ static bool is_cartesian(const struct MYSOFA_HRTF *h) {
     }
     return false;
 }
+#endif
 
 static ear_result check_config(const ear_hrtf_config *config, ear_hrtf_config *cfg,
                                const char *path, ear_hrtf_error *err) {
@@ -531,9 +536,11 @@ static ear_result check_config(const ear_hrtf_config *config, ear_hrtf_config *c
     return EAR_OK;
 }
 
+#ifndef EAR_HRTF_NO_SOFA
 static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
                         const ear_hrtf_config *config, ear_hrtf_set **out_set,
                         ear_hrtf_error *err);
+#endif
 
 /* ---- what a file declares ------------------------------------------------ */
 
@@ -639,6 +646,11 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     ear_hrtf_config cfg;
     ear_result r = check_config(config, &cfg, path, err);
     if (r != EAR_OK) return r;
+#ifdef EAR_HRTF_NO_SOFA
+    /* A build without libmysofa (the Windows build when its source package was not to be
+     * had, docs/windows.md): no SOFA reader, said as such. */
+    return fail(err, EAR_E_UNSUPPORTED, path, "this build has no SOFA reader (no libmysofa)");
+#else
     /* The path is checked through core (a regular file of at most EAR_FILE_MAX_HRTF_BYTES,
      * checked on the open descriptor: a FIFO is refused, never waited on). libmysofa opens
      * files by path, and its in-memory reader (mysofa_load_data) reads out of bounds on
@@ -679,8 +691,10 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
     r = build(h, code, path, &cfg, out_set, err);
     if (r == EAR_OK) (*out_set)->load_bytes = need;
     return r;
+#endif
 }
 
+#ifndef EAR_HRTF_NO_SOFA
 /* The set from libmysofa's reading of path (h, code): checked, then made into filters. */
 static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
                         const ear_hrtf_config *config, ear_hrtf_set **out_set,
@@ -790,3 +804,4 @@ static ear_result build(struct MYSOFA_HRTF *h, int code, const char *path,
     *out_set = s;
     return EAR_OK;
 }
+#endif
