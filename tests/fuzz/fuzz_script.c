@@ -2,8 +2,9 @@
 /*
  * libFuzzer target for headless key scripts (src/runtime/script.c, ear_script_parse): each
  * input, NUL-terminated, is parsed; a parsed script's events are checked (a known action, a
- * named key for down/up/press, a text without a line break) and fed, frame by frame, to an
- * ear_input as the headless backend feeds them (src/runtime/input.c). A failure's message
+ * named key for down/up/press, a text without a line break, a pad button or axis in range
+ * and an axis value in -1..1) and fed, frame by frame, to an ear_input as the headless
+ * backend feeds them (src/runtime/input.c; pad lines drive slot 0). A failure's message
  * names the line ("script line N: ..."). Seeds: tests/fuzz/seeds/script.
  */
 #include "earshot/engine.h"
@@ -55,6 +56,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case EAR_SCRIPT_FOCUS_LOST: ear_input_focus_lost(&input); break;
         case EAR_SCRIPT_FOCUS_GAINED:
         case EAR_SCRIPT_QUIT: break;
+        case EAR_SCRIPT_PAD_CONNECT: ear_input_pad_added(&input, 0, true); break;
+        case EAR_SCRIPT_PAD_DISCONNECT: ear_input_pad_removed(&input, 0); break;
+        case EAR_SCRIPT_PAD_DOWN:
+        case EAR_SCRIPT_PAD_UP:
+        case EAR_SCRIPT_PAD_PRESS:
+            if (e->control < 0 || e->control >= (int)EAR_PAD_BUTTON_COUNT) abort();
+            if (e->action != EAR_SCRIPT_PAD_UP)
+                ear_input_pad_button(&input, 0, (ear_pad_button)e->control, true);
+            if (e->action != EAR_SCRIPT_PAD_DOWN)
+                ear_input_pad_button(&input, 0, (ear_pad_button)e->control, false);
+            break;
+        case EAR_SCRIPT_PAD_AXIS:
+            if (e->control < 0 || e->control >= (int)EAR_PAD_AXIS_COUNT) abort();
+            if (!(e->value >= -1.0f && e->value <= 1.0f)) abort();
+            ear_input_pad_axis(&input, 0, (ear_pad_axis)e->control,
+                               (int16_t)(e->value * 32767.0f));
+            break;
         default: abort();
         }
     }
