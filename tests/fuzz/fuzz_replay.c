@@ -4,8 +4,9 @@
  * written to a file and loaded. A failure's message names the file; a loaded replay has a
  * positive step rate, no more steps than the file has room for (18 bytes a row), and
  * answers for every step, and every step's events lie inside the replay's event list with a
- * known type and key. Seeds: tests/fuzz/seeds/replay (a replay of a few steps with key
- * and text events, in the format docs/modules/runtime.md describes).
+ * known type and key (a gamepad event: a slot, button or axis in range). Seeds:
+ * tests/fuzz/seeds/replay (a replay of a few steps with key and text events, in the format
+ * docs/modules/runtime.md describes).
  */
 #include "fuzz_files.h"
 
@@ -31,8 +32,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         if (!row || (size_t)row->first_event + row->event_count > replay->event_count) abort();
         for (uint32_t k = 0; k < row->event_count; k++) {
             const ear_input_event *e = &replay->events[row->first_event + k];
-            if (e->type < EAR_INPUT_KEY_DOWN || e->type > EAR_INPUT_FOCUS_LOST ||
+            if (e->type < EAR_INPUT_KEY_DOWN || e->type > EAR_INPUT_PAD_AXIS ||
                 e->key >= EAR_KEY_COUNT || memchr(e->text, '\0', sizeof e->text) == NULL)
+                abort();
+            /* A gamepad event: its slot and its button or axis index the input's arrays. */
+            if (e->type >= EAR_INPUT_PAD_ADDED &&
+                (e->pad >= EAR_PAD_MAX ||
+                 e->control >= (e->type == EAR_INPUT_PAD_AXIS ? EAR_PAD_AXIS_COUNT
+                                                              : EAR_PAD_BUTTON_COUNT)))
                 abort();
         }
     }
