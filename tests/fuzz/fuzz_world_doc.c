@@ -70,7 +70,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!c || ++runs % 256 == 0) {
         ear_commands_destroy(c);
         c = NULL;
-        if (ear_commands_create(NULL, &c) != EAR_OK) return 0;
+        /* A session's budget under libFuzzer's one-allocation limit (64 MiB): a source
+         * whose synth name asks for minutes of sound is refused by the budget, as a
+         * game's would be by its own, not by the harness. */
+        ear_commands_config config = ear_commands_config_default();
+        config.max_memory_bytes = (uint64_t)48 << 20;
+        if (ear_commands_create(&config, &c) != EAR_OK) return 0;
     }
     json_t *world = json_loadb((const char *)data, size, 0, NULL);
     check(world != NULL); /* the physics parser read it */
