@@ -8,19 +8,17 @@
 #define _DEFAULT_SOURCE
 #include "bot.h"
 #include "demo.h"
+#include <cli_game.h>    /* examples/: the front end's shared parts */
 #include <cli_options.h> /* examples/: --help, --version, --script, shared */
 #include <plot.h>        /* tools/earshot: the SVG writer, reused */
 
 #include "earshot/hrtf.h"
 #include "earshot/wav.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #ifndef DEMO_ASSETS
@@ -102,49 +100,28 @@ static bool is_log(int fd, void *user) {
     if (n < 0) return false;
     char kind = user ? *(const char *)user : 's';
     if (kind == 'b') return n >= 4 && memcmp(head, "bot ", 4) == 0;
+    if (kind != 'k') return cli_looks_like_speech_log(head, (size_t)n);
     ssize_t i = 0;
     while (i < n && head[i] >= '0' && head[i] <= '9') i++;
-    if (kind == 'k')
-        return i > 0 && i + 3 < n && head[i] == ' ' &&
-               (!memcmp(head + i + 1, "do", 2) || !memcmp(head + i + 1, "up", 2) ||
-                !memcmp(head + i + 1, "pr", 2));
-    return i > 0 && i + 3 < n && head[i] == '.' && head[i + 3] == '\t';
+    return i > 0 && i + 3 < n && head[i] == ' ' &&
+           (!memcmp(head + i + 1, "do", 2) || !memcmp(head + i + 1, "up", 2) ||
+            !memcmp(head + i + 1, "pr", 2));
 }
 
-/* Opens a log through core's safe write: a temporary file renamed over the path at the
- * end, or a device or pipe written into (--speech-log /dev/stderr). NULL, said, when the
- * path is refused. */
+/* Opens one of the run's logs (cli_open_log): a speech log, the bot's log or its keys. */
 static FILE *open_log(ear_file_writer *w, const char *flag, const char *path, char kind) {
     static const char kinds[] = "sbk";
-    ear_file_write_config c = ear_file_write_config_default();
-    c.stream_devices = true;
-    c.ours = is_log;
-    c.ours_user = (void *)(kinds + (kind == 'b' ? 1 : kind == 'k' ? 2 : 0));
-    c.ours_name = kind == 'b'   ? "a bot log"
-                  : kind == 'k' ? "a bot keys script"
-                                : "a speech log";
-    c.overwrite_hint = "";
-    char why[600];
-    if (ear_file_write_begin(path, &c, w, why, sizeof why) != EAR_OK) {
-        fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
-        return NULL;
-    }
-    FILE *f = ear_file_writer_stream(w);
-    if (!f) {
-        ear_file_write_abort(w);
-        fprintf(stderr, "earshot-demo: %s %s: out of memory\n", flag, path);
-    }
-    return f;
+    return cli_open_log(w, "earshot-demo", flag, path, is_log,
+                        (void *)(kinds + (kind == 'b'   ? 1
+                                          : kind == 'k' ? 2
+                                                        : 0)),
+                        kind == 'b'   ? "a bot log"
+                        : kind == 'k' ? "a bot keys script"
+                                      : "a speech log");
 }
 
-/* Finishes a log: false, said, when any of it could not be written (a full disk,
- * /dev/full). */
 static bool close_log(ear_file_writer *w, const char *flag) {
-    if (!w->path) return true;
-    char why[600];
-    if (ear_file_write_commit(w, why, sizeof why) == EAR_OK) return true;
-    fprintf(stderr, "earshot-demo: %s %s\n", flag, why);
-    return false;
+    return cli_close_log(w, "earshot-demo", flag);
 }
 
 /* A line whose fate is known. The log says what was heard: "<start s>\t<text>\theard",
@@ -154,13 +131,9 @@ static bool close_log(ear_file_writer *w, const char *flag) {
  * dropped one. */
 static void on_line(void *user, const ear_speech_event *e) {
     run *r = user;
-    bool whole = e->kind == EAR_SPEECH_EVENT_END;
     char fate[48];
-    if (whole)
-        snprintf(fate, sizeof fate, "heard");
-    else
-        snprintf(fate, sizeof fate, "cut %.2f/%.2f", e->said_s, e->full_s);
-    if (r->speech_log) fprintf(r->speech_log, "%.2f\t%s\t%s\n", e->start_s, e->text, fate);
+    cli_speech_fate(e, fate, sizeof fate);
+    cli_speech_log_line(r->speech_log, e);
     if (r->echo) printf("%7.2f  %s  [%s]\n", e->start_s, e->text, fate);
     /* a line cut before its first word is still heard as speech that began: an empty
      * line (the bot in the car stops to listen) */
@@ -241,40 +214,74 @@ static void play_pad(ear_runner *rn, const bot_keys *k, bool driving, bot_pad *p
     }
 }
 
-/* A script line as the headless backend queues it (quit is the caller's). */
-static void queue_script(ear_runner *rn, const ear_script_event *e) {
-    if (e->action != EAR_SCRIPT_QUIT) ear_runner_queue_script_event(rn, e);
+/* What the demo's headless run does around the shared frame loop (cli_run_headless): the
+ * bot's keys or gamepad go in each frame, its ears take each frame's output, the audio
+ * hash goes into the game's state, and --wav or --plot keep the whole output. */
+typedef struct headless_run {
+    demo *d;
+    bot *bot;
+    bool pad, capture;
+    FILE *keys_out;
+    bool held[EAR_KEY_COUNT];
+    bot_pad pad_state;
+    float *audio;
+    size_t audio_frames, audio_cap;
+} headless_run;
+
+static void on_close(void *user) {
+    demo_close(((headless_run *)user)->d);
 }
 
-static int by_frame(const void *a, const void *b) {
-    const ear_script_event *x = *(const ear_script_event *const *)a;
-    const ear_script_event *y = *(const ear_script_event *const *)b;
-    if (x->frame != y->frame) return x->frame < y->frame ? -1 : 1;
-    return x < y ? -1 : x > y;
+static void on_input(void *user, ear_runner *rn, uint64_t frame) {
+    headless_run *h = user;
+    if (!h->bot) return;
+    bot_keys k;
+    if (h->pad) {
+        if (frame == 0) {
+            ear_runner_pad_added(rn, 0, true);
+            pad_line(h->keys_out, frame, "pad_connect", "", 0, false);
+        }
+        bot_decide(h->bot, &k);
+        play_pad(rn, &k, demo_driving(h->d), &h->pad_state, frame, h->keys_out);
+        return;
+    }
+    bot_decide(h->bot, &k);
+    for (int key = 1; key < EAR_KEY_COUNT; key++) {
+        bool down = k.held[key] && !h->held[key], up = !k.held[key] && h->held[key];
+        if (down) ear_runner_key_down(rn, (ear_key)key);
+        if (up) ear_runner_key_up(rn, (ear_key)key);
+        if (h->keys_out && (down || up))
+            fprintf(h->keys_out, "%llu %s %s\n", (unsigned long long)frame,
+                    down ? "down" : "up", ear_key_name((ear_key)key));
+        h->held[key] = k.held[key];
+    }
+    for (size_t t = 0; t < k.tap_count; t++) {
+        ear_runner_key_down(rn, k.taps[t]);
+        ear_runner_key_up(rn, k.taps[t]);
+        if (h->keys_out)
+            fprintf(h->keys_out, "%llu press %s\n", (unsigned long long)frame,
+                    ear_key_name(k.taps[t]));
+    }
 }
 
-/* --seconds as frames: rounded up, and at least one, so any positive value is a limit
- * (0.01 s at 60 frames a second was 0 frames, which meant no limit at all). */
-static uint64_t seconds_to_frames(double seconds, double frame_hz) {
-    double frames = ceil(seconds * frame_hz - 1e-9);
-    return frames < 1 ? 1 : (uint64_t)frames;
-}
-
-static bool have_display(void) {
-#ifdef _WIN32
-    return true; /* Windows always has a desktop; SDL says when it cannot open a window */
-#endif
-    const char *x = getenv("DISPLAY"), *w = getenv("WAYLAND_DISPLAY");
-    return (x && *x) || (w && *w);
-}
-
-static bool have_sound_card(void) {
-#ifdef _WIN32
-    return true; /* SDL (WASAPI) says when there is none */
-#endif
-    struct stat st;
-    return stat("/dev/snd", &st) == 0 && S_ISDIR(st.st_mode) &&
-           access("/dev/snd/controlC0", F_OK) == 0;
+static void on_audio(void *user, const float *stereo, uint32_t frames, uint64_t audio_hash) {
+    headless_run *h = user;
+    const uint32_t rate = 48000;
+    demo_set_audio_hash(h->d, audio_hash);
+    if (h->bot) bot_hear_audio(h->bot, stereo, frames, rate);
+    if (!h->capture) return;
+    if (h->audio_frames + frames > h->audio_cap) {
+        size_t cap = h->audio_cap ? h->audio_cap * 2 : (size_t)rate * 16;
+        float *grown = realloc(h->audio, cap * 2 * sizeof *grown);
+        if (grown) {
+            h->audio = grown;
+            h->audio_cap = cap;
+        }
+    }
+    if (h->audio_frames + frames <= h->audio_cap) {
+        memcpy(h->audio + h->audio_frames * 2, stereo, (size_t)frames * 2 * sizeof *stereo);
+        h->audio_frames += frames;
+    }
 }
 
 int main(int argc, char **argv) {
@@ -361,7 +368,7 @@ int main(int argc, char **argv) {
         }
     }
     if (choose_mode) {
-        bool display = have_display(), card = have_sound_card();
+        bool display = cli_have_display(), card = cli_have_sound_card();
         if (display && card) {
             printf("mode: window and sound card (a display and a sound card were found)\n");
         } else {
@@ -410,26 +417,10 @@ int main(int argc, char **argv) {
     /* A window run keeps its save in the user's data folder unless --save says where;
      * headless runs keep none unless asked (tests, smoke runs). */
     char default_save[1024];
-    if (!save && !headless) {
-        const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME"), *app = "earshot";
-        char dir[900];
-#ifdef _WIN32
-        data = getenv("APPDATA"); /* %APPDATA%\Earshot: '/' separates folders there too */
-        app = "Earshot";
-#endif
-        if (data && *data)
-            snprintf(dir, sizeof dir, "%s/%s", data, app);
-        else
-            snprintf(dir, sizeof dir, "%s/.local/share/earshot", home ? home : ".");
-        for (char *slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-            *slash = '\0'; /* the parents first, as mkdir -p */
-            mkdir(dir, 0700);
-            *slash = '/';
-        }
-        if (mkdir(dir, 0700) == 0 || errno == EEXIST) {
-            snprintf(default_save, sizeof default_save, "%s/three-errands.save", dir);
-            save = default_save;
-        }
+    if (!save && !headless && cli_user_data_folder(NULL, default_save, sizeof default_save) &&
+        strlen(default_save) + sizeof "/three-errands.save" <= sizeof default_save) {
+        strcat(default_save, "/three-errands.save");
+        save = default_save;
     }
     demo_options o = {0};
     o.save_path = save;
@@ -481,7 +472,7 @@ int main(int argc, char **argv) {
         /* A window run takes the script and --seconds too (a smoke run under SDL's dummy
          * video and disk audio drivers): the end of either is the window's close. */
         if (script_path) cfg.script = &script;
-        if (seconds > 0) cfg.frames = seconds_to_frames(seconds, cfg.frame_hz);
+        if (seconds > 0) cfg.frames = cli_seconds_to_frames(seconds, cfg.frame_hz);
         ear_result res = ear_engine_run(&cfg, &scene);
         code = res == EAR_OK ? 0 : 1;
         if (res == EAR_E_UNSUPPORTED) fprintf(stderr, "earshot-demo: no display\n");
@@ -506,94 +497,20 @@ int main(int argc, char **argv) {
             ear_script_free(&script);
             return 1;
         }
-        ear_runner_set_one_step_per_frame(rn, true);
-        static int fake_device;
-        ear_runner_set_audio_device(rn, &fake_device); /* this loop renders the stage */
-        ear_stage *stage = ear_ctx_stage(ear_runner_ctx(rn));
-        const uint32_t rate = 48000, per = 800;
-        float buf[800 * 2];
-        float *all_audio = NULL;
-        size_t audio_frames = 0, audio_cap = 0;
-        uint64_t audio_hash = EAR_FNV1A64_OFFSET, step_audio_hash = audio_hash;
-        uint64_t max_frames = seconds > 0 ? seconds_to_frames(seconds, 60.0) : 0;
+        uint64_t max_frames = seconds > 0 ? cli_seconds_to_frames(seconds, 60.0) : 0;
         if (autoplay && !max_frames) max_frames = 60 * (all ? 600 : 240);
-        bool held[EAR_KEY_COUNT] = {0};
-        bot_pad bot_pad_state = {0};
-        size_t next = 0;
-        const ear_script_event **order = calloc(script.count + 1, sizeof *order);
-        for (size_t k = 0; order && k < script.count; k++) order[k] = &script.events[k];
-        if (order) qsort(order, script.count, sizeof *order, by_frame);
-        if (!order) script.count = 0;
-        bool closed = false;
-        for (uint64_t frame = 0; ear_runner_running(rn); frame++) {
-            if (replay && ear_runner_replay_done(rn)) break;
-            if (max_frames && frame >= max_frames && !closed) {
-                demo_close(d);
-                ear_runner_close(rn);
-                closed = true;
-            }
-            if (!replay) {
-                while (next < script.count && order[next]->frame <= frame) {
-                    const ear_script_event *e = order[next++];
-                    if (e->action == EAR_SCRIPT_QUIT) {
-                        demo_close(d);
-                        ear_runner_close(rn);
-                    } else {
-                        queue_script(rn, e);
-                    }
-                }
-                if (r.bot && pad) {
-                    if (frame == 0) {
-                        ear_runner_pad_added(rn, 0, true);
-                        pad_line(bot_keys_out, frame, "pad_connect", "", 0, false);
-                    }
-                    bot_keys k;
-                    bot_decide(r.bot, &k);
-                    play_pad(rn, &k, demo_driving(d), &bot_pad_state, frame, bot_keys_out);
-                } else if (r.bot) {
-                    bot_keys k;
-                    bot_decide(r.bot, &k);
-                    for (int key = 1; key < EAR_KEY_COUNT; key++) {
-                        bool down = k.held[key] && !held[key], up = !k.held[key] && held[key];
-                        if (down) ear_runner_key_down(rn, (ear_key)key);
-                        if (up) ear_runner_key_up(rn, (ear_key)key);
-                        if (bot_keys_out && (down || up))
-                            fprintf(bot_keys_out, "%llu %s %s\n", (unsigned long long)frame,
-                                    down ? "down" : "up", ear_key_name((ear_key)key));
-                        held[key] = k.held[key];
-                    }
-                    for (size_t t = 0; t < k.tap_count; t++) {
-                        ear_runner_key_down(rn, k.taps[t]);
-                        ear_runner_key_up(rn, k.taps[t]);
-                        if (bot_keys_out)
-                            fprintf(bot_keys_out, "%llu press %s\n", (unsigned long long)frame,
-                                    ear_key_name(k.taps[t]));
-                    }
-                }
-            }
-            uint64_t steps_before = ear_runner_steps(rn);
-            ear_runner_frame(rn, (double)frame / 60.0);
-            /* the audio hash the last step's state hash folded in */
-            if (ear_runner_steps(rn) != steps_before) step_audio_hash = audio_hash;
-            ear_stage_render(stage, buf, per);
-            audio_hash = ear_fnv1a64_floats(audio_hash, buf, per * 2);
-            demo_set_audio_hash(d, audio_hash);
-            if (r.bot) bot_hear_audio(r.bot, buf, per, rate);
-            if (wav || svg) {
-                if (audio_frames + per > audio_cap) {
-                    size_t cap = audio_cap ? audio_cap * 2 : rate * 16;
-                    float *grown = realloc(all_audio, cap * 2 * sizeof *grown);
-                    if (grown) {
-                        all_audio = grown;
-                        audio_cap = cap;
-                    }
-                }
-                if (audio_frames + per <= audio_cap) {
-                    memcpy(all_audio + audio_frames * 2, buf, sizeof buf);
-                    audio_frames += per;
-                }
-            }
-        }
+        headless_run hr = {
+            .d = d, .bot = r.bot, .pad = pad, .keys_out = bot_keys_out, .capture = wav || svg};
+        cli_headless_hooks hooks = {
+            .user = &hr, .close = on_close, .input = on_input, .audio = on_audio};
+        cli_headless_result out = {0};
+        if (!cli_run_headless("earshot-demo", rn, &script, replay != NULL, max_frames, &hooks,
+                              &out))
+            code = 1;
+        ear_stage *stage = ear_ctx_stage(ear_runner_ctx(rn));
+        const uint32_t rate = 48000;
+        float *all_audio = hr.audio;
+        size_t audio_frames = hr.audio_frames;
         uint64_t frames = ear_runner_frames(rn), steps = ear_runner_steps(rn);
         uint64_t spoken = ear_speech_total(ear_ctx_speech(ear_runner_ctx(rn)));
         uint64_t voices = ear_world_get_stats(ear_ctx_world(ear_runner_ctx(rn))).started;
@@ -611,7 +528,6 @@ int main(int argc, char **argv) {
         /* The recording (and the runner's save) written, or the run's failure. */
         if (ear_runner_finish(rn) != EAR_OK) code = 1;
         ear_runner_destroy(rn);
-        free(order);
         if (replay && mismatch != UINT64_MAX) {
             fprintf(stderr, "earshot-demo: the replay diverged at step %llu\n",
                     (unsigned long long)mismatch);
@@ -647,7 +563,7 @@ int main(int argc, char **argv) {
         printf("\n");
         if (pad_seen) /* a run that had a gamepad */
             printf("pad: rumbles=%u\n", pad_rumbles);
-        printf("audio_hash: %016llx (at step %llu)\n", (unsigned long long)step_audio_hash,
+        printf("audio_hash: %016llx (at step %llu)\n", (unsigned long long)out.step_audio_hash,
                (unsigned long long)steps);
         printf("summary: level=%d finished=%s time_s=%.2f score=%ld levels_done=%d frames=%llu "
                "steps=%llu voices=%llu spoken=%llu loads=%llu\n",
