@@ -7,23 +7,6 @@
  */
 #include "speech_internal.h"
 
-static bool usable(const ear_speech_config *cfg) {
-    (void)cfg;
-    return true;
-}
-
-static bool open_backend(ear_speech *sp, void **state, char ***voices, size_t *count) {
-    (void)sp;
-    *state = NULL;
-    *voices = NULL;
-    *count = 0;
-    return true;
-}
-
-static void close_backend(ear_speech *sp, void *state) {
-    (void)sp, (void)state;
-}
-
 static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speech_cmd *c) {
     (void)state;
     ear__speech_write_line(&sp->cfg, ear__speech_shown(c->what, c->text, false, NULL, 0));
@@ -33,9 +16,9 @@ static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speec
 const ear__speech_backend ear__speech_backend_console = {
     .name = "console",
     .output = EAR_SPEECH_OUTPUT_CONSOLE,
-    .usable = usable,
-    .open = open_backend,
-    .close = close_backend,
+    .usable = NULL, /* always */
+    .open = NULL,   /* no state, no voices */
+    .close = NULL,
     .say = say,
     .apply = NULL,
     .alive = NULL,

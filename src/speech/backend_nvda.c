@@ -34,20 +34,6 @@ typedef struct nvda {
     nvda_text_fn speak_text, braille_message;
 } nvda;
 
-/* text as UTF-16 (malloc'ed); NULL when it is not valid UTF-8 or memory runs out. */
-static wchar_t *wide(const char *text) {
-    int n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
-    if (n <= 0) return NULL;
-    wchar_t *w = malloc((size_t)n * sizeof *w);
-    if (w) MultiByteToWideChar(CP_UTF8, 0, text, -1, w, n);
-    return w;
-}
-
-static bool usable(const ear_speech_config *cfg) {
-    (void)cfg;
-    return true;
-}
-
 static FARPROC entry(HMODULE dll, const char *name) {
     return GetProcAddress(dll, name);
 }
@@ -88,7 +74,7 @@ static bool load_in(nvda *n, const wchar_t *folder) {
 static bool find_dll(nvda *n) {
     const char *env = getenv("EARSHOT_NVDA_DLL");
     if (env && *env) {
-        wchar_t *w = wide(env);
+        wchar_t *w = ear__speech_wide(env);
         bool ok = w && load(n, w);
         free(w);
         return ok;
@@ -158,7 +144,7 @@ static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speec
     bool interrupt = c->priority == EAR_SPEECH_INTERRUPT || c->what != EAR__SAY_TEXT;
     char buf[128];
     const char *words = ear__speech_shown(c->what, c->text, true, buf, sizeof buf);
-    wchar_t *w = wide(words);
+    wchar_t *w = ear__speech_wide(words);
     if (!w) {
         ear_log(EAR_LOG_WARN, "speech", "NVDA: a line that is not UTF-8 (\"%.40s\")", c->text);
         return EAR__SENT_REFUSED;
@@ -189,7 +175,7 @@ static ear__speech_sent_result apply(ear_speech *sp, void *state, const ear__spe
 const ear__speech_backend ear__speech_backend_nvda = {
     .name = "NVDA",
     .output = EAR_SPEECH_OUTPUT_NVDA,
-    .usable = usable,
+    .usable = NULL, /* always: open says whether it is there */
     .open = open_backend,
     .close = close_backend,
     .say = say,

@@ -37,25 +37,12 @@ typedef struct sapi {
     ear_speech_priority last; /* of the last line queued */
 } sapi;
 
-static wchar_t *wide(const char *text) {
-    int n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
-    if (n <= 0) return NULL;
-    wchar_t *w = malloc((size_t)n * sizeof *w);
-    if (w) MultiByteToWideChar(CP_UTF8, 0, text, -1, w, n);
-    return w;
-}
-
 static char *narrow(const wchar_t *w) {
     int n = WideCharToMultiByte(CP_UTF8, 0, w, -1, NULL, 0, NULL, NULL);
     if (n <= 0) return NULL;
     char *s = malloc((size_t)n);
     if (s) WideCharToMultiByte(CP_UTF8, 0, w, -1, s, n, NULL, NULL);
     return s;
-}
-
-static bool usable(const ear_speech_config *cfg) {
-    (void)cfg;
-    return true;
 }
 
 /* The voice tokens' category enumeration; NULL when SAPI has none. */
@@ -195,7 +182,7 @@ static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speec
     long flags = rule(s, c->priority, interrupt);
     if (flags < 0) return EAR__SENT_SKIPPED;
     char buf[128];
-    wchar_t *w = wide(ear__speech_shown(c->what, c->text, true, buf, sizeof buf));
+    wchar_t *w = ear__speech_wide(ear__speech_shown(c->what, c->text, true, buf, sizeof buf));
     if (!w) {
         ear_log(EAR_LOG_WARN, "speech", "SAPI: a line that is not UTF-8 (\"%.40s\")", c->text);
         return EAR__SENT_REFUSED;
@@ -258,7 +245,7 @@ static ear__speech_sent_result apply(ear_speech *sp, void *state, const ear__spe
 const ear__speech_backend ear__speech_backend_sapi = {
     .name = "SAPI",
     .output = EAR_SPEECH_OUTPUT_SAPI,
-    .usable = usable,
+    .usable = NULL, /* always: open says whether it is there */
     .open = open_backend,
     .close = close_backend,
     .say = say,

@@ -33,23 +33,6 @@ EM_JS(void, ear__web_announce_stop, (void), {
     if (Module["earAnnounceStop"]) Module["earAnnounceStop"]();
 })
 
-static bool usable(const ear_speech_config *cfg) {
-    (void)cfg;
-    return true;
-}
-
-static bool open_backend(ear_speech *sp, void **state, char ***voices, size_t *count) {
-    (void)sp;
-    *state = NULL;
-    *voices = NULL;
-    *count = 0;
-    return true;
-}
-
-static void close_backend(ear_speech *sp, void *state) {
-    (void)sp, (void)state;
-}
-
 static ear__speech_sent_result say(ear_speech *sp, void *state, const ear__speech_cmd *c) {
     (void)sp, (void)state;
     char words[128];
@@ -68,9 +51,9 @@ static ear__speech_sent_result apply(ear_speech *sp, void *state, const ear__spe
 const ear__speech_backend ear__speech_backend_web = {
     .name = "live-region",
     .output = EAR_SPEECH_OUTPUT_LIVE_REGION,
-    .usable = usable,
-    .open = open_backend,
-    .close = close_backend,
+    .usable = NULL, /* always */
+    .open = NULL,   /* no state, no voices */
+    .close = NULL,
     .say = say,
     .apply = apply,
     .alive = NULL,

@@ -7,6 +7,19 @@
  */
 #include "speech_internal.h"
 
+#include <stdlib.h>
+
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+
+wchar_t *ear__speech_wide(const char *text) {
+    int n = MultiByteToWideChar(CP_UTF8, 0, text, -1, NULL, 0);
+    if (n <= 0) return NULL;
+    wchar_t *w = malloc((size_t)n * sizeof *w);
+    if (w) MultiByteToWideChar(CP_UTF8, 0, text, -1, w, n);
+    return w;
+}
+
 const ear__speech_backend *const ear__speech_chain[] = {
     &ear__speech_backend_nvda,
     &ear__speech_backend_sapi,

@@ -19,16 +19,8 @@ typedef struct direct {
 ear_result ear__speech_carrier_start(ear_speech *sp) {
     direct *d = calloc(1, sizeof *d);
     if (!d) return EAR_E_OUT_OF_MEMORY;
-    for (size_t i = 0; ear__speech_chain[i] && !d->backend; i++) {
-        const ear__speech_backend *b = ear__speech_chain[i];
-        bool last = ear__speech_chain[i + 1] == NULL;
-        if (!last && !b->usable(&sp->cfg)) continue;
-        char **voices = NULL;
-        size_t count = 0;
-        if (!b->open(sp, &d->state, &voices, &count)) continue;
-        d->backend = b;
-        ear__speech_publish(sp, b, b->output, voices, count);
-    }
+    size_t index = 0;
+    d->backend = ear__speech_open_chain(sp, 0, &index, &d->state);
     if (!d->backend) {
         free(d);
         return EAR_E_STATE;
@@ -56,7 +48,7 @@ void ear__speech_carrier_send(ear_speech *sp, ear__speech_cmd *c) {
 void ear__speech_carrier_stop(ear_speech *sp) {
     direct *d = sp->carrier;
     if (!d) return;
-    d->backend->close(sp, d->state);
+    ear__speech_close_backend(sp, d->backend, d->state);
     free(d);
     sp->carrier = NULL;
 }

@@ -290,12 +290,14 @@ typedef enum ear__speech_sent_result {
 typedef struct ear__speech_backend {
     const char *name; /* in logs: "speech-dispatcher" */
     ear_speech_output output;
-    /* Whether it may be tried with this config (its skip flag, a stage it needs). */
+    /* Whether it may be tried with this config (its skip flag, a stage it needs); NULL:
+     * always. */
     bool (*usable)(const ear_speech_config *cfg);
     /* Opens it; false when it is not there (it has logged why). Its voice names go to
-     * *voices / *count (malloc'd, taken; NULL / 0 for none). */
+     * *voices / *count (malloc'd, taken; NULL / 0 for none). NULL: it always opens, with
+     * no state and no voices. */
     bool (*open)(ear_speech *sp, void **state, char ***voices, size_t *count);
-    void (*close)(ear_speech *sp, void *state);
+    void (*close)(ear_speech *sp, void *state); /* NULL: nothing to close */
     /* Says c (EAR__CMD_SAY): interrupting when c->priority is EAR_SPEECH_INTERRUPT or
      * c->what is not text. */
     ear__speech_sent_result (*say)(ear_speech *sp, void *state, const ear__speech_cmd *c);
@@ -322,6 +324,21 @@ extern const ear__speech_backend ear__speech_backend_sapi; /* Windows */
 /* The table (backends.c / backends_web.c): the chain in the order it is tried, ended by
  * NULL; the last entry always opens. */
 extern const ear__speech_backend *const ear__speech_chain[];
+
+/* Opens the first backend of the chain from index `from` on that is usable and opens
+ * (the last one is tried whatever usable says) and publishes it: its index in the chain
+ * goes to *index and its state to *state. NULL when none opened. (shared.c) */
+const ear__speech_backend *ear__speech_open_chain(ear_speech *sp, size_t from, size_t *index,
+                                                  void **state);
+/* Closes what ear__speech_open_chain opened (nothing for NULL). */
+void ear__speech_close_backend(ear_speech *sp, const ear__speech_backend *b, void *state);
+
+#ifdef _WIN32
+#include <wchar.h>
+/* text as UTF-16 for the Windows backends (malloc'ed); NULL when it is not valid UTF-8 or
+ * memory runs out. (backends_win.c) */
+wchar_t *ear__speech_wide(const char *text);
+#endif
 
 /* How a headless run (log_only) times a line, in the table's file: espeak-ng's length
  * (espeak_time.c) natively, none in the web build (NULL: the estimate). */

@@ -49,24 +49,12 @@ static double now_s(void) {
 /* Opens the first usable backend from index on (the last one always opens) and
  * publishes it. */
 static void open_from(ear_speech *sp, thread_out *out, size_t index) {
-    for (size_t i = index; ear__speech_chain[i]; i++) {
-        const ear__speech_backend *b = ear__speech_chain[i];
-        bool last = ear__speech_chain[i + 1] == NULL;
-        if (!last && !b->usable(&sp->cfg)) continue;
-        char **voices = NULL;
-        size_t count = 0;
-        void *state = NULL;
-        if (!b->open(sp, &state, &voices, &count)) continue;
-        out->backend = b;
-        out->index = i;
-        out->state = state;
-        ear__speech_publish(sp, b, b->output, voices, count);
-        return;
-    }
+    out->state = NULL;
+    out->backend = ear__speech_open_chain(sp, index, &out->index, &out->state);
 }
 
 static void close_out(ear_speech *sp, thread_out *out) {
-    if (out->backend) out->backend->close(sp, out->state);
+    ear__speech_close_backend(sp, out->backend, out->state);
     out->backend = NULL;
     out->state = NULL;
     free(out->last.text);
