@@ -41,12 +41,12 @@ bool cli_have_sound_card(void) {
 }
 
 bool cli_user_data_folder(const char *sub, char *out, size_t cap) {
-    const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
     int n;
 #ifdef _WIN32
-    data = getenv("APPDATA"); /* '/' separates folders there too */
+    const char *data = getenv("APPDATA"); /* '/' separates folders there too */
     n = snprintf(out, cap, "%s/Earshot", data && *data ? data : ".");
 #else
+    const char *data = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
     if (data && *data)
         n = snprintf(out, cap, "%s/earshot", data);
     else

@@ -109,6 +109,10 @@ typedef struct ear_device_stats {
 /* Counters (atomics written by the callback). Thread: game. */
 ear_device_stats ear_device_get_stats(const ear_device *device);
 
+/* The time from a call to its sound at this device's output, at the buffer it was granted
+ * (ear_stage_get_call_latency: best and worst in frames and ms). Thread: game. */
+ear_stage_call_latency ear_device_get_latency(const ear_device *device);
+
 /* For tests: acts as if the device had been removed (SDL's removal event): closes it and
  * goes LOST; the next `failing_reopens` attempts to reopen fail as if no device were
  * there. EAR_E_STATE unless PLAYING. Thread: game. */

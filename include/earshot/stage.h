@@ -334,6 +334,30 @@ float ear_stage_limiter_gain_db(const ear_stage *stage);
  * Thread: game. */
 uint32_t ear_stage_latency_frames(const ear_stage *stage);
 
+/* The device module's default frames per callback (device.h's buffer_frames): the stage's
+ * call latency below is reported at it where no device is open (the command tool). */
+#define EAR_DEVICE_BUFFER_FRAMES_DEFAULT 256u
+
+/* The time from a call (ear_stage_play, a move) to its sound at the output of a device
+ * that takes buffer_frames frames a callback (docs/performance.md, "Latency"). A call is
+ * drained at the next control block the device's next callback renders: a callback starts
+ * at a multiple of the buffer, so the wait for a block is at most block - gcd(block,
+ * buffer) frames. The limiter's lookahead (ear_stage_latency_frames) follows, and the
+ * device then plays what it holds first: up to one buffer more (SDL's double buffer; a
+ * sound server or the hardware may add buffers no program sees). bench_latency measures
+ * the same bounds from a real device callback's output. */
+typedef struct ear_stage_call_latency {
+    uint32_t buffer_frames; /* the device's, as given */
+    uint32_t block_frames;  /* the stage's control block */
+    uint32_t lag_frames;    /* the limiter's lookahead (0 when it is off) */
+    uint32_t best_frames;   /* lag: the call just before its block is drained */
+    uint32_t worst_frames;  /* block - gcd(block, buffer) + lag + buffer */
+    double best_ms, worst_ms;
+} ear_stage_call_latency;
+/* Thread: game. buffer_frames 0 means EAR_DEVICE_BUFFER_FRAMES_DEFAULT. */
+ear_stage_call_latency ear_stage_get_call_latency(const ear_stage *stage,
+                                                  uint32_t buffer_frames);
+
 /* ---- Rendering ------------------------------------------------------------------------ */
 
 /* Renders `frames` frames of interleaved output (channels per the config) into out,

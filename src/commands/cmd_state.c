@@ -102,6 +102,20 @@ json_t *ear__cmd_status(ear_commands *c, json_t *params, json_t **err) {
     if (status) json_object_set_new(status, "reverb", ear__cmd_reverb_status(c));
     if (status) json_object_set_new(status, "limiter", ear__cmd_limiter_json(c));
     if (status) json_object_set_new(status, "hrtf", ear__cmd_hrtf_status(c));
+    /* The latency a device at its default buffer would give this stage: the session renders
+     * offline, so there is no device of its own (docs/commands.md). */
+    if (status) {
+        ear_stage_call_latency lat = ear_stage_get_call_latency(c->stage, 0);
+        json_object_set_new(
+            status, "latency",
+            json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:f}", "device",
+                      "none: rendered offline; the figures are for a device at its default "
+                      "buffer",
+                      "buffer_frames", (int)lat.buffer_frames, "block_frames",
+                      (int)lat.block_frames, "lag_frames", (int)lat.lag_frames, "best_frames",
+                      (int)lat.best_frames, "worst_frames", (int)lat.worst_frames, "best_ms",
+                      lat.best_ms, "worst_ms", lat.worst_ms));
+    }
     /* The work budget: what the session has used of each part, and its limits. */
     if (status)
         json_object_set_new(

@@ -1039,6 +1039,14 @@ TEST(the_limiter_through_serve) {
     ASSERT_TRUE(json_is_true(json_object_get(lim, "enabled")));
     ASSERT_NEAR(json_number_value(json_object_get(lim, "release_ms")), 50.0, 0);
     ASSERT_DBL_LT(json_number_value(json_object_get(lim, "gain_db")), -6.0);
+    /* the latency a device at its default 256-frame buffer would give: the 160-frame block's
+     * wait (at most 160 - gcd(160, 256) = 128), the lookahead, the buffer (docs/commands.md) */
+    json_t *lat = json_object_get(json_object_get(r, "result"), "latency");
+    ASSERT_EQ(json_integer_value(json_object_get(lat, "buffer_frames")), 256);
+    ASSERT_EQ(json_integer_value(json_object_get(lat, "best_frames")), 96);
+    ASSERT_EQ(json_integer_value(json_object_get(lat, "worst_frames")), 128 + 96 + 256);
+    ASSERT_NEAR(json_number_value(json_object_get(lat, "worst_ms")), 10.0, 1e-9);
+    ASSERT_TRUE(strstr(json_string_value(json_object_get(lat, "device")), "offline") != NULL);
     json_decref(r);
     r = serve(c, "{\"command\": \"audio.limiter.set\", \"params\": {\"ceiling_db\": 1}}");
     ASSERT_STR_EQ(code(r), "E_BAD_PARAM");

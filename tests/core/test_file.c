@@ -15,10 +15,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <sys/resource.h>
+#ifndef _WIN32
+#include <sys/resource.h> /* tests/win_test_shims.h stands in on Windows */
+#endif
 #include <sys/stat.h>
 #include <sys/time.h>
+#ifndef _WIN32
 #include <sys/wait.h>
+#endif
 #include <unistd.h>
 
 typedef struct sandbox {

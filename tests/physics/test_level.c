@@ -326,7 +326,8 @@ static double reference_cost(const ear_level *level, uint32_t sr, uint32_t sc, u
             for (int dc = -1; dc <= 1; dc++) {
                 if (!dr && !dc) continue;
                 if (!diagonal && dr && dc) continue;
-                long nr = (long)r + dr, nc = (long)c + dc;
+                int64_t nr = (int64_t)r + dr,
+                        nc = (int64_t)c + dc; /* long is 32 bits on Windows */
                 if (nr < 0 || nc < 0 || nr >= rows || nc >= cols) continue;
                 uint32_t ch = ear_level_char_at(level, (uint32_t)nr, (uint32_t)nc);
                 if (ch == '#' || ch == 0) continue;

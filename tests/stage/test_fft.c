@@ -18,9 +18,21 @@
 #define PI_D 3.14159265358979323846
 
 static float *aligned(size_t floats) {
+#ifdef _WIN32
+    return _aligned_malloc(floats * sizeof(float) + 64, 32); /* Windows has no posix_memalign */
+#else
     void *p = NULL;
     if (posix_memalign(&p, 32, floats * sizeof(float) + 64)) return NULL;
     return p;
+#endif
+}
+
+static void release(float *p) {
+#ifdef _WIN32
+    _aligned_free(p);
+#else
+    free(p);
+#endif
 }
 
 static uint32_t rnd(uint32_t *state) {
@@ -101,9 +113,10 @@ static void check_length(uint32_t n) {
         memcpy(io + kp, im, k * sizeof(float));
         ear__fft_avx2->inverse(&f, io, io + kp, io, w);
         ASSERT_MEM_EQ(y, io, n * sizeof(float));
-        free(io);
+        release(io);
     }
-    free(tab), free(x), free(re), free(im), free(re2), free(im2), free(y), free(y2), free(w);
+    release(tab), release(x), release(re), release(im), release(re2), release(im2);
+    release(y), release(y2), release(w);
 }
 
 TEST(every_length_against_a_direct_dft) {

@@ -426,10 +426,78 @@ TEST(settings_are_checked_defaulted_and_reported) {
     ear_stage_destroy(s);
 }
 
+static uint32_t gcd_of(uint32_t a, uint32_t b) {
+    return b ? gcd_of(b, a % b) : a;
+}
+
+/* The call latency's bounds hold a device's callbacks to them: the stage is rendered in
+ * callbacks of B frames, a one-frame click is played between two of them (after H frames
+ * were taken) and found in the output at F. Over calls at every callback of a period the
+ * waits F - H run from the limiter's lag to block - gcd(block, B) + lag exactly, so
+ * best_frames is the least and worst_frames (which adds the device's one buffer) the
+ * most a call can take. */
+TEST(the_call_latency_bounds_are_what_callbacks_give) {
+    const uint32_t sizes[] = {64, 128, 160, 256, 441, 512};
+    for (int limiter = 0; limiter < 2; limiter++) {
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            uint32_t B = sizes[k];
+            ear_limiter lim = ear_stage_config_default().limiter;
+            lim.enabled = limiter == 1;
+            ear_stage *s = stage_with(&lim);
+            ASSERT_TRUE(s != NULL);
+            ear_stage_call_latency l = ear_stage_get_call_latency(s, B);
+            ASSERT_EQ(l.buffer_frames, B);
+            ASSERT_EQ(l.block_frames, 160u);
+            ASSERT_EQ(l.lag_frames, ear_stage_latency_frames(s));
+            float one = 1.0f;
+            ear_clip *click = NULL;
+            ASSERT_OK(ear_clip_create(&one, 1, 1, RATE, NULL, &click));
+            float *out = malloc((size_t)B * 2 * sizeof *out);
+            uint64_t taken = 0;
+            int64_t least = INT64_MAX, most = 0;
+            /* enough calls that they fall at every callback phase of the block */
+            int calls = 3 * (int)(l.block_frames / gcd_of(l.block_frames, B)) + 10;
+            for (int call = 0; call < calls; call++) {
+                uint64_t h = taken;
+                ASSERT_OK(ear_stage_play(s, click, &(ear_play){.volume = 1.0f}, NULL));
+                int64_t found = -1;
+                while (found < 0 && taken < h + 4096) {
+                    ear_stage_render(s, out, B);
+                    for (uint32_t i = 0; i < B && found < 0; i++)
+                        if (fabsf(out[2 * i]) > 1e-3f) found = (int64_t)(taken + i);
+                    taken += B;
+                }
+                ASSERT_GE(found, 0);
+                int64_t d = found - (int64_t)h;
+                least = d < least ? d : least;
+                most = d > most ? d : most;
+                /* the click's tail out, then a varying wait: the next call at another phase */
+                for (int quiet = 0; quiet < 2 + call % 7; quiet++) {
+                    ear_stage_render(s, out, B);
+                    taken += B;
+                }
+            }
+            ASSERT_EQ(least, (int64_t)l.best_frames);
+            ASSERT_EQ(most + (int64_t)B, (int64_t)l.worst_frames);
+            ASSERT_NEAR(l.worst_ms, 1000.0 * l.worst_frames / RATE, 1e-9);
+            free(out);
+            ear_clip_release(click);
+            ear_stage_destroy(s);
+        }
+    }
+    /* the default buffer (0) and the defaults' figure in docs/performance.md */
+    ear_stage *s = stage_with(NULL);
+    ear_stage_call_latency d = ear_stage_get_call_latency(s, 0);
+    ASSERT_EQ(d.buffer_frames, EAR_DEVICE_BUFFER_FRAMES_DEFAULT);
+    ASSERT_EQ(d.worst_frames, 128u + ear_stage_latency_frames(s) + 256u);
+    ear_stage_destroy(s);
+}
+
 TEST_MAIN(TEST_ENTRY(a_loud_mix_never_exceeds_the_ceiling),
           TEST_ENTRY(a_mix_under_the_threshold_passes_bit_for_bit_after_the_lookahead),
           TEST_ENTRY(the_gain_returns_with_the_release_time_constant_then_passes_bit_for_bit),
           TEST_ENTRY(engaging_does_not_click), TEST_ENTRY(chunking_changes_no_bit),
           TEST_ENTRY(non_finite_input_is_silence_and_leaves_no_trace),
           TEST_ENTRY(any_rate_and_block),
-          TEST_ENTRY(settings_are_checked_defaulted_and_reported))
+          TEST_ENTRY(settings_are_checked_defaulted_and_reported),
+          TEST_ENTRY(the_call_latency_bounds_are_what_callbacks_give))

@@ -32,7 +32,7 @@
 /* 256 frames (5.3 ms at 48 kHz): a call's sound is out within 10 ms of the call
  * (bench/bench_latency: at 48 kHz mean 5.9 ms, worst seen 10.0 ms, against 8.7 / 15.3 ms at
  * 512; docs/performance.md, "Latency"). */
-#define EAR__DEVICE_DEFAULT_BUFFER 256u
+#define EAR__DEVICE_DEFAULT_BUFFER EAR_DEVICE_BUFFER_FRAMES_DEFAULT
 /* Muted: at most this much time is caught up at once (a stalled game skips the rest). */
 #define MUTED_MAX_CATCH_UP_S 0.25
 
@@ -320,6 +320,11 @@ ear_device_stats ear_device_get_stats(const ear_device *d) {
     s.failed_opens = d->failed_opens;
     s.losses = d->losses;
     return s;
+}
+
+ear_stage_call_latency ear_device_get_latency(const ear_device *d) {
+    if (!d) return (ear_stage_call_latency){0};
+    return ear_stage_get_call_latency(d->stage, ear_device_get_stats(d).buffer_frames);
 }
 
 ear_result ear_device_simulate_loss(ear_device *d, uint32_t failing_reopens) {

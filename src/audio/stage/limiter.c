@@ -134,6 +134,31 @@ uint32_t ear_stage_latency_frames(const ear_stage *stage) {
     return lookahead_frames(stage->limiter_game.lookahead_ms, stage->config.sample_rate);
 }
 
+static uint32_t gcd_u32(uint32_t a, uint32_t b) {
+    while (b) {
+        uint32_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+ear_stage_call_latency ear_stage_get_call_latency(const ear_stage *stage,
+                                                  uint32_t buffer_frames) {
+    ear_stage_call_latency l = {0};
+    if (!stage) return l;
+    l.buffer_frames = buffer_frames ? buffer_frames : EAR_DEVICE_BUFFER_FRAMES_DEFAULT;
+    l.block_frames = stage->config.block_frames;
+    l.lag_frames = ear_stage_latency_frames(stage);
+    l.best_frames = l.lag_frames;
+    l.worst_frames = l.block_frames - gcd_u32(l.block_frames, l.buffer_frames) + l.lag_frames +
+                     l.buffer_frames;
+    double rate = (double)stage->config.sample_rate;
+    l.best_ms = 1000.0 * l.best_frames / rate;
+    l.worst_ms = 1000.0 * l.worst_frames / rate;
+    return l;
+}
+
 /* ---- audio side ----------------------------------------------------------------------- */
 
 static void publish_gain(ear_stage *s, float g) {
