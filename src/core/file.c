@@ -274,9 +274,13 @@ ear_result ear_file_write_begin(const char *path, const ear_file_write_config *c
                 int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
                 if (fd >= 0) {
                     struct stat now;
-                    ours = fstat(fd, &now) == 0 && S_ISREG(now.st_mode) &&
-                           now.st_ino == st.st_ino && now.st_dev == st.st_dev &&
-                           c.ours(fd, c.ours_user);
+                    bool regular = fstat(fd, &now) == 0 && S_ISREG(now.st_mode);
+#ifdef _WIN32 /* no inodes there: the volume and file index */
+                    bool same = regular && ear__win_same_file(fd, path);
+#else
+                    bool same = regular && now.st_ino == st.st_ino && now.st_dev == st.st_dev;
+#endif
+                    ours = same && c.ours(fd, c.ours_user);
                     close(fd);
                 }
             }

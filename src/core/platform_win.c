@@ -35,6 +35,26 @@ static wchar_t *wide(const char *path) {
     return w;
 }
 
+int ear__win_same_file(int fd, const char *path) {
+    HANDLE a = (HANDLE)_get_osfhandle(fd);
+    wchar_t *w = wide(path);
+    if (a == INVALID_HANDLE_VALUE || !w) {
+        free(w);
+        return 0;
+    }
+    HANDLE b = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+                           OPEN_EXISTING,
+                           FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+    free(w);
+    if (b == INVALID_HANDLE_VALUE) return 0;
+    BY_HANDLE_FILE_INFORMATION x, y;
+    int same = GetFileInformationByHandle(a, &x) && GetFileInformationByHandle(b, &y) &&
+               x.dwVolumeSerialNumber == y.dwVolumeSerialNumber &&
+               x.nFileIndexHigh == y.nFileIndexHigh && x.nFileIndexLow == y.nFileIndexLow;
+    CloseHandle(b);
+    return same;
+}
+
 static int errno_of(DWORD e) {
     switch (e) {
     case ERROR_FILE_NOT_FOUND:

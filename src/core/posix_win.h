@@ -157,6 +157,9 @@ ssize_t ear__win_write(int fd, const void *buf, size_t size);
 char *ear__win_realpath(const char *path, char *resolved);
 /* Removes the file at path when no writer holds a lock on it; 1 removed, 0 not. */
 int ear__win_remove_unlocked(const char *path);
+/* Whether the open fd and the file at path are one file (the same volume and file index:
+ * a Windows stat has no inode, and fstat's st_dev is not stat's). */
+int ear__win_same_file(int fd, const char *path);
 /* A hard link (CreateHardLink), which refuses an existing name as POSIX link does. */
 int ear__win_link(const char *from, const char *to);
 

@@ -34,10 +34,11 @@ static ear_lang *use_lang(ear_lang *lang, ear_lang **owned) {
 }
 
 /* Formats key (with ".one" for 1) with {n} = count into out (PART bytes). */
-static ear_result counted(ear_lang *lang, const char *key, long count, bool plural, char *out) {
+static ear_result counted(ear_lang *lang, const char *key, long long count, bool plural,
+                          char *out) {
     char name[64], number[32];
     snprintf(name, sizeof name, plural && count == 1 ? "%s.one" : "%s", key);
-    snprintf(number, sizeof number, "%ld", count);
+    snprintf(number, sizeof number, "%lld", count);
     ear_lang_arg arg = {"n", number};
     return ear_lang_format(lang, name, &arg, 1, out, PART, NULL);
 }
@@ -52,10 +53,11 @@ static ear_result deliver(const char *text, char *out, size_t out_size, size_t *
 }
 
 /* |x| rounded to a whole number; beyond 10^12 (no game's distance) it stays there, so the
- * conversion to long is always defined. */
-static long rounded(double x) {
+ * conversion to long long is always defined (long is 32 bits on Windows: 10^12 did not fit,
+ * and a far point said 2147483647 meters). */
+static long long rounded(double x) {
     double r = floor(fabs(x) + 0.5);
-    return (long)(r < 1e12 ? r : 1e12);
+    return (long long)(r < 1e12 ? r : 1e12);
 }
 
 ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg, ear_vec3 to,
@@ -72,7 +74,7 @@ ear_result ear_describe_position(ear_lang *lang, ear_vec3 from, float facing_deg
     double ahead = dx * s - dz * c;
     double right = dx * c + dz * s;
     struct {
-        long n;
+        long long n;
         const char *alone, *after;
     } parts[3] = {
         {rounded(ahead), ahead >= 0 ? "position.ahead" : "position.behind",
@@ -152,7 +154,7 @@ ear_result ear_describe_speed(ear_lang *lang, float speed_mps, ear_speed_unit un
     ear_lang *owned;
     ear_lang *l = use_lang(lang, &owned);
     if (!l) return EAR_E_OUT_OF_MEMORY;
-    long n = rounded((double)speed_mps * factor[unit]);
+    long long n = rounded((double)speed_mps * factor[unit]);
     char sentence[PART], part[PART];
     ear_result r = counted(l, keys[unit], n, true, part);
     if (r == EAR_OK && speed_mps < 0 && n > 0) {
