@@ -243,6 +243,14 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
     ear__lua_open_audio(L);
     ear__lua_open_game(L);
     ear__lua_open_world(L);
+    ear__lua_open_input(L);
+    ear__lua_open_ui(L);
+    r = ear_ui_create(NULL, &g->ui);
+    if (r != EAR_OK) {
+        snprintf(error, error_size, "the UI: %s", ear_result_string(r));
+        ear_lua_game_destroy(g);
+        return r;
+    }
     /* require("earshot") gives the same table */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "loaded");
@@ -284,9 +292,14 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
     return EAR_OK;
 }
 
+void ear_lua_game_attach(ear_lua_game *game, ear_engine_config *config) {
+    if (game && config) ear_ui_attach(game->ui, config);
+}
+
 void ear_lua_game_destroy(ear_lua_game *game) {
     if (!game) return;
     ear__lua_close(game);
+    ear_ui_destroy(game->ui); /* after the state: no binding reaches it any more */
     free(game);
 }
 

@@ -52,6 +52,7 @@ static inline uint64_t lua_test_run_heard(ear_lua_game *g, uint64_t frames,
     cfg.audio_attach = NULL;
     cfg.audio_update = NULL;
     cfg.audio_detach = NULL;
+    ear_lua_game_attach(g, &cfg);
     ear_scene scene = ear_lua_game_scene(g);
     ear_runner *rn = NULL;
     if (ear_runner_create(&cfg, &scene, &rn) != EAR_OK) return 0;
