@@ -30,7 +30,8 @@ static int check_id(lua_State *L, int r, const char *what, const char *name) {
 static int action_id(lua_State *L, int index, const char *what) {
     const char *name = luaL_checkstring(L, index);
     int id = ear_actions_find(actions_of(L), name);
-    if (id < 0) luaL_error(L, "%s: no action named \"%s\" (earshot.actions.add it)", what, name);
+    if (id < 0)
+        luaL_error(L, "%s: no action named \"%s\" (earshot.actions.add it)", what, name);
     return id;
 }
 
@@ -138,8 +139,8 @@ static int a_active(lua_State *L) {
     return 1;
 }
 static int a_set_repeat(lua_State *L) {
-    ear_result r = ear_actions_set_repeat(actions_of(L), luaL_checknumber(L, 1),
-                                          luaL_checknumber(L, 2));
+    ear_result r =
+        ear_actions_set_repeat(actions_of(L), luaL_checknumber(L, 1), luaL_checknumber(L, 2));
     if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.actions.set_repeat");
     return 0;
 }
@@ -268,14 +269,15 @@ static int p_axis(lua_State *L) {
     if (axis < 0)
         return luaL_error(L, "no pad axis named \"%s\" (LEFTX, LEFTY, RIGHTTRIGGER ...)", name);
     int pad = check_pad(L, 2);
-    lua_pushnumber(L, ear_input_pad_axis_value(ear_ctx_input(ear__lua_ctx(L)), pad,
-                                               (ear_pad_axis)axis));
+    lua_pushnumber(
+        L, ear_input_pad_axis_value(ear_ctx_input(ear__lua_ctx(L)), pad, (ear_pad_axis)axis));
     return 1;
 }
 /* earshot.pad.rumble(low, high, ms): every connected pad that can. */
 static int p_rumble(lua_State *L) {
     lua_Integer ms = luaL_checkinteger(L, 3);
-    if (ms < 0 || ms > 60000) return luaL_error(L, "earshot.pad.rumble: %d ms, 0..60000", (int)ms);
+    if (ms < 0 || ms > 60000)
+        return luaL_error(L, "earshot.pad.rumble: %d ms, 0..60000", (int)ms);
     ear_result r = ear_pad_rumble(ear__lua_ctx(L), (float)luaL_checknumber(L, 1),
                                   (float)luaL_checknumber(L, 2), (uint32_t)ms);
     if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.pad.rumble");

@@ -66,11 +66,11 @@ static void build_menu(lua_State *L, int t, lua_menu_draft *draft);
 /* Adds item table i to the menu: kind "button", "checkbox" (or "toggle"), "slider",
  * "list" (or "choice"), "text" (or "input"), "submenu". */
 static void add_item(lua_State *L, ear_ui_menu *menu, int i) {
-    static const char *const kinds[] = {"button", "checkbox", "toggle", "slider", "list",
+    static const char *const kinds[] = {"button", "checkbox", "toggle", "slider",  "list",
                                         "choice", "text",     "input",  "submenu", NULL};
-    static const ear_ui_item_kind kind_of[] = {
-        EAR_UI_BUTTON, EAR_UI_TOGGLE, EAR_UI_TOGGLE, EAR_UI_SLIDER, EAR_UI_CHOICE,
-        EAR_UI_CHOICE, EAR_UI_TEXT,   EAR_UI_TEXT,   EAR_UI_SUBMENU};
+    static const ear_ui_item_kind kind_of[] = {EAR_UI_BUTTON, EAR_UI_TOGGLE, EAR_UI_TOGGLE,
+                                               EAR_UI_SLIDER, EAR_UI_CHOICE, EAR_UI_CHOICE,
+                                               EAR_UI_TEXT,   EAR_UI_TEXT,   EAR_UI_SUBMENU};
     luaL_checktype(L, i, LUA_TTABLE);
     ear_ui_item it;
     memset(&it, 0, sizeof it);
@@ -318,8 +318,8 @@ static int u_clicked(lua_State *L) {
 }
 /* earshot.ui.changed(widget [, item]) / confirmed: the event table, or nil. */
 static int find_event(lua_State *L, ear_ui_event_kind kind) {
-    const ear_ui_event *e = ear_ui_find_event(ui_ctx(L), kind, luaL_checkstring(L, 1),
-                                              luaL_optstring(L, 2, NULL));
+    const ear_ui_event *e =
+        ear_ui_find_event(ui_ctx(L), kind, luaL_checkstring(L, 1), luaL_optstring(L, 2, NULL));
     if (!e) return 0;
     push_event(L, e);
     return 1;
@@ -356,9 +356,10 @@ static int u_set_sound(lua_State *L) {
         if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.ui.set_sound");
         return 0;
     }
-    return luaL_error(L, "earshot.ui.set_sound: no sound slot \"%s\" (open, close, navigate, "
-                         "wrap, edge, activate, toggle_on, toggle_off, slider, type, delete, "
-                         "error)",
+    return luaL_error(L,
+                      "earshot.ui.set_sound: no sound slot \"%s\" (open, close, navigate, "
+                      "wrap, edge, activate, toggle_on, toggle_off, slider, type, delete, "
+                      "error)",
                       slot);
 }
 static int u_hide_position(lua_State *L) {
@@ -366,8 +367,8 @@ static int u_hide_position(lua_State *L) {
     return 0;
 }
 static int u_set_repeat(lua_State *L) {
-    ear_result r = ear_ui_set_repeat(ear_ui_of(ui_ctx(L)), luaL_checknumber(L, 1),
-                                     luaL_checknumber(L, 2));
+    ear_result r =
+        ear_ui_set_repeat(ear_ui_of(ui_ctx(L)), luaL_checknumber(L, 1), luaL_checknumber(L, 2));
     if (r != EAR_OK) return ear__lua_fail(L, r, "earshot.ui.set_repeat");
     return 0;
 }

@@ -174,7 +174,8 @@ static int lv_path(lua_State *L) {
                     return luaL_error(L, "level:path: more than %d costs",
                                       (int)(sizeof costs / sizeof costs[0]));
                 size_t len;
-                const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
+                const char *k =
+                    lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &len) : NULL;
                 uint32_t ch = 0;
                 if (!k || ear_utf8_decode(k, len, &ch) != len || !ch)
                     return luaL_error(L, "level:path: a cost's key must be one character");
@@ -494,7 +495,8 @@ static void read_ray(lua_State *L, int t, ear_ray_options *o, ear_body_id *ignor
     if (!lua_isnil(L, -1)) {
         luaL_checktype(L, -1, LUA_TTABLE);
         lua_Integer n = luaL_len(L, -1);
-        if (n > (lua_Integer)cap) luaL_error(L, "earshot.ray: more than %d to ignore", (int)cap);
+        if (n > (lua_Integer)cap)
+            luaL_error(L, "earshot.ray: more than %d to ignore", (int)cap);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_rawgeti(L, -1, i);
             ignore[i - 1] = ((lua_body *)luaL_checkudata(L, -1, BODY_MT))->id;
@@ -575,21 +577,28 @@ void ear__lua_open_world(lua_State *L) {
                                              {"wall_count", lv_wall_count},
                                              {"path", lv_path},
                                              {NULL, NULL}};
-    static const luaL_Reg body_methods[] = {
-        {"position", b_position}, {"set_position", b_set_position},
-        {"move", b_move},         {"forward", b_forward},
-        {"turn", b_turn},         {"facing", b_facing},
-        {"remove", b_remove},     {"exists", b_exists},
-        {"sound", b_sound},       {"stop_sound", b_stop_sound},
-        {"listen", b_listen},     {"name", b_name},
-        {"drive", b_drive},       {"engine", b_engine},
-        {"refuel", b_refuel},     {"vehicle", b_vehicle},
-        {NULL, NULL}};
+    static const luaL_Reg body_methods[] = {{"position", b_position},
+                                            {"set_position", b_set_position},
+                                            {"move", b_move},
+                                            {"forward", b_forward},
+                                            {"turn", b_turn},
+                                            {"facing", b_facing},
+                                            {"remove", b_remove},
+                                            {"exists", b_exists},
+                                            {"sound", b_sound},
+                                            {"stop_sound", b_stop_sound},
+                                            {"listen", b_listen},
+                                            {"name", b_name},
+                                            {"drive", b_drive},
+                                            {"engine", b_engine},
+                                            {"refuel", b_refuel},
+                                            {"vehicle", b_vehicle},
+                                            {NULL, NULL}};
     new_type(L, LEVEL_MT, "level", level_methods, lv_gc);
     new_type(L, BODY_MT, "body", body_methods, NULL);
     static const luaL_Reg fns[] = {
-        {"level", l_level},         {"body", l_body},           {"gravity", l_gravity},
-        {"ray", l_ray},             {"ray_count", l_ray_count}, {"find_body", l_find_body},
+        {"level", l_level}, {"body", l_body},           {"gravity", l_gravity},
+        {"ray", l_ray},     {"ray_count", l_ray_count}, {"find_body", l_find_body},
         {NULL, NULL}};
     lua_getglobal(L, "earshot");
     luaL_setfuncs(L, fns, 0);
