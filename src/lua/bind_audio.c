@@ -99,14 +99,34 @@ static void push_voice(lua_State *L, ear_voice_id id) {
     luaL_setmetatable(L, VOICE_MT);
 }
 
-/* earshot.play(name [, options]) -> voice (options: read_play's). */
+/* earshot.play(name [, options]) -> voice (options: read_play's, and offset_s: where in the
+ * sound to start, in seconds). */
 static int l_play(lua_State *L) {
     const char *name = luaL_checkstring(L, 1);
     ear_ctx *ctx = ear__lua_ctx(L);
     ear_play p;
     read_play(L, 2, &p);
+    double offset_s = 0;
+    if (!lua_isnoneornil(L, 2)) {
+        lua_getfield(L, 2, "offset_s");
+        offset_s = lua_isnil(L, -1) ? 0 : luaL_checknumber(L, -1);
+        lua_pop(L, 1);
+        if (!(offset_s >= 0 && offset_s < 86400))
+            return luaL_error(L,
+                              "earshot.play(\"%s\"): offset_s %f: expected 0 or more seconds",
+                              name, offset_s);
+    }
     ear_voice_id id = EAR_VOICE_NONE;
-    ear_result r = ear_assets_play(ear_ctx_assets(ctx), ear_ctx_stage(ctx), name, &p, &id);
+    ear_result r = EAR_OK;
+    if (offset_s > 0) {
+        /* the offset counts in the clip's own frames */
+        ear_clip *clip = NULL;
+        r = ear_assets_get(ear_ctx_assets(ctx), name, &clip);
+        if (r == EAR_OK)
+            p.start_frame = (uint64_t)(offset_s * (double)ear_clip_sample_rate(clip) + 0.5);
+    }
+    if (r == EAR_OK)
+        r = ear_assets_play(ear_ctx_assets(ctx), ear_ctx_stage(ctx), name, &p, &id);
     if (r != EAR_OK) {
         const char *why = ear_assets_last_load_error(ear_ctx_assets(ctx));
         return luaL_error(L, "earshot.play(\"%s\"): %s: %s", name, ear_result_name(r),

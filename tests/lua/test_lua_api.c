@@ -274,6 +274,35 @@ TEST(a_pool_plays_at_its_volume_and_keeps_its_instance_limit) {
     ASSERT_STR_EQ(s, "voices=2");
 }
 
+TEST(an_offset_starts_a_sound_that_far_into_it) {
+    /* a 0.5 s tone played whole, from 0.4 s in, and through compat's extended form with
+     * 400 ms: the frame each is heard to end (60 frames a second) */
+    uint64_t errors = 0;
+    const char *s =
+        run("offset",
+            "local C = require('earshot.compat')\n"
+            "local S = 'synth:sine:440:0.5:0.25'\n"
+            "local whole, late = earshot.play(S), earshot.play(S, {offset_s = 0.4})\n"
+            "local pool = C.sound_pool()\n"
+            "local slot = pool:play_stationary_extended(S, false, 400, 0, 0, 100)\n"
+            "local ended, start = {}, earshot.frame()\n"
+            "local ok, err = pcall(earshot.play, S, {offset_s = -1})\n"
+            "assert(not ok and err:find('offset_s', 1, true), err)\n"
+            "function update()\n"
+            "  local f = earshot.frame() - start\n"
+            "  if not whole:playing() and not ended.w then ended.w = f end\n"
+            "  if not late:playing() and not ended.l then ended.l = f end\n"
+            "  if not pool:sound_is_playing(slot) and not ended.p then ended.p = f end\n"
+            "  if ended.w and ended.l and ended.p then\n"
+            "    earshot.summary(string.format('%d %d', ended.w - ended.l,\n"
+            "      ended.w - ended.p))\n"
+            "  end\n"
+            "end\n",
+            NULL, 60, &errors);
+    ASSERT_EQ(errors, 0);
+    ASSERT_STR_EQ(s, "24 24"); /* 0.4 s sooner: 24 frames */
+}
+
 /* ---- HRTF ---------------------------------------------------------------------------- */
 
 TEST(an_hrtf_set_loads_inside_the_sandbox_and_places_a_voice) {
@@ -381,6 +410,7 @@ TEST_MAIN(TEST_ENTRY(actions_answer_the_frames_their_keys_and_pad_go_down),
           TEST_ENTRY(a_duck_lowers_its_bus_by_its_db),
           TEST_ENTRY(a_blend_parameter_sets_its_layer_gain),
           TEST_ENTRY(a_pool_plays_at_its_volume_and_keeps_its_instance_limit),
+          TEST_ENTRY(an_offset_starts_a_sound_that_far_into_it),
           TEST_ENTRY(an_hrtf_set_loads_inside_the_sandbox_and_places_a_voice),
           TEST_ENTRY(a_ray_hits_the_wall_at_the_distance_the_map_gives),
           TEST_ENTRY(a_vehicle_accelerates_as_its_make_says))
