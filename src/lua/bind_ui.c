@@ -278,7 +278,7 @@ static int u_focus(lua_State *L) {
 
 /* ---- events ----------------------------------------------------------------------------- */
 
-static void push_event(lua_State *L, const ear_ui_event *e) {
+void ear__lua_push_ui_event(lua_State *L, const ear_ui_event *e) {
     lua_createtable(L, 0, 8);
     lua_pushstring(L, ear_ui_event_kind_name(e->kind));
     lua_setfield(L, -2, "kind");
@@ -306,7 +306,7 @@ static int u_events(lua_State *L) {
     size_t n = ear_ui_event_count(ctx);
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
-        push_event(L, ear_ui_event_at(ctx, i));
+        ear__lua_push_ui_event(L, ear_ui_event_at(ctx, i));
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
@@ -321,7 +321,7 @@ static int find_event(lua_State *L, ear_ui_event_kind kind) {
     const ear_ui_event *e =
         ear_ui_find_event(ui_ctx(L), kind, luaL_checkstring(L, 1), luaL_optstring(L, 2, NULL));
     if (!e) return 0;
-    push_event(L, e);
+    ear__lua_push_ui_event(L, e);
     return 1;
 }
 static int u_changed(lua_State *L) {

@@ -90,6 +90,8 @@ void ear__lua_open_world(lua_State *L);
 void ear__lua_open_input(lua_State *L);
 /* bind_ui.c: earshot.ui (menus, forms, dialogs, inputs, events). */
 void ear__lua_open_ui(lua_State *L);
+/* Pushes a UI event as the table earshot.ui.events() lists. */
+void ear__lua_push_ui_event(lua_State *L, const ear_ui_event *e);
 /* The engine's context, or a Lua error when the engine is not calling the script. */
 ear_ctx *ear__lua_ctx(lua_State *L);
 /* Raises a Lua error carrying Earshot's result name: "<what>: EAR_E_...: <text>". */

@@ -132,7 +132,8 @@ static const char ui_script[] =
     "  {id = 'done', label = 'Done', kind = 'button', closes = true}}}\n"
     "local ok, err = pcall(U.menu, {id = 'bad', items = {{label = 'no id'}}})\n"
     "assert(not ok and err:find('an item without an id', 1, true), err)\n"
-    "local notes, values = {}, ''\n"
+    "local notes, values, heard_by_on_ui = {}, '', 0\n"
+    "function on_ui(e) heard_by_on_ui = heard_by_on_ui + 1 end\n"
     "function update()\n"
     "  for _, e in ipairs(U.events()) do\n"
     "    notes[#notes + 1] = e.kind .. ':' .. e.widget .. ':' .. e.item\n"
@@ -150,7 +151,8 @@ static const char ui_script[] =
     "  if U.clicked('opts', 'done') then U.question('sure', 'Really?') end\n"
     "  local answer = U.confirmed('sure')\n"
     "  if answer then notes[#notes + 1] = 'answer=' .. answer.item end\n"
-    "  earshot.summary(table.concat(notes, ' ') .. ' | ' .. values)\n"
+    "  earshot.summary(table.concat(notes, ' ') .. ' | ' .. values .. ' on_ui=' ..\n"
+    "    heard_by_on_ui)\n"
     "end\n";
 
 TEST(ui_widgets_speak_their_values_and_answer_as_values) {
@@ -175,7 +177,7 @@ TEST(ui_widgets_speak_their_values_and_answer_as_values) {
     ASSERT_STR_EQ(ear_lua_game_summary(g),
                   "changed:opts:vol=55 changed:opts:snd changed:opts:lvl=2Hard "
                   "clicked:opts:done closed:opts: clicked:sure:no confirmed:sure:no "
-                  "closed:sure: answer=no | vol=55 snd=true lvl=2Hard");
+                  "closed:sure: answer=no | vol=55 snd=true lvl=2Hard on_ui=8");
     /* what the player heard: the slider's new value, each item as it is reached */
     ASSERT_STR_EQ(h.text, "Options, menu|55 percent|Sound, check box, not checked, 2 of 4|"
                           "checked|Level, combo box, Easy, 3 of 4|Hard|Done, button, 4 of 4|"
