@@ -103,7 +103,8 @@ fuzz-build: deps
 fuzz: fuzz-build
 	@tests/fuzz/run-fuzz $(FUZZ_BUILD) $(FUZZ_EACH) $(FUZZ_TARGETS)
 
-# Headers, libearshot-audio and libearshot (shared and static), the earshot tool, pkg-config
+# Headers, libearshot-audio and libearshot (shared and static), the earshot tool (and
+# earshot-lua when Lua 5.4 is found), pkg-config
 # files and the CMake package under PREFIX (DESTDIR is honoured); see docs/install.md.
 PREFIX ?= /usr/local
 .PHONY: install

@@ -142,6 +142,11 @@ install(TARGETS earshot_audio_shared earshot_engine_shared EXPORT EarshotTargets
 install(TARGETS earshot_audio_static earshot_engine_static
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS earshot RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# earshot-lua (built when Lua 5.4 is found) beside the tool: `earshot play GAME.lua` runs the
+# earshot-lua in its own folder.
+if(TARGET earshot-lua)
+  install(TARGETS earshot-lua RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+endif()
 
 # pkg-config files that find their prefix from where they lie, so that
 # `cmake --install build --prefix <anywhere>` gives working files (except for /usr).

@@ -55,6 +55,10 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
 void ear_lua_game_destroy(ear_lua_game *game);
 /* The scene that runs the script (user data: the game). Thread: any. */
 ear_scene ear_lua_game_scene(ear_lua_game *game);
+/* Plugs the game's UI (the widgets of earshot.ui, owned by the game) into the engine
+ * config that will run its scene (ear_ui_attach). Without it the script's earshot.ui
+ * calls raise an error saying so. NULL game or config does nothing. Thread: game. */
+void ear_lua_game_attach(ear_lua_game *game, ear_engine_config *config);
 
 /* What a run did: script errors so far (each logged and spoken), the last one's message
  * ("" when none), the script's own summary line (earshot.summary; "" when unset), the

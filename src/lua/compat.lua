@@ -191,6 +191,7 @@ end
 
 function pool:_start(item)
     local options = {loop = item.looping}
+    if item.offset > 0 then options.offset_s = item.offset / 1000 end
     if self.distance_model == "physical" and not item.stationary then
         options.x, options.y, options.z = world_xyz(self, item.x, item.y, item.z)
         options.volume_db = stage_db(item.start_volume)
@@ -237,6 +238,7 @@ function pool:_play(o)
         forward = o.forward or 0, lower = o.lower or 0, upper = o.upper or 0,
         start_pan = o.start_pan or 0, start_volume = o.start_volume or 0,
         start_pitch = o.start_pitch or 100,
+        offset = math.max(0, tonumber(o.offset) or 0), -- milliseconds into the sound
         pan_step = self.pan_step, volume_step = self.volume_step,
         behind_pitch_decrease = self.behind_pitch_decrease,
         owner = nil,
@@ -256,7 +258,7 @@ function pool:play_stationary(filename, looping, persistent)
     return self:_play{filename = filename, looping = looping, persistent = persistent, dims = 0}
 end
 function pool:play_stationary_extended(filename, looping, offset, start_pan, start_volume, start_pitch, persistent)
-    return self:_play{filename = filename, looping = looping, persistent = persistent, dims = 0,
+    return self:_play{offset = offset, filename = filename, looping = looping, persistent = persistent, dims = 0,
         start_pan = start_pan, start_volume = start_volume, start_pitch = start_pitch}
 end
 function pool:play_1d(filename, listener_x, sound_x, looping, persistent)
@@ -265,7 +267,7 @@ function pool:play_1d(filename, listener_x, sound_x, looping, persistent)
 end
 function pool:play_extended_1d(filename, listener_x, sound_x, left_range, right_range, looping,
                                offset, start_pan, start_volume, start_pitch, persistent)
-    return self:_play{filename = filename, lx = listener_x, sx = sound_x, left = left_range,
+    return self:_play{offset = offset, filename = filename, lx = listener_x, sx = sound_x, left = left_range,
         right = right_range, looping = looping, start_pan = start_pan,
         start_volume = start_volume, start_pitch = start_pitch, persistent = persistent, dims = 1}
 end
@@ -276,7 +278,7 @@ end
 function pool:play_extended_2d(filename, listener_x, listener_y, sound_x, sound_y, left_range,
                                right_range, backward_range, forward_range, looping, offset,
                                start_pan, start_volume, start_pitch, persistent)
-    return self:_play{filename = filename, lx = listener_x, ly = listener_y, sx = sound_x,
+    return self:_play{offset = offset, filename = filename, lx = listener_x, ly = listener_y, sx = sound_x,
         sy = sound_y, left = left_range, right = right_range, backward = backward_range,
         forward = forward_range, looping = looping, start_pan = start_pan,
         start_volume = start_volume, start_pitch = start_pitch, persistent = persistent, dims = 2}
@@ -289,7 +291,7 @@ function pool:play_extended_3d(filename, listener_x, listener_y, listener_z, sou
                                sound_z, left_range, right_range, backward_range, forward_range,
                                upper_range, lower_range, looping, offset, start_pan,
                                start_volume, start_pitch, persistent)
-    return self:_play{filename = filename, lx = listener_x, ly = listener_y, lz = listener_z,
+    return self:_play{offset = offset, filename = filename, lx = listener_x, ly = listener_y, lz = listener_z,
         sx = sound_x, sy = sound_y, sz = sound_z, left = left_range, right = right_range,
         backward = backward_range, forward = forward_range, upper = upper_range,
         lower = lower_range, looping = looping, start_pan = start_pan,

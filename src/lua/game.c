@@ -169,6 +169,34 @@ static void scene_update(ear_ctx *ctx, void *user) {
     g->ctx = NULL;
 }
 
+/* Each UI event, as it happens, to the script's on_ui(event) if it has one. */
+static void scene_on_ui(ear_ctx *ctx, const ear_ui_event *event, void *user) {
+    ear_lua_game *g = user;
+    lua_State *L = g->L;
+    if (lua_getglobal(L, "on_ui") != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    g->ctx = ctx;
+    lua_pushcfunction(L, ear__lua_traceback);
+    lua_insert(L, -2);
+    ear__lua_push_ui_event(L, event);
+    ear__lua_arm(g, L);
+    int status = lua_pcall(L, 1, 0, -3);
+    if (status != LUA_OK) {
+        ear__lua_describe_memory_error(L, status);
+        char message[1024];
+        snprintf(message, sizeof message, "%s", lua_tostring(L, -1));
+        lua_pop(L, 2);
+        report(g, message);
+        recover(g, L, message);
+    } else {
+        lua_pop(L, 1);
+    }
+    lua_settop(L, 0);
+    g->ctx = NULL;
+}
+
 static void scene_end(ear_ctx *ctx, void *user) {
     ear_lua_game *g = user;
     g->ctx = ctx;
@@ -182,6 +210,7 @@ ear_scene ear_lua_game_scene(ear_lua_game *game) {
     s.start = scene_start;
     s.update = scene_update;
     s.end = scene_end;
+    s.on_ui = scene_on_ui;
     s.user = game;
     return s;
 }
@@ -243,6 +272,14 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
     ear__lua_open_audio(L);
     ear__lua_open_game(L);
     ear__lua_open_world(L);
+    ear__lua_open_input(L);
+    ear__lua_open_ui(L);
+    r = ear_ui_create(NULL, &g->ui);
+    if (r != EAR_OK) {
+        snprintf(error, error_size, "the UI: %s", ear_result_string(r));
+        ear_lua_game_destroy(g);
+        return r;
+    }
     /* require("earshot") gives the same table */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "loaded");
@@ -284,9 +321,14 @@ ear_result ear_lua_game_create(const ear_lua_config *config, ear_lua_game **out_
     return EAR_OK;
 }
 
+void ear_lua_game_attach(ear_lua_game *game, ear_engine_config *config) {
+    if (game && config) ear_ui_attach(game->ui, config);
+}
+
 void ear_lua_game_destroy(ear_lua_game *game) {
     if (!game) return;
     ear__lua_close(game);
+    ear_ui_destroy(game->ui); /* after the state: no binding reaches it any more */
     free(game);
 }
 

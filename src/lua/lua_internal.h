@@ -12,6 +12,7 @@
 
 #include "earshot/engine.h"
 #include "earshot/lua_game.h"
+#include "earshot/ui.h"
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -28,6 +29,7 @@ struct ear_lua_game {
     ear_lua_config config;
     lua_State *L;
     ear_ctx *ctx; /* set while the runner calls the scene; NULL otherwise */
+    ear_ui *ui;   /* the game's widgets (earshot.ui), plugged in by ear_lua_game_attach */
     char script_path[PATH_MAX];
     char game_dir[PATH_MAX]; /* realpath of the script's folder */
     char save_dir[PATH_MAX]; /* realpath of the save folder, "" when there is none */
@@ -76,12 +78,20 @@ void ear__lua_arm(ear_lua_game *g, lua_State *L1);
  * (inside the save folder): the resolved path in out, or a Lua error naming it. */
 void ear__lua_path(lua_State *L, const char *path, bool for_write, char *out, size_t cap);
 
-/* bind_audio.c: earshot.sound, voices, the listener, music, buses, hrtf, reverb. */
+/* bind_audio.c: earshot.play, voices, the listener, music, buses, ducks, blends, pools,
+ * hrtf, reverb. */
 void ear__lua_open_audio(lua_State *L);
 /* bind_game.c: speech, keys, time and timers, saves, translations, quit, the summary. */
 void ear__lua_open_game(lua_State *L);
-/* bind_world.c: levels from maps, physics bodies, the audio world's sources. */
+/* bind_world.c: levels from maps and their paths, physics bodies, rays, vehicles, the
+ * audio world's sources. */
 void ear__lua_open_world(lua_State *L);
+/* bind_input.c: earshot.actions (profiles, bindings, queries) and earshot.pad. */
+void ear__lua_open_input(lua_State *L);
+/* bind_ui.c: earshot.ui (menus, forms, dialogs, inputs, events). */
+void ear__lua_open_ui(lua_State *L);
+/* Pushes a UI event as the table earshot.ui.events() lists. */
+void ear__lua_push_ui_event(lua_State *L, const ear_ui_event *e);
 /* The engine's context, or a Lua error when the engine is not calling the script. */
 ear_ctx *ear__lua_ctx(lua_State *L);
 /* Raises a Lua error carrying Earshot's result name: "<what>: EAR_E_...: <text>". */

@@ -43,8 +43,8 @@ typedef struct lua_test_audio {
 } lua_test_audio;
 
 /* Runs the game's scene headless for frames frames (or until it quits), with keys queued
- * before the frames that script names; returns the frames run. audio (may be NULL)
- * collects the stage's output. */
+ * (and pad lines) before the frames that script names; returns the frames run. audio (may be
+ * NULL) collects the stage's output. */
 static inline uint64_t lua_test_run_heard(ear_lua_game *g, uint64_t frames,
                                           const ear_script *keys, lua_test_audio *audio) {
     ear_engine_config cfg = ear_engine_config_default("lua test");
@@ -52,6 +52,7 @@ static inline uint64_t lua_test_run_heard(ear_lua_game *g, uint64_t frames,
     cfg.audio_attach = NULL;
     cfg.audio_update = NULL;
     cfg.audio_detach = NULL;
+    ear_lua_game_attach(g, &cfg);
     ear_scene scene = ear_lua_game_scene(g);
     ear_runner *rn = NULL;
     if (ear_runner_create(&cfg, &scene, &rn) != EAR_OK) return 0;
@@ -63,12 +64,7 @@ static inline uint64_t lua_test_run_heard(ear_lua_game *g, uint64_t frames,
     for (; f < frames && ear_runner_running(rn); f++) {
         for (size_t i = 0; keys && i < keys->count; i++) {
             const ear_script_event *e = &keys->events[i];
-            if (e->frame != f) continue;
-            if (e->action == EAR_SCRIPT_PRESS || e->action == EAR_SCRIPT_DOWN)
-                ear_runner_key_down(rn, e->key);
-            if (e->action == EAR_SCRIPT_PRESS || e->action == EAR_SCRIPT_UP)
-                ear_runner_key_up(rn, e->key);
-            if (e->action == EAR_SCRIPT_TEXT) ear_runner_text(rn, e->text);
+            if (e->frame == f) ear_runner_queue_script_event(rn, e); /* keys, text, pads */
         }
         ear_runner_frame(rn, (double)f / 60.0);
         ear_stage_render(ear_ctx_stage(ear_runner_ctx(rn)), buf, 800);

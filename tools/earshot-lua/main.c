@@ -168,6 +168,7 @@ int main(int argc, char **argv) {
     cfg.save_path = save_file[0] ? save_file : NULL;
     cfg.record_path = record;
     cfg.replay_path = replay;
+    ear_lua_game_attach(lg, &cfg); /* its widgets (earshot.ui) */
     ear_scene scene = ear_lua_game_scene(lg);
     int code = 0;
     if (!headless) {
