@@ -1,11 +1,11 @@
 // Lua games in the web build (docs/web.md, "Lua games"), in headless Chromium (Debian's
 // /usr/bin/chromium) driven by playwright-core, against the web build served on 127.0.0.1:
-//   node lua_test.mjs BUILD_WEB_DIR BEACON_HUNT_KEYS
-// Beacon Hunt (examples/lua/beacon_hunt) is played by its own key script
-// (beacon_hunt.keys, the native lua_example_beacon_hunt test's), each key dispatched to the
-// game area in step with the game's fixed steps; it must finish with the native run's
-// summary and the lines it says must reach the page's live regions. Its best score must
-// come back from browser storage on a second start. Then scripts with errors, written into
+//   node lua_test.mjs BUILD_WEB_DIR EXAMPLES_LUA_DIR
+// Beacon Hunt (examples/lua/beacon_hunt) and the BGT-style side-scroller are played by their
+// own key scripts (beacon_hunt.keys, side_scroller.keys: the native lua_example_* tests'),
+// each key dispatched to the game area in step with the game's fixed steps; each must
+// finish with the native run's summary and the lines it says must reach the page's live
+// regions. Beacon Hunt's best score must come back from browser storage on a second start. Then scripts with errors, written into
 // the program's file system before Start: a runtime error in the game's loop and a syntax
 // error, each reported to the player (the live region) and the console with the file and
 // line. Fails (exit 1) with the reason on each check that does not hold; a missing
@@ -15,7 +15,7 @@ import { join, resolve } from "node:path";
 import { serve } from "./serve.mjs";
 import { launchChromium } from "./browser.mjs";
 
-const [dir, keysFile] = process.argv.slice(2).map((p) => resolve(p));
+const [dir, examples] = process.argv.slice(2).map((p) => resolve(p));
 const CHROMIUM = "/usr/bin/chromium";
 let failures = 0;
 function check(ok, what, detail = "") {
@@ -26,25 +26,30 @@ function fatal(why) {
   console.error(`lua_test: ${why}`);
   process.exit(1);
 }
-if (!dir || !keysFile) fatal("usage: node lua_test.mjs BUILD_WEB_DIR BEACON_HUNT_KEYS");
+if (!dir || !examples) fatal("usage: node lua_test.mjs BUILD_WEB_DIR EXAMPLES_LUA_DIR");
 if (!existsSync(CHROMIUM)) fatal(`${CHROMIUM} is missing: scripts/install-deps installs Debian's chromium`);
 for (const f of ["earshot-lua.html", "earshot-lua.js", "earshot-lua.wasm", "earshot-lua.data",
-                 "lua-beacon-hunt.html", "index.html"])
+                 "lua-beacon-hunt.html", "lua-side-scroller.html", "index.html"])
   if (!existsSync(join(dir, f))) fatal(`${join(dir, f)} is missing: the web build did not run (make web)`);
 check(readFileSync(join(dir, "index.html"), "utf8").includes('<a href="lua-beacon-hunt.html">Beacon Hunt (Lua)</a>'),
       "index.html links Beacon Hunt's page");
 
-// The key script: "<frame> press KEY" lines (frames are the game's fixed steps).
-const NAMES = { UP: "ArrowUp", DOWN: "ArrowDown", LEFT: "ArrowLeft", RIGHT: "ArrowRight", ENTER: "Enter",
-                ESCAPE: "Escape", SPACE: "Space", F1: "F1" };
-const keys = [];
-readFileSync(keysFile, "utf8").split("\n").forEach((line, i) => {
-  line = line.trim();
-  if (!line || line.startsWith("#")) return;
-  const m = /^([0-9]+) (press|down|up) ([A-Z0-9]+)$/.exec(line);
-  if (!m || !NAMES[m[3]]) fatal(`${keysFile}:${i + 1}: not a key line this test plays: ${line}`);
-  keys.push([Number(m[1]), m[2], m[3]]);
-});
+// A key script: "<frame> press|down|up KEY" lines (frames are the game's fixed steps); each
+// key as the browser reports it, [KeyboardEvent.key, KeyboardEvent.code].
+const NAMES = { UP: ["ArrowUp", "ArrowUp"], DOWN: ["ArrowDown", "ArrowDown"], LEFT: ["ArrowLeft", "ArrowLeft"],
+                RIGHT: ["ArrowRight", "ArrowRight"], ENTER: ["Enter", "Enter"], ESCAPE: ["Escape", "Escape"],
+                SPACE: [" ", "Space"], F1: ["F1", "F1"], LCTRL: ["Control", "ControlLeft"] };
+function readKeys(file) {
+  const keys = [];
+  readFileSync(file, "utf8").split("\n").forEach((line, i) => {
+    line = line.trim();
+    if (!line || line.startsWith("#")) return;
+    const m = /^([0-9]+) (press|down|up) ([A-Z0-9]+)$/.exec(line);
+    if (!m || !NAMES[m[3]]) fatal(`${file}:${i + 1}: not a key line this test plays: ${line}`);
+    keys.push([Number(m[1]), m[2], m[3]]);
+  });
+  return keys;
+}
 
 const json = (x) => JSON.stringify(x);
 const server = await serve(dir, 0);
@@ -78,7 +83,7 @@ try {
   // Plays the key script in step with the game: each key goes to the game area at the end
   // of the frame before its step (the page's earFrame hook), as the native script queues
   // it before that step. Resolves when the last key is sent.
-  const playKeys = () => page.evaluate(([keys, names]) => new Promise((done) => {
+  const playKeys = (keys) => page.evaluate(([keys, names]) => new Promise((done) => {
     const area = document.getElementById("earshot-game");
     const frameOf = Module.earFrame;
     let next = 0;
@@ -87,7 +92,7 @@ try {
       while (next < keys.length && steps >= keys[next][0] - 1) {
         const [, how, key] = keys[next++];
         const send = (type) => area.dispatchEvent(new KeyboardEvent(type,
-          { key: names[key], code: names[key], bubbles: true, cancelable: true }));
+          { key: names[key][0], code: names[key][1], bubbles: true, cancelable: true }));
         if (how !== "up") send("keydown");
         if (how !== "down") send("keyup");
       }
@@ -101,7 +106,7 @@ try {
   // 1. Beacon Hunt by its key script, from its own page.
   await open("lua-beacon-hunt.html");
   await page.click("#earshot-start");
-  const playing = playKeys();
+  const playing = playKeys(readKeys(join(examples, "beacon_hunt/beacon_hunt.keys")));
   check(await ended(60000), "Beacon Hunt: the key script finishes the game (it quits from its menu)");
   await playing;
   let summary = await summaryOf();
@@ -126,6 +131,19 @@ try {
   await page.keyboard.press("Enter");
   check(await ended(15000), "the second start: Enter on Quit ends the game");
 
+  // 3. The side-scroller through earshot.compat (sound_pool, timers, key_down, wait).
+  await open("lua-side-scroller.html");
+  await page.click("#earshot-start");
+  const scrolling = playKeys(readKeys(join(examples, "side_scroller/side_scroller.keys")));
+  check(await ended(60000), "the side-scroller: the key script reaches the exit");
+  await scrolling;
+  summary = await summaryOf();
+  check(/ errors=0 /.test(summary) && / game=x=30 deaths=0 kills=1$/.test(summary),
+        "the side-scroller: the summary line is the native run's (x=30 deaths=0 kills=1, no errors)", summary);
+  texts = await regionTexts();
+  for (const line of ["Walk right to the chime. Space jumps, Control strikes.", "Zombie killed", "You reached the exit"])
+    check(texts.includes(line), `the side-scroller: "${line}" reached a live region`);
+
   // A script written into the program's file system at /games/<name>/game.lua before Start,
   // then run by earshot-lua.html?game=<name>.
   const runScript = async (name, text) => {
@@ -137,7 +155,7 @@ try {
     await page.click("#earshot-start");
   };
 
-  // 3. A runtime error in a callback (update, on Space), line 5: said and logged with the
+  // 4. A runtime error in a callback (update, on Space), line 5: said and logged with the
   // file and line, each time; the game plays on (it has no menu() to go back to) and
   // Escape still quits.
   await runScript("bad_runtime", [
@@ -166,7 +184,7 @@ try {
   summary = await summaryOf();
   check(/ errors=2 /.test(summary), "the runtime error's game: the summary counts two script errors", summary);
 
-  // 4. A syntax error, line 2: the game cannot start, and the page says why (file and line)
+  // 5. A syntax error, line 2: the game cannot start, and the page says why (file and line)
   // through the live region until Escape.
   await runScript("bad_syntax", "local fine = 1\nlocal x = = 2\n");
   check(await spoken(/^The game could not start: \/games\/bad_syntax\/game\.lua:2: unexpected symbol near '='$/),
@@ -176,7 +194,7 @@ try {
   await page.keyboard.press("Escape");
   check(await ended(15000), "the syntax error's page: Escape ends it");
 
-  // 5. No such game.
+  // 6. No such game.
   await open("earshot-lua.html?game=no_such_game");
   await page.click("#earshot-start");
   check(await spoken(/^The game could not start: there is no game no_such_game /), "a missing game is said",
