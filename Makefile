@@ -114,7 +114,9 @@ install: deps
 	@$(CMAKE) --build $(BUILD) -j $(JOBS) -- --no-print-directory
 	@$(CMAKE) --install $(BUILD) --prefix $(PREFIX)
 
-# The web build (docs/web.md): the games as pages in $(WEB_BUILD), served on 127.0.0.1.
+# The web build (docs/web.md): the games as pages in $(WEB_BUILD), served on 127.0.0.1,
+# the Lua games too (Lua built with emscripten from Debian's lua5.4 source package, once:
+# scripts/build-web-lua, cached in $(WEB_BUILD)/deps).
 WEB_BUILD ?= build-web
 WEB_PORT  ?= 8000
 web: deps

@@ -13,12 +13,18 @@
  *                                 regions' (the screen reader's voice follows it)
  *
  * window.earshotWeb is what the tests read: every announcement in order, the audio
- * callback's count and levels, the pause state and the runner's fixed steps.
+ * callback's count and levels, the pause state and the runner's fixed steps, and the
+ * program's console lines (printed: what it wrote to stdout; warned: to stderr).
  */
 "use strict";
 (function () {
   var script = document.currentScript;
   var game = script.getAttribute("data-game");
+  // The program's arguments: the page's own (data-args: a Lua game's name), or the one
+  // the address names (?game=NAME: earshot-lua.html?game=beacon_hunt runs that Lua game).
+  var args = (script.getAttribute("data-args") || "").split(" ").filter(function (a) { return a; });
+  var named = new URLSearchParams(window.location.search).get("game");
+  if (named) args = [named];
   var startButton = document.getElementById("earshot-start");
   var status = document.getElementById("earshot-status");
   var area = document.getElementById("earshot-game");
@@ -27,7 +33,7 @@
 
   var web = (window.earshotWeb = {
     ready: false, started: false, ended: false, paused: false, steps: 0, frames: 0, savedAtEnd: false,
-    announcements: [],
+    announcements: [], printed: [], warned: [],
     audio: { callbacks: 0, frames: 0, peak: 0, rms: 0, maxPeak: 0, maxRms: 0, sampleRate: 0 },
   });
 
@@ -150,8 +156,8 @@
         Module.removeRunDependency("earshot-saves");
       });
     }],
-    print: function (text) { console.log(text); },
-    printErr: function (text) { console.warn(text); },
+    print: function (text) { web.printed.push(text); console.log(text); },
+    printErr: function (text) { web.warned.push(text); console.warn(text); },
     earAnnounce: announce,
     earAnnounceStop: function () {
       if (assertiveTimer) clearTimeout(assertiveTimer);
@@ -199,7 +205,7 @@
     area.focus();
     // Inside the click: the browser lets the game's sound start now.
     saves.timer = setInterval(syncSaves, 2000);
-    Module.callMain([]);
+    Module.callMain(args);
   });
 
   var program = document.createElement("script");
