@@ -163,6 +163,7 @@ int main(int argc, char **argv) {
         *strrchr(assets, '/') = '\0';
         cfg.assets_dir = assets;
         cfg.save_path = save_file[0] ? save_file : NULL;
+        ear_lua_game_attach(w.game, &cfg); /* its widgets (earshot.ui) */
         w.scene = ear_lua_game_scene(w.game);
         scene.name = w.scene.name;
         scene.start = game_start;
