@@ -16,7 +16,8 @@
  *   voice slot        (stage at 4096 voices - stage at 1024) / 3072, max_voices and
  *                     max_total_voices both set to the count;
  *   HRTF voice slot   (bank at 1024 - bank at 256) / 768 (what set_hrtf adds per slot);
- *   second of clip    a 10 s clip at 48 kHz, mono and stereo, / 10;
+ *   second of clip    a 10 s clip at 48 kHz, mono and stereo, float and 16-bit
+ *                     (EAR_CLIP_S16), / 10;
  *   reverb            the stage with its room reverb less the same with no_reverb;
  *   body              (world with room for 2000 bodies - for 1000) / 1000, and then
  *                     1000 bodies added (their names and shapes) / 1000;
@@ -105,11 +106,12 @@ static int64_t stage_bytes(uint32_t voices, bool reverb, const ear_stage_hrtf *h
     return bytes;
 }
 
-static int64_t clip_bytes(uint32_t channels) {
+static int64_t clip_bytes(uint32_t channels, uint32_t flags) {
     counter c = {0, 0};
     ear_allocator a = counting(&c);
     ear_clip *clip;
-    if (ear_clip_create(NULL, 480000, channels, 48000, &a, &clip) != EAR_OK) return -1;
+    if (ear_clip_create_ex(NULL, 480000, channels, 48000, flags, &a, &clip) != EAR_OK)
+        return -1;
     int64_t bytes = c.now;
     ear_clip_release(clip);
     return bytes;
@@ -182,9 +184,11 @@ int main(int argc, char **argv) {
         return fputs("bench_memory: the HRTF set would not attach\n", stderr), 1;
     ear_hrtf_free(set);
 
-    int64_t mono = clip_bytes(1), stereo = clip_bytes(2);
+    int64_t mono = clip_bytes(1, 0), stereo = clip_bytes(2, 0);
+    int64_t mono16 = clip_bytes(1, EAR_CLIP_S16), stereo16 = clip_bytes(2, EAR_CLIP_S16);
     int64_t room1000, added1000, room2000, added2000;
-    if (mono < 0 || stereo < 0 || physics_bytes(1000, 1000, &room1000, &added1000) ||
+    if (mono < 0 || stereo < 0 || mono16 < 0 || stereo16 < 0 ||
+        physics_bytes(1000, 1000, &room1000, &added1000) ||
         physics_bytes(2000, 0, &room2000, &added2000))
         return fputs("bench_memory: a clip or the physics failed\n", stderr), 1;
     int64_t item = menu_item_bytes(1000);
@@ -203,14 +207,17 @@ int main(int argc, char **argv) {
     printf("%-36s %14" PRId64 "\n", "the room reverb", s256 - dry256);
     printf("%-36s %14" PRId64 "\n", "a second of clip, mono 48 kHz", mono / 10);
     printf("%-36s %14" PRId64 "\n", "a second of clip, stereo 48 kHz", stereo / 10);
+    printf("%-36s %14" PRId64 "\n", "the same, mono, 16-bit", mono16 / 10);
+    printf("%-36s %14" PRId64 "\n", "the same, stereo, 16-bit", stereo16 / 10);
     printf("%-36s %14" PRId64 "\n", "a body's room (reserved)", (room2000 - room1000) / 1000);
     printf("%-36s %14" PRId64 "\n", "a body added (name, shape)",
            (added1000 - room1000) / 1000);
     printf("%-36s %14" PRId64 "\n", "a menu item (button)", item);
     printf("memory voice_bytes=%" PRId64 " hrtf_voice_bytes=%" PRId64 " stage_256=%" PRId64
            " stage_1024=%" PRId64 " stage_4096=%" PRId64 " reverb=%" PRId64
-           " clip_second_mono=%" PRId64 " body=%" PRId64 " menu_item=%" PRId64 "\n",
-           voice, hrtf_voice, s256, s1024, s4096, s256 - dry256, mono / 10,
+           " clip_second_mono=%" PRId64 " clip_second_mono_s16=%" PRId64 " body=%" PRId64
+           " menu_item=%" PRId64 "\n",
+           voice, hrtf_voice, s256, s1024, s4096, s256 - dry256, mono / 10, mono16 / 10,
            (room2000 - room1000) / 1000, item);
     return 0;
 }

@@ -20,6 +20,9 @@
  *            counted (w64h_blocks: callgrind --toggle-collect=w64h_blocks), not the set's
  *            loading or the bank's making. `bench_stage hash-hrtf` prints its hashes.
  *
+ * W64_S16=1 in the environment stores the W64 scenes' clips as 16 bits (EAR_CLIP_S16), where
+ * the stage has 16-bit clips.
+ *
  * Usage: bench_stage hash | hash-hrtf | bench_stage <scene> [N] [blocks]
  * Only the public API is used, so the same file builds against older revisions; the HRTF
  * scenes only where the build defines BENCH_STAGE_HRTF (and links earshot_hrtf).
@@ -79,6 +82,18 @@ static ear_play placed_play(const w64_workload *w, uint32_t i, float volume) {
     return p;
 }
 
+/* A W64 clip, stored as 16 bits with W64_S16=1 where the stage has 16-bit clips (this
+ * file is built against older stages too, by scripts/bench-compare). */
+static void w64_clip_create(const float *samples, uint64_t frames, ear_clip **out) {
+#ifdef EAR_CLIP_S16
+    if (w64_s16()) {
+        ear_clip_create_ex(samples, frames, 1, W64_SAMPLE_RATE, EAR_CLIP_S16, NULL, out);
+        return;
+    }
+#endif
+    ear_clip_create(samples, frames, 1, W64_SAMPLE_RATE, NULL, out);
+}
+
 /* Plays `count` voices (blends when `blend`), the first `loud` at full volume, and
  * renders `blocks` 480-frame blocks with every voice moved before each. */
 MEASURED static uint64_t run_w64(const w64_workload *w, uint32_t count, uint32_t loud,
@@ -88,8 +103,7 @@ MEASURED static uint64_t run_w64(const w64_workload *w, uint32_t count, uint32_t
     ear_clip **clips = calloc(nclips, sizeof *clips);
     ear_voice_id *ids = calloc(count, sizeof *ids);
     for (uint32_t i = 0; i < nclips; i++)
-        ear_clip_create(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
-                        W64_SAMPLE_RATE, NULL, &clips[i]);
+        w64_clip_create(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, &clips[i]);
     if (blend) {
         for (uint32_t i = 0; i < 60 && i < count; i++) {
             ear_blend_def d;

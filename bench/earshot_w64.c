@@ -97,8 +97,8 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
     }
     for (uint32_t i = 0; i < w->voices; i++) {
         ear_clip *clip = NULL;
-        r = ear_clip_create(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
-                            W64_SAMPLE_RATE, NULL, &clip);
+        r = ear_clip_create_ex(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
+                               W64_SAMPLE_RATE, w64_s16() ? EAR_CLIP_S16 : 0u, NULL, &clip);
         if (r != EAR_OK) {
             fprintf(stderr, "bench_w64: ear_clip_create: %s\n", ear_result_string(r));
             earshot_destroy(e);

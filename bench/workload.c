@@ -66,6 +66,11 @@ void w64_workload_at(w64_workload *w, double t_s) {
     }
 }
 
+int w64_s16(void) {
+    const char *v = getenv("W64_S16");
+    return v && v[0] && strcmp(v, "0") != 0;
+}
+
 int w64_hrtf(void) {
     const char *v = getenv("W64_HRTF");
     return v && v[0] && strcmp(v, "0") != 0;

@@ -59,6 +59,10 @@ void w64_workload_deinit(w64_workload *w);
  * built-in HRTF (ALC_HRTF_SOFT), Earshot's stage with the KEMAR set libmysofa1 installs. */
 int w64_hrtf(void);
 
+/* W64 with Earshot's clips stored as 16 bits (W64_S16=1 in the environment:
+ * EAR_CLIP_S16, the same sines quantised); OpenAL Soft keeps its float buffers. */
+int w64_s16(void);
+
 /* Fills positions and velocities for time t_s (seconds since the voices started). */
 void w64_workload_at(w64_workload *w, double t_s);
 

@@ -40,6 +40,27 @@ ear_result ear_clip_create(const float *samples, uint64_t frames, uint32_t chann
                            uint32_t sample_rate, const ear_allocator *alloc,
                            ear_clip **out_clip);
 
+/* Clip storage flags for ear_clip_create_ex. EAR_CLIP_S16: the samples are stored as
+ * 16-bit integers (2 bytes a sample instead of 4: half a game's sound memory and half the
+ * bytes a voice reads); each float s is stored as q = round(s * 32768) clamped to
+ * -32768 .. 32767 (ties away from zero; not finite: 0) and played as q / 32768, so the
+ * stage renders a 16-bit clip bit for bit as the float clip of the values q / 32768. */
+#define EAR_CLIP_S16 1u
+
+/* ear_clip_create with storage flags (0 or EAR_CLIP_S16; any other bit:
+ * EAR_E_INVALID_ARG). A 16-bit clip made with samples == NULL is silent and may be
+ * filled through ear_clip_data_s16_mut. Thread: any. */
+ear_result ear_clip_create_ex(const float *samples, uint64_t frames, uint32_t channels,
+                              uint32_t sample_rate, uint32_t flags, const ear_allocator *alloc,
+                              ear_clip **out_clip);
+
+/* A 16-bit clip (EAR_CLIP_S16) from 16-bit samples (frames * channels interleaved, as a
+ * 16-bit WAV holds them), copied as they are (NULL: silent). The errors of
+ * ear_clip_create. Thread: any. */
+ear_result ear_clip_create_s16(const int16_t *samples, uint64_t frames, uint32_t channels,
+                               uint32_t sample_rate, const ear_allocator *alloc,
+                               ear_clip **out_clip);
+
 /* Creates a clip that takes `samples` (frames * channels interleaved floats) instead of
  * copying them: they must have come from `alloc`'s alloc_fn or realloc_fn (NULL: the
  * default allocator), and the clip frees them with its free_fn when the last reference
@@ -63,12 +84,18 @@ uint32_t ear_clip_channels(const ear_clip *clip);
 uint32_t ear_clip_sample_rate(const ear_clip *clip);
 /* Length in seconds (frames / sample rate). Thread: any. */
 double ear_clip_seconds(const ear_clip *clip);
-/* The interleaved samples (borrowed; valid while a reference is held). Thread: any. */
+/* The interleaved samples of a float clip (borrowed; valid while a reference is held);
+ * NULL for a 16-bit clip. Thread: any. */
 const float *ear_clip_data(const ear_clip *clip);
-/* Writable samples, for filling a clip made with samples == NULL. Writing to a clip
- * that a voice is playing is a data race: fill first, then play. Thread: the one filling
- * it, before any voice plays it. */
+/* Writable samples, for filling a clip made with samples == NULL (NULL for a 16-bit
+ * clip). Writing to a clip that a voice is playing is a data race: fill first, then play.
+ * Thread: the one filling it, before any voice plays it. */
 float *ear_clip_data_mut(ear_clip *clip);
+/* The same for a 16-bit clip's samples (NULL for a float clip). Thread: as above. */
+const int16_t *ear_clip_data_s16(const ear_clip *clip);
+int16_t *ear_clip_data_s16_mut(ear_clip *clip);
+/* The clip's storage flags: EAR_CLIP_S16 or 0. Thread: any. */
+uint32_t ear_clip_flags(const ear_clip *clip);
 /* The current number of references (for tests and diagnostics). Thread: any (atomic). */
 uint32_t ear_clip_refcount(const ear_clip *clip);
 

@@ -329,7 +329,9 @@ void ear__blend_start(ear_stage *s, ear__voice *v, const ear__start *st) {
             const ear_blend_layer *L = &bl->def.layers[l];
             memset(lv, 0, sizeof *lv);
             lv->clip = NULL; /* the blend table holds the reference */
-            lv->data = ear_clip_data(L->clip);
+            lv->s16 = (ear_clip_flags(L->clip) & EAR_CLIP_S16) != 0;
+            lv->data = lv->s16 ? (const void *)ear_clip_data_s16(L->clip)
+                               : (const void *)ear_clip_data(L->clip);
             lv->frames = ear_clip_frames(L->clip);
             lv->channels = ear_clip_channels(L->clip);
             lv->active = true;

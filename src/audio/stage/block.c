@@ -151,8 +151,9 @@ static void prefetch_clip(const ear__voice *v, uint32_t block_frames) {
     if (!v->data || v->pos >= v->frames) return;
     uint64_t frames = ((v->step_fx >> 32) + 1u) * block_frames + 16u;
     if (frames > v->frames - v->pos) frames = v->frames - v->pos;
-    const char *p = (const char *)(v->data + v->pos * v->channels);
-    const char *end = p + frames * v->channels * sizeof(float);
+    size_t bytes = v->s16 ? sizeof(int16_t) : sizeof(float);
+    const char *p = (const char *)v->data + v->pos * v->channels * bytes;
+    const char *end = p + frames * v->channels * bytes;
     for (; p < end; p += 64) __builtin_prefetch(p);
 #else
     (void)v, (void)block_frames;
@@ -167,7 +168,13 @@ static void prefetch_clip(const ear__voice *v, uint32_t block_frames) {
 static void touch_clip(ear_stage *s, const ear__voice *v) {
     if (!v->data || v->pos >= v->frames) return;
     uint32_t bits;
-    memcpy(&bits, v->data + v->pos * v->channels, sizeof bits);
+    if (v->s16) {
+        uint16_t b16;
+        memcpy(&b16, (const int16_t *)v->data + v->pos * v->channels, sizeof b16);
+        bits = b16;
+    } else {
+        memcpy(&bits, (const float *)v->data + v->pos * v->channels, sizeof bits);
+    }
     s->touch_sink ^= bits;
 }
 

@@ -266,7 +266,7 @@ typedef struct ear__targets {
 
 typedef struct ear__voice {
     ear_clip *clip;
-    const float *data;
+    const void *data; /* the clip's samples: floats, or int16_t where s16 */
     uint64_t frames;
     uint32_t channels;
     uint32_t id;
@@ -278,6 +278,7 @@ typedef struct ear__voice {
     uint8_t spatializer; /* ear_spatializer from ear_play or a command (hrtf_stage.c) */
     bool via_hrtf;       /* its last block was rendered through an HRTF bank */
     bool rv_on; /* the stage has a reverb and rv_send or rv_g is above 0 (ear__reverb_sends) */
+    bool s16;   /* data holds 16-bit samples q, read as q / 32768 (EAR_CLIP_S16) */
     float volume_target, volume_s;
     float pitch_target, pitch_s;
     float occ_target, occ_s;

@@ -88,7 +88,9 @@ void ear__voice_start(ear_stage *s, uint32_t id) {
     v->stream = v->blend = v->layers = -1;
     if (st->clip) {
         v->clip = st->clip;
-        v->data = ear_clip_data(st->clip);
+        v->s16 = (ear_clip_flags(st->clip) & EAR_CLIP_S16) != 0;
+        v->data = v->s16 ? (const void *)ear_clip_data_s16(st->clip)
+                         : (const void *)ear_clip_data(st->clip);
         v->frames = ear_clip_frames(st->clip);
         v->channels = ear_clip_channels(st->clip);
         v->base_step = (double)ear_clip_sample_rate(st->clip) / (double)s->config.sample_rate;

@@ -19,6 +19,9 @@
  *     signal at last block's delay to the signal at this block's delay (two fixed
  *     linear-interpolated delays), so the block ends exactly at the new delay and
  *     the next one starts from it.
+ *
+ * A 16-bit clip's sample q is read as q / 32768, exact in a float, and everything after
+ * the read is the same: its output is bit for bit the float clip of those values'.
  */
 #include "stage_internal.h"
 
@@ -27,27 +30,35 @@
 
 #define FX_ONE 4294967296.0 /* 2^32 */
 
+/* Sample k of a float (s16 false) or 16-bit clip's data, as a float. */
+static inline __attribute__((always_inline)) float sample(const void *data, bool s16,
+                                                          uint64_t k) {
+    return s16 ? (float)((const int16_t *)data)[k] * (1.0f / 32768.0f)
+               : ((const float *)data)[k];
+}
+
 /* Sample value at integer index i of a looping-with-crossfade or plain clip, for
  * the careful path. `ch` is the channel; for a placed stereo clip, mixdown averages. */
 static float clip_at(const ear__voice *v, uint64_t i, bool second_pass, int mode) {
-    const float *d = v->data;
+    const void *dd = v->data;
+    bool s16 = v->s16;
     uint32_t ch = v->channels;
     float s;
     if (ch == 1)
-        s = d[i];
+        s = sample(dd, s16, i);
     else if (mode == 0)
-        s = 0.5f * (d[2 * i] + d[2 * i + 1]);
+        s = 0.5f * (sample(dd, s16, 2 * i) + sample(dd, s16, 2 * i + 1));
     else
-        s = d[2 * i + (uint64_t)(mode - 1)];
+        s = sample(dd, s16, 2 * i + (uint64_t)(mode - 1));
     if (v->xfade && second_pass && i < v->xfade) {
         uint64_t j = i + v->loop_len; /* the tail that continues the previous pass */
         float t;
         if (ch == 1)
-            t = d[j];
+            t = sample(dd, s16, j);
         else if (mode == 0)
-            t = 0.5f * (d[2 * j] + d[2 * j + 1]);
+            t = 0.5f * (sample(dd, s16, 2 * j) + sample(dd, s16, 2 * j + 1));
         else
-            t = d[2 * j + (uint64_t)(mode - 1)];
+            t = sample(dd, s16, 2 * j + (uint64_t)(mode - 1));
         float w = (float)i / (float)v->xfade;
         s = s * w + t * (1.0f - w);
     }
@@ -94,6 +105,53 @@ static void step_ramp(uint64_t from, uint64_t to, uint32_t frames, uint64_t *sta
     *dstep = ((int64_t)to - (int64_t)from) / (int64_t)frames;
 }
 
+/* The fast path of ear__read_block (every index and its neighbour inside the clip),
+ * inlined twice: for float data and for 16-bit data (s16, a constant there). */
+static inline __attribute__((always_inline)) void read_fast(ear__voice *v, uint64_t step0,
+                                                            int64_t dstep, uint32_t frames,
+                                                            float *out, float *out_r,
+                                                            bool stereo_flat, bool s16) {
+    const void *d = v->data;
+    uint64_t pos = v->pos;
+    uint64_t frac = v->frac;
+    uint64_t step = step0;
+    const float scale = (float)(1.0 / FX_ONE);
+    if (v->channels == 1) {
+        for (uint32_t j = 0; j < frames; j++) {
+            float a = sample(d, s16, pos), b = sample(d, s16, pos + 1);
+            out[j] = a + (float)frac * scale * (b - a);
+            step += (uint64_t)dstep;
+            frac += step;
+            pos += frac >> 32;
+            frac &= 0xffffffffu;
+        }
+    } else if (!stereo_flat) {
+        for (uint32_t j = 0; j < frames; j++) {
+            float a = 0.5f * (sample(d, s16, 2 * pos) + sample(d, s16, 2 * pos + 1));
+            float b = 0.5f * (sample(d, s16, 2 * pos + 2) + sample(d, s16, 2 * pos + 3));
+            out[j] = a + (float)frac * scale * (b - a);
+            step += (uint64_t)dstep;
+            frac += step;
+            pos += frac >> 32;
+            frac &= 0xffffffffu;
+        }
+    } else {
+        for (uint32_t j = 0; j < frames; j++) {
+            float w = (float)frac * scale;
+            float al = sample(d, s16, 2 * pos), bl = sample(d, s16, 2 * pos + 2);
+            float ar = sample(d, s16, 2 * pos + 1), br = sample(d, s16, 2 * pos + 3);
+            out[j] = al + w * (bl - al);
+            out_r[j] = ar + w * (br - ar);
+            step += (uint64_t)dstep;
+            frac += step;
+            pos += frac >> 32;
+            frac &= 0xffffffffu;
+        }
+    }
+    v->pos = pos;
+    v->frac = (uint32_t)frac;
+}
+
 /* Pass 1. Writes `frames` samples to out (and out_r for flat stereo), zeros after a
  * one-shot's end; returns true when the one-shot ended in this block. */
 bool ear__read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
@@ -113,45 +171,10 @@ bool ear__read_block(ear__voice *v, uint64_t step_end, uint32_t frames, float *o
 
     if (end_pos + 1u < limit && clear_of_xfade) {
         /* Fast path: every index and its neighbour are inside the clip. */
-        const float *d = v->data;
-        uint64_t pos = v->pos;
-        uint64_t frac = v->frac;
-        uint64_t step = step0;
-        const float scale = (float)(1.0 / FX_ONE);
-        if (v->channels == 1) {
-            for (uint32_t j = 0; j < frames; j++) {
-                float a = d[pos], b = d[pos + 1];
-                out[j] = a + (float)frac * scale * (b - a);
-                step += (uint64_t)dstep;
-                frac += step;
-                pos += frac >> 32;
-                frac &= 0xffffffffu;
-            }
-        } else if (!stereo_flat) {
-            for (uint32_t j = 0; j < frames; j++) {
-                float a = 0.5f * (d[2 * pos] + d[2 * pos + 1]);
-                float b = 0.5f * (d[2 * pos + 2] + d[2 * pos + 3]);
-                out[j] = a + (float)frac * scale * (b - a);
-                step += (uint64_t)dstep;
-                frac += step;
-                pos += frac >> 32;
-                frac &= 0xffffffffu;
-            }
-        } else {
-            for (uint32_t j = 0; j < frames; j++) {
-                float w = (float)frac * scale;
-                float al = d[2 * pos], bl = d[2 * pos + 2];
-                float ar = d[2 * pos + 1], br = d[2 * pos + 3];
-                out[j] = al + w * (bl - al);
-                out_r[j] = ar + w * (br - ar);
-                step += (uint64_t)dstep;
-                frac += step;
-                pos += frac >> 32;
-                frac &= 0xffffffffu;
-            }
-        }
-        v->pos = pos;
-        v->frac = (uint32_t)frac;
+        if (v->s16)
+            read_fast(v, step0, dstep, frames, out, out_r, stereo_flat, true);
+        else
+            read_fast(v, step0, dstep, frames, out, out_r, stereo_flat, false);
     } else {
         uint64_t step = step0;
         for (uint32_t j = 0; j < frames; j++) {

@@ -21,6 +21,10 @@
  *  3. Mix: the gain ramp and the crossfade between two fixed delays are plain
  *     vector arithmetic on unaligned loads; a block whose gains and delay hold adds
  *     fixed gains, the far ear's as g (1 - w) and g w on its two taps.
+ *
+ * A 16-bit clip (voice->s16) takes the same read with its eight samples widened to
+ * floats q / 32768 as they are loaded (exact), so it renders bit for bit as the float
+ * clip of those values.
  */
 #include "stage_internal.h"
 
@@ -73,11 +77,41 @@ AVX2_INLINE static void put8(float *out, uint32_t j, __m256 x, const read_sink *
     }
 }
 
+/* Eight samples from index k of a clip's data d (floats, or 16-bit where s16), as
+ * floats: a 16-bit sample q is q / 32768, exact. */
+AVX2_INLINE static __m256 load8(const void *d, uint64_t k, bool s16) {
+    if (!s16) return _mm256_loadu_ps((const float *)d + k);
+    __m128i q = _mm_loadu_si128((const __m128i *)((const int16_t *)d + k));
+    return _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi16_epi32(q)),
+                         _mm256_set1_ps(1.0f / 32768.0f));
+}
+
+/* Samples ix and ix + 1 of each lane from d, gathered: for 16-bit data one 32-bit
+ * gather holds both (little-endian: ix in the low half, ix + 1 in the high half). */
+AVX2_INLINE static void gather2(const void *d, __m256i ix, bool s16, __m256 *a, __m256 *b) {
+    if (!s16) {
+        *a = _mm256_i32gather_ps((const float *)d, ix, 4);
+        *b = _mm256_i32gather_ps((const float *)d + 1, ix, 4);
+        return;
+    }
+    __m256i g = _mm256_i32gather_epi32((const int *)d, ix, 2);
+    const __m256 k = _mm256_set1_ps(1.0f / 32768.0f);
+    *a = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(_mm256_slli_epi32(g, 16), 16)), k);
+    *b = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(g, 16)), k);
+}
+
+/* One sample, as load8 does it. */
+AVX2_INLINE static float sample1(const void *d, uint64_t k, bool s16) {
+    return s16 ? (float)((const int16_t *)d)[k] * (1.0f / 32768.0f) : ((const float *)d)[k];
+}
+
 /* Pass 1 for a mono clip whose block stays inside the clip and clear of the loop
  * crossfade (the scalar fast path's condition); returns false, having done nothing,
- * otherwise. Inlined into its two callers, each with a constant sink kind. */
-AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
-                                  const read_sink *sink, float g0, float dg) {
+ * otherwise. Inlined into read_mono twice (float and 16-bit data), and that into its
+ * two callers, each with a constant sink kind. */
+AVX2_INLINE static bool read_mono_as(ear__voice *v, uint64_t step_end, uint32_t frames,
+                                     float *out, const read_sink *sink, float g0, float dg,
+                                     bool s16) {
     if (v->channels != 1) return false;
     uint64_t step0 = v->step_fx;
     int64_t dstep =
@@ -89,7 +123,8 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
     bool clear_of_xfade = !v->xfade || !v->second_pass || v->pos >= v->xfade;
     if (!(end_pos + 1u < limit && clear_of_xfade)) return false;
 
-    const float *d = v->data + v->pos;
+    const void *d = s16 ? (const void *)((const int16_t *)v->data + v->pos)
+                        : (const float *)v->data + v->pos;
     uint64_t frac0 = v->frac;
     uint32_t j = 0;
     if (frames >= 8) {
@@ -148,16 +183,16 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
                 __m256i rel = _mm256_sub_epi32(vhi, _mm256_cmpgt_epi32(fx, sx));
                 __m256 w =
                     _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_srai_epi32(sx, 8)), scale, half);
-                const float *p = d + (c0 >> 32);
-                __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
-                __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+                uint64_t p = c0 >> 32;
+                __m256 a = _mm256_permutevar8x32_ps(load8(d, p, s16), rel);
+                __m256 b = _mm256_permutevar8x32_ps(load8(d, p + 1, s16), rel);
                 if (!narrow && ((c0 + 7u * step0) >> 32) - (c0 >> 32) > 7u) {
                     /* A step over one frame: as in the loop for such steps below. */
                     __m256 h = _mm256_castsi256_ps(_mm256_cmpgt_epi32(rel, seven8));
-                    a = _mm256_blendv_ps(
-                        a, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 8), rel), h);
-                    b = _mm256_blendv_ps(
-                        b, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 9), rel), h);
+                    a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(load8(d, p + 8, s16), rel),
+                                         h);
+                    b = _mm256_blendv_ps(b, _mm256_permutevar8x32_ps(load8(d, p + 9, s16), rel),
+                                         h);
                 }
                 put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
                 fx = _mm256_add_epi32(fx, f8);
@@ -175,18 +210,18 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
             __m256i rel = _mm256_sub_epi32(ix, _mm256_set1_epi32((int)(c0 >> 32)));
-            const float *p = d + (c0 >> 32);
-            __m256 a = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p), rel);
-            __m256 b = _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 1), rel);
+            uint64_t p = c0 >> 32;
+            __m256 a = _mm256_permutevar8x32_ps(load8(d, p, s16), rel);
+            __m256 b = _mm256_permutevar8x32_ps(load8(d, p + 1, s16), rel);
             if (!narrow && ((c0 + span7) >> 32) - (c0 >> 32) > 7u) {
                 /* The permutes use rel's low three bits; lanes past the first eight
                  * frames take the second loads'. A step a little over one frame (a
                  * source coming closer) mostly stays within the first; a step of at most
                  * one always does. */
                 __m256 hi = _mm256_castsi256_ps(_mm256_cmpgt_epi32(rel, seven));
-                a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 8), rel),
+                a = _mm256_blendv_ps(a, _mm256_permutevar8x32_ps(load8(d, p + 8, s16), rel),
                                      hi);
-                b = _mm256_blendv_ps(b, _mm256_permutevar8x32_ps(_mm256_loadu_ps(p + 9), rel),
+                b = _mm256_blendv_ps(b, _mm256_permutevar8x32_ps(load8(d, p + 9, s16), rel),
                                      hi);
             }
             put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
@@ -204,8 +239,8 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
             __m256i ix = _mm256_castps_si256(_mm256_shuffle_ps(
                 _mm256_castsi256_ps(clo), _mm256_castsi256_ps(chi), _MM_SHUFFLE(3, 1, 3, 1)));
             __m256 w = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(fr, 8)), scale);
-            __m256 a = _mm256_i32gather_ps(d, ix, 4);
-            __m256 b = _mm256_i32gather_ps(d + 1, ix, 4);
+            __m256 a, b;
+            gather2(d, ix, s16, &a, &b);
             put8(out, j, _mm256_fmadd_ps(w, _mm256_sub_ps(b, a), a), sink);
             clo = _mm256_add_epi64(clo, ilo);
             chi = _mm256_add_epi64(chi, ihi);
@@ -217,7 +252,8 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
         uint64_t cj = frac0 + (uint64_t)j * step0 + (uint64_t)j * (j + 1u) / 2u * ds;
         uint64_t i = cj >> 32;
         float w = (float)(uint32_t)((cj & 0xffffffffu) >> 8) * (1.0f / 16777216.0f);
-        float x = fmaf(w, d[i + 1] - d[i], d[i]);
+        float di = sample1(d, i, s16);
+        float x = fmaf(w, sample1(d, i + 1, s16) - di, di);
         out[j] = sink->add ? fmaf(fmaf(dg, (float)(j + 1), g0), x, out[j]) : x;
     }
     uint64_t acc = frac0 + sum;
@@ -225,6 +261,12 @@ AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t fra
     v->frac = (uint32_t)acc;
     v->step_fx = step_end;
     return true;
+}
+
+AVX2_INLINE static bool read_mono(ear__voice *v, uint64_t step_end, uint32_t frames, float *out,
+                                  const read_sink *sink, float g0, float dg) {
+    if (v->s16) return read_mono_as(v, step_end, frames, out, sink, g0, dg, true);
+    return read_mono_as(v, step_end, frames, out, sink, g0, dg, false);
 }
 
 /* One TPT one-pole low-pass over x in place, G ramped from g0 to g1. The recurrence is
