@@ -33,7 +33,9 @@ static void report(ear_lua_game *g, const char *message) {
     size_t n = strcspn(message, "\n");
     if (n > sizeof spoken - 20) n = sizeof spoken - 20;
     snprintf(spoken, sizeof spoken, "Script error: %.*s", (int)n, message);
-    ear_say(g->ctx, spoken);
+    /* A report, not an answer to a key: queued, so the menu that follows does not cut it
+     * (docs/modules/speech.md, "What interrupts"); menu() starts again once it is said. */
+    ear_speech_speak_queued(ear_ctx_speech(g->ctx), spoken);
 }
 
 static void start_main(ear_lua_game *g, lua_State *L, const char *global);
@@ -61,6 +63,10 @@ static void recover(ear_lua_game *g, lua_State *L, const char *message) {
         lua_pop(L, 1);
         /* a menu() that fails before its first wait is not started again and again: the
          * game goes on with update() until the next error */
+        if (g->ctx && ear_speech_speaking(ear_ctx_speech(g->ctx))) {
+            g->menu_after_error = true; /* after the error's line (scene_update) */
+            return;
+        }
         g->recovering++;
         start_main(g, L, "menu");
         g->recovering--;
@@ -163,7 +169,16 @@ static void scene_update(ear_ctx *ctx, void *user) {
         report(g, message);
         recover(g, L, message);
     }
-    if (g->main_ref != LUA_NOREF && t->real_s >= g->wake_at_s) resume_main(g, L);
+    if (g->menu_after_error) { /* the old main() waits no more: the new one, once heard */
+        if (!ear_speech_speaking(ear_ctx_speech(ctx))) {
+            g->menu_after_error = false;
+            g->recovering++;
+            start_main(g, L, "menu");
+            g->recovering--;
+        }
+    } else if (g->main_ref != LUA_NOREF && t->real_s >= g->wake_at_s) {
+        resume_main(g, L);
+    }
     call_global(g, L, "update", ear_ctx_dt(ctx));
     lua_settop(L, 0);
     g->ctx = NULL;

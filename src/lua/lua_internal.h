@@ -50,6 +50,7 @@ struct ear_lua_game {
     double wake_at_s; /* game time the main coroutine waits for */
     bool main_done;
     int recovering; /* menu() restarts under way: one that fails at once is not restarted */
+    bool menu_after_error; /* menu() restarts once the error's line has been said */
     /* counters and the script's own summary */
     uint64_t errors;
     char last_error[1024];

@@ -119,8 +119,10 @@ TEST(syntax_error_fails_creation_with_file_and_line) {
     ASSERT_STR_CONTAINS(error, "game.lua:2: unexpected symbol near '='");
 }
 
-/* A game whose update fails on frame 10 and loops forever on frame 20: both reported with
- * their line, the menu() started after each, and the engine runs all 60 frames. */
+/* A game whose update fails on frame 10, loops forever on frame 900 and asks for 2 GB on
+ * frame 2400: each reported with its line, the menu() started again after each once its
+ * line was said (about 5, 12 and 18 s long, each said before the next error comes), and
+ * the engine runs all 4200 frames. */
 TEST(errors_in_callbacks_are_reported_and_the_game_goes_back_to_its_menu) {
     ear_lua_game *g =
         make("callbacks",
@@ -129,13 +131,13 @@ TEST(errors_in_callbacks_are_reported_and_the_game_goes_back_to_its_menu) {
              "function update(dt)\n"
              "  local f = earshot.frame()\n"
              "  if f == 10 then error('the door is stuck') end\n"
-             "  if f == 20 then while true do end end\n"
-             "  if f == 30 then local s = string.rep('y', 2 ^ 31 - 2) end\n"
+             "  if f == 900 then while true do end end\n"
+             "  if f == 2400 then local s = string.rep('y', 2 ^ 31 - 2) end\n"
              "  earshot.summary('menus=' .. menus)\n"
              "end\n"
              "menu()\n");
     ASSERT_TRUE(g != NULL);
-    ASSERT_EQ(lua_test_run(g, 60, NULL), 60);
+    ASSERT_EQ(lua_test_run(g, 4200, NULL), 4200);
     ASSERT_EQ(ear_lua_game_errors(g), 3);
     ASSERT_STR_CONTAINS(ear_lua_game_last_error(g), "game.lua:7: out of memory");
     /* the first menu() is the main chunk's; each error started one more */
@@ -159,7 +161,8 @@ TEST(on_error_gets_the_message_with_its_line) {
     ear_lua_game_destroy(g);
 }
 
-/* A menu() that fails at once is started once after the first error, not in a loop. */
+/* A menu() that fails at once is started once after the first error (when its line has
+ * been said, about 4 s), not in a loop. */
 TEST(a_menu_that_fails_at_once_is_not_restarted_forever) {
     ear_lua_game *g =
         make("bad_menu",
@@ -168,14 +171,64 @@ TEST(a_menu_that_fails_at_once_is_not_restarted_forever) {
              "function menu() error('the menu is broken') end\n"
              "menu()\n");
     ASSERT_TRUE(g != NULL);
-    ASSERT_EQ(lua_test_run(g, 10, NULL), 10);
+    ASSERT_EQ(lua_test_run(g, 600, NULL), 600);
     ASSERT_EQ(ear_lua_game_errors(g), 2); /* the body's call, and the one restart */
     ASSERT_STR_CONTAINS(ear_lua_game_last_error(g), "game.lua:3: the menu is broken");
-    ASSERT_STR_EQ(ear_lua_game_summary(g), "frames=9"); /* the first frame starts the scene */
+    ASSERT_STR_EQ(ear_lua_game_summary(g), "frames=599"); /* the first frame starts it */
     ear_lua_game_destroy(g);
 }
 
-TEST_MAIN(TEST_ENTRY(a_menu_that_fails_at_once_is_not_restarted_forever),
+/* What a player hears of an error: its line whole, and then the menu that starts again
+ * (the menu's title interrupts, as menus do; it waits for the error's line instead of
+ * cutting it at once, which left the player hearing only the title). */
+typedef struct heard_log {
+    char lines[8][200];
+    int fates[8]; /* 1 heard, 2 cut */
+    double start[8];
+    int count;
+} heard_log;
+
+static void hear(void *user, const ear_speech_event *e) {
+    heard_log *h = user;
+    if (e->kind == EAR_SPEECH_EVENT_START || h->count >= 8) return;
+    snprintf(h->lines[h->count], sizeof h->lines[0], "%s", e->text);
+    h->fates[h->count] = e->kind == EAR_SPEECH_EVENT_END ? 1 : 2;
+    h->start[h->count] = e->start_s;
+    h->count++;
+}
+
+TEST(an_error_is_heard_whole_before_the_menu_starts_again) {
+    char path[700];
+    lua_test_folder("heard_error",
+                    "function menu() earshot.say('Main menu') while true do earshot.wait(10) "
+                    "end end\n"
+                    "function update(dt)\n"
+                    "  if earshot.frame() == 90 then error('the door is stuck') end\n"
+                    "end\n"
+                    "menu()\n",
+                    path, sizeof path);
+    heard_log h = {0};
+    ear_lua_config c = ear_lua_config_default();
+    c.script_path = path;
+    c.on_speech = hear;
+    c.speech_user = &h;
+    ear_lua_game *g = NULL;
+    char error[1024];
+    ASSERT_OK(ear_lua_game_create(&c, &g, error, sizeof error));
+    ASSERT_EQ(lua_test_run(g, 60 * 12, NULL), 60 * 12);
+    ear_lua_game_destroy(g);
+    ASSERT_EQ(h.count, 3);
+    ASSERT_STR_EQ(h.lines[0], "Main menu");
+    ASSERT_STR_CONTAINS(h.lines[1], "Script error: ");
+    ASSERT_STR_CONTAINS(h.lines[1], "game.lua:3: the door is stuck");
+    ASSERT_EQ(h.fates[1], 1); /* heard whole */
+    ASSERT_STR_EQ(h.lines[2], "Main menu");
+    ASSERT_EQ(h.fates[2], 1);
+    ASSERT_DBL_GT(h.start[2], h.start[1] + 1.0); /* after the error's line, not with it */
+}
+
+TEST_MAIN(TEST_ENTRY(an_error_is_heard_whole_before_the_menu_starts_again),
+          TEST_ENTRY(a_menu_that_fails_at_once_is_not_restarted_forever),
           TEST_ENTRY(each_escape_is_refused_with_a_clear_error_at_its_line),
           TEST_ENTRY(files_only_under_the_game_folder_and_the_save_folder),
           TEST_ENTRY(memory_budget_stops_a_2_gb_allocation_with_file_and_line),
