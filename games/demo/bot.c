@@ -23,12 +23,11 @@
 #define WALKS_UNCHECKED    6     /* walks (of a window each) before it checks again */
 #define MAX_DOUBTS         6
 #define SURE_TURN_DEG      25.0f /* a turn this small is followed by a walk at once */
-/* driving: stuck when the bell has not changed for this long (the car stands against a
- * wall), then a back-up of BACK_FRAMES with the wheel turned */
-#define STUCK_FRAMES    180
-#define STUCK_LEVEL     1.1f /* the loudest / the softest of the bell in that time */
-#define STUCK_ANGLE_DEG 8.0f /* and its angle moved less than this */
-#define BACK_FRAMES     70
+/* driving: stuck when the bell's level has not changed for this long (the car stands
+ * against a wall), then a back-up of BACK_FRAMES with the wheel turned */
+#define STUCK_FRAMES 180
+#define STUCK_LEVEL  1.1f /* the loudest / the softest of the bell in that time */
+#define BACK_FRAMES  70
 /* circling: the wheel turned the same way this long and the bell still to that side (it is
  * inside the car's turning circle): backing up takes the nose round to it */
 #define CIRCLE_FRAMES 300
@@ -100,10 +99,10 @@ struct bot {
     float bright_hist[BRIGHT_HIST]; /* each frame's window of the bright partial */
     float stop_ref;                 /* the loudest bright partial when it stopped */
     bool stopped;
-    /* driving: where the bell was heard each of the last STUCK_FRAMES frames (its bright
-     * partial and its angle), the frames driven since the last start or back-up, and the
-     * back-up under way (frames left; the side it steers to) */
-    float drive_bright[STUCK_FRAMES], drive_angle[STUCK_FRAMES];
+    /* driving: how loud the bell was heard each of the last STUCK_FRAMES frames (its
+     * bright partial), the frames driven since the last start or back-up, and the back-up
+     * under way (frames left; the side it steers to) */
+    float drive_bright[STUCK_FRAMES];
     int driven, backing, back_steer;
     int steered; /* frames in a row with the wheel turned one way (sign: the side) */
 };
@@ -505,19 +504,21 @@ static void walk(bot *b, bot_keys *k) {
     decide_walk(b);
 }
 
-/* Stuck: the car has been driven for STUCK_FRAMES and in all that time the bell has
- * neither come nearer nor moved aside (moving, the bell jumps ahead along the road cell by
- * cell, so its level comes and goes). */
+/* Stuck: the car has been driven for STUCK_FRAMES and in all that time the bell's level
+ * has not changed (moving, the bell jumps ahead along the road cell by cell, so its level
+ * comes and goes). Its angle is no sign: standing against a wall the engine's revs in the
+ * bell's 1000 Hz band move the angle heard by 6..21 degrees through the KEMAR ears (8..10
+ * panned), and a bell heard at 6..21 degrees goes in and out of the wheel's dead zone (8),
+ * so the wheel is never held long enough to count as circling either: the car stood there
+ * to the end of the run. */
 static bool stuck(const bot *b) {
     if (b->driven < STUCK_FRAMES) return false;
-    float lo = 1e30f, hi = 0, alo = 1e9f, ahi = -1e9f;
+    float lo = 1e30f, hi = 0;
     for (int i = 0; i < STUCK_FRAMES; i++) {
         lo = fminf(lo, b->drive_bright[i]);
         hi = fmaxf(hi, b->drive_bright[i]);
-        alo = fminf(alo, b->drive_angle[i]);
-        ahi = fmaxf(ahi, b->drive_angle[i]);
     }
-    return lo > 0 && hi < lo * STUCK_LEVEL && ahi - alo < STUCK_ANGLE_DEG;
+    return lo > 0 && hi < lo * STUCK_LEVEL;
 }
 
 static void drive(bot *b, bot_keys *k) {
@@ -536,7 +537,6 @@ static void drive(bot *b, bot_keys *k) {
         return;
     }
     b->drive_bright[b->driven % STUCK_FRAMES] = window_sum(b, WINDOW).bright;
-    b->drive_angle[b->driven % STUCK_FRAMES] = ang;
     b->driven++;
     bool circling = b->steered > CIRCLE_FRAMES || b->steered < -CIRCLE_FRAMES;
     if (stuck(b) || circling) {

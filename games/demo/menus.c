@@ -59,6 +59,19 @@ static ear_ui_menu *levels_menu(ear_ctx *ctx, demo *d) {
     return m;
 }
 
+/* The speech rate's slider. Its new value is said by the game once the rate is set
+ * (quiet_change), so the player hears it at that rate: said by the menu it was sent to
+ * the speech output before the game had the change, at the old rate. */
+static ear_ui_item rate_item(void) {
+    return (ear_ui_item){.id = "rate",
+                         .label = "set.rate",
+                         .kind = EAR_UI_SLIDER,
+                         .min = -100,
+                         .max = 100,
+                         .step = 10,
+                         .quiet_change = true};
+}
+
 static ear_ui_menu *settings_menu(demo *d) {
     ear_ui_menu *m = menu("settings", "menu.settings", EAR_UI_ESCAPE_CLOSE);
     const char *ids[] = {"master", "music", "sound", "speech"};
@@ -75,14 +88,11 @@ static ear_ui_menu *settings_menu(demo *d) {
                                           .max = 100,
                                           .step = 10,
                                           .unit = "ui.unit.percent"});
-    if (speech)
-        ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
-                                          .label = "set.rate",
-                                          .kind = EAR_UI_SLIDER,
-                                          .value = d->set.rate,
-                                          .min = -100,
-                                          .max = 100,
-                                          .step = 10});
+    if (speech) {
+        ear_ui_item rate = rate_item();
+        rate.value = d->set.rate;
+        ear_ui_menu_add(m, &rate);
+    }
     ear_ui_menu_add(m, &(ear_ui_item){.id = "language",
                                       .label = "set.language",
                                       .kind = EAR_UI_CHOICE,
@@ -341,6 +351,13 @@ void demo__on_ui(ear_ctx *ctx, const ear_ui_event *e, void *user) {
         demo__store_settings(d);
         demo__apply_settings(ctx, d);
         if (headphones) demo__apply_headphones(ctx, d, d->set.headphones);
+        if (ear_ui_event_is(e, EAR_UI_CHANGED, NULL, "rate")) {
+            /* the new rate is in force: its value said at it */
+            ear_ui_item rate = rate_item();
+            char said[64];
+            ear_ui_describe_value(ear_ctx_lang(ctx), &rate, e->number, said, sizeof said);
+            demo__say(ctx, said);
+        }
     } else if (ear_ui_event_is(e, EAR_UI_CLICKED, "settings", "keys")) {
         demo__say(ctx, ear_tr(ctx, "keys"));
     }

@@ -294,7 +294,8 @@ void ear_runner_queue_script_event(ear_runner *runner, const ear_script_event *e
 void ear_runner_close(ear_runner *runner);
 
 /* Headless mode: each frame runs exactly one fixed step whatever the clock says (smoke
- * runs, scripts and replays). Set by the headless backend. Thread: game. */
+ * runs, scripts and replays). Set by the headless backend, and by the web backend when
+ * the page asks (Module.earOneStepPerFrame, docs/web.md). Thread: game. */
 void ear_runner_set_one_step_per_frame(ear_runner *runner, bool on);
 
 /* The runner's context (borrowed, valid while the runner lives). Thread: game. */

@@ -341,6 +341,9 @@ typedef struct ear_ui_item {
                            says "percent"); NULL: none */
     const char *format; /* slider: a translation key with {value} and {unit}; NULL:
                            "ui.value_unit" ("{value} {unit}") */
+    bool quiet_change;  /* slider: a change is not said (the edge still is); the game says
+                           it (ear_ui_describe_value) once it has applied it: a speech
+                           rate's new value is to be heard at the new rate */
     const char *const *choices; /* choice: translation keys */
     size_t choice_count;
     size_t selected;      /* choice: the start index */

@@ -4,7 +4,8 @@
  * role="application", id "earshot-game") gives the keys and the focus, the browser's
  * animation frames give the frames, and the runner does the rest exactly as natively:
  * the same accumulator turns 60, 120 or 144 animation frames a second into 60 fixed
- * steps (frame time clamped, at most max_steps a frame). Sound and speech are the
+ * steps (frame time clamped, at most max_steps a frame; the page's earOneStepPerFrame
+ * asks for exactly one a frame instead). Sound and speech are the
  * engine's hooks and modules (audio_web.c, src/speech/speech_web.c).
  *
  * Key mapping, as the SDL2 backend's: letters and digits follow the keyboard layout
@@ -43,6 +44,8 @@ typedef struct web_state {
     held_key held[HELD_MAX];
     bool focused;
     char language[16]; /* the language the page was last given ("" before the first) */
+    bool one_step;     /* the page's earOneStepPerFrame: a step a frame, on its own clock */
+    uint64_t frames;   /* frames run, the one-step clock */
 } web_state;
 
 /* One game per page. */
@@ -58,6 +61,12 @@ EM_JS(void, ear__web_page_paused, (int paused), {
 EM_JS(void, ear__web_page_frame, (double steps), {
     if (Module["earFrame"]) Module["earFrame"](steps);
 })
+/* The page's option Module.earOneStepPerFrame, read when the game starts: each animation
+ * frame runs exactly one fixed step (none while paused) on a clock that moves a step a
+ * frame, as the native headless loop does, instead of the steps the frame's time asks for
+ * (0, 1 or 2 in headless Chromium). A test sets it to play keys frame by frame as a
+ * native script does and get the native run's times. */
+EM_JS(int, ear__web_page_one_step, (void), { return Module["earOneStepPerFrame"] ? 1 : 0; })
 EM_JS(void, ear__web_page_language, (const char *code), {
     if (Module["earLanguage"]) Module["earLanguage"](UTF8ToString(code));
 })
@@ -226,7 +235,12 @@ static void stop_listening(void) {
 
 static void frame(void *user) {
     (void)user;
-    ear_runner_frame(web.runner, emscripten_get_now() / 1000.0);
+    /* One step a frame: on a clock of its own, a step a frame, as the native headless
+     * loop's (the game's time, and so a level's time, as natively). */
+    double now = web.one_step
+                     ? (double)web.frames++ * ear_ctx_step_s(ear_runner_ctx(web.runner))
+                     : emscripten_get_now() / 1000.0;
+    ear_runner_frame(web.runner, now);
     ear__web_page_frame((double)ear_runner_steps(web.runner));
     const char *code = ear_lang_language(ear_ctx_lang(ear_runner_ctx(web.runner)));
     if (code && code[0] && strncmp(code, web.language, sizeof web.language) != 0) {
@@ -286,6 +300,10 @@ ear_result ear__run_web(ear_runner *r, const ear_engine_config *cfg) {
      * the focus starts paused, as a native window would. */
     web.focused = true;
     focus_changed();
+    if (ear__web_page_one_step()) {
+        web.one_step = true;
+        ear_runner_set_one_step_per_frame(r, true);
+    }
     /* 0: one frame per animation frame. true: main's stack is left as it is (its locals
      * stay valid) and control goes to the browser. */
     emscripten_set_main_loop_arg(frame, NULL, 0, true);

@@ -352,8 +352,10 @@ static void slide(ear_ui_context *uc, menu_item *it, double delta, int to_end) {
     }
     d->value = v;
     ear_ui_play(uc, EAR_UI_SOUND_SLIDER);
-    ear_ui_describe_value(uc->lang, d, d->value, t, sizeof t);
-    ear_ui_say(uc, t);
+    if (!d->quiet_change) {
+        ear_ui_describe_value(uc->lang, d, d->value, t, sizeof t);
+        ear_ui_say(uc, t);
+    }
     post_changed(uc, it);
 }
 

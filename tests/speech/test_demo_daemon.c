@@ -10,8 +10,8 @@
  *
  *   1. Started with no save, the game sends none of the three: every line it says is
  *      said at the daemon's rate, volume and voice.
- *   2. The player moves the speech rate in Settings one step down (-10): from the next
- *      line on, the rate is the game's (-10), while the volume and the voice stay the
+ *   2. The player moves the speech rate in Settings one step down (-10): from the new
+ *      value's line on, the rate is the game's (-10), while the volume and the voice stay the
  *      daemon's; before it, the daemon's rate. Started again with that save, the rate
  *      is the game's from the first line, the volume and voice still the daemon's.
  */
@@ -152,11 +152,11 @@ TEST(only_the_rate_the_player_set_is_the_games) {
     ASSERT_EQ(next, slider + 2);
     ASSERT_NOT_NULL(strstr(said[slider + 1].text, "10"));
     for (int i = 0; i < n; i++) {
-        /* The volume and the voice stay the daemon's; the rate is the game's once set
-         * (the game sets it after saying the value). */
+        /* The volume and the voice stay the daemon's; the rate is the game's once set,
+         * from the new value itself on (the player hears the rate they chose). */
         ASSERT_STR_EQ(said[i].voice, "earshot-alpha");
         ASSERT_STR_EQ(said[i].volume, "55");
-        ASSERT_STR_EQ(said[i].rate, i < next ? "37" : "-10");
+        ASSERT_STR_EQ(said[i].rate, i <= slider ? "37" : "-10");
     }
     /* Started again with that save: the rate is the game's from the first line, the
      * volume and the voice still the daemon's. */

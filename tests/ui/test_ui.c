@@ -375,6 +375,37 @@ TEST(sliders_step_by_fractions_clamp_and_speak_in_the_players_language) {
     h_free(&h);
 }
 
+/* A quiet slider (a speech rate, whose value the game says once it has set the rate):
+ * a change is posted with its number and says nothing; the edge is still said. */
+TEST(a_quiet_slider_leaves_its_new_value_to_the_game) {
+    harness h;
+    ASSERT_OK(h_init(&h, NULL, 0));
+    h_tr(&h, "en", "t.rate", "Speech rate");
+    ear_ui_menu *m;
+    ASSERT_OK(ear_ui_menu_create(&(ear_ui_menu_config){.id = "speech"}, &m));
+    ASSERT_OK(ear_ui_menu_add(m, &(ear_ui_item){.id = "rate",
+                                                .label = "t.rate",
+                                                .kind = EAR_UI_SLIDER,
+                                                .value = -90,
+                                                .min = -100,
+                                                .max = 100,
+                                                .step = 10,
+                                                .quiet_change = true}));
+    ASSERT_OK(ear_ui_open_menu(h.ctx, m));
+    h_frame(&h);
+    ASSERT_STR_EQ(h_said(&h, 0), "Speech rate, slider, -90, 1 of 1");
+    uint64_t spoken = h_spoken(&h);
+    h_press(&h, EAR_KEY_LEFT);
+    ASSERT_EQ(h_spoken(&h), spoken); /* nothing said: the game says it */
+    const h_event *e = h_find(&h, EAR_UI_CHANGED, "speech", "rate");
+    ASSERT_NOT_NULL(e);
+    ASSERT_NEAR(e->number, -100.0, 1e-12);
+    h_press(&h, EAR_KEY_LEFT); /* at the end: no change, the value said with the edge */
+    ASSERT_EQ(h_spoken(&h), spoken + 1);
+    ASSERT_STR_EQ(h_said(&h, 0), "-100");
+    h_free(&h);
+}
+
 /* ---- First letters ---------------------------------------------------------------------- */
 
 TEST(first_letters_cycle_and_typed_prefixes_search) {
@@ -1272,6 +1303,7 @@ TEST(menus_follow_the_games_ui_actions_and_the_prompt_captures_a_binding) {
 }
 
 TEST_MAIN(TEST_ENTRY(a_gamepad_works_menus_by_the_dpad_and_a),
+          TEST_ENTRY(a_quiet_slider_leaves_its_new_value_to_the_game),
           TEST_ENTRY(menus_follow_the_games_ui_actions_and_the_prompt_captures_a_binding),
           TEST_ENTRY(opening_is_deferred_so_the_opening_key_does_not_activate),
           TEST_ENTRY(headless_script_opens_a_menu_and_presses_its_item),

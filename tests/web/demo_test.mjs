@@ -65,6 +65,41 @@ const native = nativeMenuPeak();
 // over), each [frame from the level's start, "down" | "up", key].
 const overKeys = [[800, "down", "RIGHT"], [860, "up", "RIGHT"], [870, "down", "UP"], [1090, "up", "UP"]];
 
+// The keys that walk level 1 to its goal (heard.sh's completion): the native bot's own
+// (--bot-keys) up to the frame it reached the goal, 800 frames later (the intro said
+// first), each [frame from the level's start, "down" | "up", key].
+function nativeWalkKeys() {
+  try {
+    execFileSync(nativeDemo, ["--autoplay", "--level", "1", "--bot-keys", "walk.keys", "--speech-log", "walk.log"],
+                 { cwd: scratch, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    fatal(`${nativeDemo} --autoplay failed: ${String(e.stderr || e.message).slice(0, 600)}`);
+  }
+  const done = readFileSync(join(scratch, "walk.log"), "utf8").split("\n")
+    .find((l) => /^[0-9.]+\tLevel complete\. Time /.test(l));
+  if (!done) fatal("the native bot did not finish level 1 (walk.log)");
+  const goal = Math.floor(parseFloat(done) * 60);
+  const keys = readFileSync(join(scratch, "walk.keys"), "utf8").split("\n")
+    .map((l) => l.split(" "))
+    .filter((f) => f.length === 3 && (f[1] === "down" || f[1] === "up") && Number(f[0]) < goal)
+    .map((f) => [Number(f[0]) + 800, f[1], f[2]]);
+  // The same walk natively, headless (one step a frame): its result, time and score, is
+  // what the page must say word for word.
+  writeFileSync(join(scratch, "walk.script"),
+                keys.map((k) => k.join(" ")).join("\n") + `\n${goal + 800 + 2400} quit\n`);
+  try {
+    execFileSync(nativeDemo, ["--headless", "--level", "1", "--script", "walk.script", "--speech-log", "walked.log"],
+                 { cwd: scratch, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (e) {
+    fatal(`${nativeDemo} --headless --script walk.script failed: ${String(e.stderr || e.message).slice(0, 600)}`);
+  }
+  const walked = readFileSync(join(scratch, "walked.log"), "utf8").split("\n")
+    .map((l) => l.split("\t")[1] || "").find((t) => /^Level complete\. Time /.test(t));
+  if (!walked) fatal("the bot's keys did not finish level 1 natively (walked.log)");
+  return { keys, result: walked };
+}
+const walk = nativeWalkKeys();
+
 // ear_speech_estimate_s at the normal rate (src/speech/timeline.c): the web build times
 // each line by it (the player's screen reader speaks at its own rate), and a line the game
 // reports holds the next menu's title back for that long.
@@ -312,11 +347,10 @@ try {
   // reached its region whole, and the next menu's title waited for it (docs/game.md,
   // "Speech"): a damaged save (its report, then the main menu), level 2's intro and its
   // game over (walked into the drone's row by heard.sh's keys, played in step with the
-  // game). Level 1's intro is read back above. Not here: the completion (the bot's keys
-  // do not replay: the browser runs 0, 1 or 2 fixed steps an animation frame, and a walk
-  // of 38 turns drifts off by a step per key), out of fuel (about 280 s of driving) and
-  // 3D sound unavailable (the web build offers no headphones); all three are heard whole
-  // natively (tests/game/heard.sh, maps.sh).
+  // game). Level 1's intro is read back above, its completion below (10). Not here: out of
+  // fuel (about 280 s of driving, beyond the test's time) and 3D sound unavailable (the
+  // web build offers no headphones); both are heard whole natively (tests/game/heard.sh,
+  // maps.sh).
   await page.goto(base + "earshot-demo.html");
   await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
   await recordRegions();
@@ -342,6 +376,38 @@ try {
     { timeout: 10000 }).catch(() => {});
   got = await press("Escape", 2);
   check(json(got[0]) === json(say("Main menu, menu", true)), "Escape on the game-over menu: the main menu", json(got));
+
+  // 10. Level 1's completion, walked by the native bot's keys: with one fixed step an
+  // animation frame (Module.earOneStepPerFrame, set before Start: the native headless
+  // loop's steps) they replay step for step. The result reached its region whole, and the
+  // completion menu's title came only after it (a result is not cut by the next menu).
+  await page.goto(base + "earshot-demo.html");
+  await page.waitForFunction(() => window.earshotWeb && earshotWeb.ready, null, { timeout: 20000 });
+  await recordRegions();
+  await page.evaluate(() => { Module.earOneStepPerFrame = true; });
+  await page.click("#earshot-start");
+  await page.waitForFunction(() => earshotWeb.announcements.some((a) => a.text === "Play, button, 1 of 5"), null,
+    { timeout: 10000 }).catch(() => {});
+  intro = await page.evaluate(() => earshotWeb.announcements.length);
+  await page.keyboard.press("Enter");
+  walking = playKeys(walk.keys, intro);
+  await reachedWhole(/^Level 1: the garden\. /, "level 1's intro, one step a frame");
+  await walking;
+  const result = await reachedWhole(/^Level complete\. Time [0-9]+\.[0-9] seconds\. Score -?[0-9]+\.$/,
+                                    "level 1's completion", /^Level complete, menu$/, 60000);
+  // When the menu is shown its title follows the whole result in the region's history.
+  const shown = await page.evaluate(() => {
+    const i = regionLog.findIndex((e) => e.text === "Level complete, menu");
+    return i < 0 ? null : regionLog.slice(0, i).filter((e) => e.text !== "").map((e) => e.text).slice(-1)[0];
+  });
+  check(result !== null && shown === result, "the completion menu shown after the whole result", json({ result, shown }));
+  // As natively: the same score and the time within a quarter second (the keys start
+  // from the step the page showed the intro, which it does on a timer, so the walk may
+  // start a few steps from the native script's: 61.5 and 61.6 against the native 61.45 s).
+  const timeOf = (t) => Number(((t || "").match(/Time ([0-9.]+) seconds/) || [])[1]);
+  const scoreOf = (t) => ((t || "").match(/Score (-?[0-9]+)\./) || [])[1];
+  check(Math.abs(timeOf(result) - timeOf(walk.result)) <= 0.25 && scoreOf(result) === scoreOf(walk.result),
+        "the walk replays as natively: the time within 0.25 s, the same score", json({ web: result, native: walk.result }));
 
   check(errors.length === 0, "no console errors", json(errors));
 } finally {
