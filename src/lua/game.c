@@ -122,16 +122,13 @@ static void start_main(ear_lua_game *g, lua_State *L, const char *global) {
 }
 
 /* Calls a global function of the script with one number, if it has one. */
-static void call_global(ear_lua_game *g, lua_State *L, const char *name, double arg) {
-    if (lua_getglobal(L, name) != LUA_TFUNCTION) {
-        lua_pop(L, 1);
-        return;
-    }
+/* Calls the function under its nargs arguments on top of L, with the traceback as its
+ * message handler and the budgets armed; an error is reported and recovered from. */
+static void call_reported(ear_lua_game *g, lua_State *L, int nargs) {
     lua_pushcfunction(L, ear__lua_traceback);
-    lua_insert(L, -2);
-    lua_pushnumber(L, arg);
+    lua_insert(L, -(nargs + 2));
     ear__lua_arm(g, L);
-    int status = lua_pcall(L, 1, 0, -3);
+    int status = lua_pcall(L, nargs, 0, -(nargs + 2));
     if (status != LUA_OK) {
         ear__lua_describe_memory_error(L, status);
         char message[1024];
@@ -142,6 +139,15 @@ static void call_global(ear_lua_game *g, lua_State *L, const char *name, double 
         return;
     }
     lua_pop(L, 1);
+}
+
+static void call_global(ear_lua_game *g, lua_State *L, const char *name, double arg) {
+    if (lua_getglobal(L, name) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        return;
+    }
+    lua_pushnumber(L, arg);
+    call_reported(g, L, 1);
 }
 
 static void scene_start(ear_ctx *ctx, void *user) {
@@ -193,21 +199,8 @@ static void scene_on_ui(ear_ctx *ctx, const ear_ui_event *event, void *user) {
         return;
     }
     g->ctx = ctx;
-    lua_pushcfunction(L, ear__lua_traceback);
-    lua_insert(L, -2);
     ear__lua_push_ui_event(L, event);
-    ear__lua_arm(g, L);
-    int status = lua_pcall(L, 1, 0, -3);
-    if (status != LUA_OK) {
-        ear__lua_describe_memory_error(L, status);
-        char message[1024];
-        snprintf(message, sizeof message, "%s", lua_tostring(L, -1));
-        lua_pop(L, 2);
-        report(g, message);
-        recover(g, L, message);
-    } else {
-        lua_pop(L, 1);
-    }
+    call_reported(g, L, 1);
     lua_settop(L, 0);
     g->ctx = NULL;
 }

@@ -22,6 +22,7 @@
  *     espeak_dl.c, espeak_time.c, braille.c              (native)
  *     backend_*.c  one backend each
  *     backends.c / backends_web.c    the table
+ *     chain.c      opening the table's first backend that works, for either carrier
  *     thread.c / direct.c            the carrier
  *     speech.c     the public calls
  */
@@ -327,7 +328,7 @@ extern const ear__speech_backend *const ear__speech_chain[];
 
 /* Opens the first backend of the chain from index `from` on that is usable and opens
  * (the last one is tried whatever usable says) and publishes it: its index in the chain
- * goes to *index and its state to *state. NULL when none opened. (shared.c) */
+ * goes to *index and its state to *state. NULL when none opened. (chain.c) */
 const ear__speech_backend *ear__speech_open_chain(ear_speech *sp, size_t from, size_t *index,
                                                   void **state);
 /* Closes what ear__speech_open_chain opened (nothing for NULL). */
