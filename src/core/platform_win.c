@@ -81,7 +81,15 @@ int ear__win_fcntl(int fd, int cmd, ...) {
         return -1;
     }
     switch (cmd) {
-    case F_GETFD:
+    case F_GETFD: {
+        /* FD_CLOEXEC is "not inherited": the handle's own flag, as a child would see it. */
+        DWORD flags = 0;
+        if (!GetHandleInformation(h, &flags)) {
+            errno = EBADF;
+            return -1;
+        }
+        return (flags & HANDLE_FLAG_INHERIT) ? 0 : FD_CLOEXEC;
+    }
     case F_SETFD:
     case F_GETFL:
     case F_SETFL: return 0;

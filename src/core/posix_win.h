@@ -7,7 +7,8 @@
  *
  * - open flags that mean nothing on Windows are 0: O_NONBLOCK and O_NOCTTY (no FIFO nor
  *   terminal is opened by a path there), O_NOFOLLOW (see lstat); O_CLOEXEC is
- *   _O_NOINHERIT. Files are binary: every program links mingw's binmode.o (_fmode).
+ *   _O_NOINHERIT | _O_BINARY (every open of Earshot's says it). Files are binary: every
+ *   program links mingw's binmode.o (_fmode) too.
  * - lstat is stat and S_ISLNK is false: a Windows symbolic link needs a privilege to
  *   create and CreateFile follows it; the checks on the open descriptor still hold.
  * - fsync is _commit (FlushFileBuffers). A folder cannot be opened to flush: file.c's
@@ -17,7 +18,8 @@
  * - mkstemp opens with FILE_SHARE_DELETE, so the still-open temporary file can be renamed
  *   over the path (the writer closes it after the rename, to keep its lock over it).
  * - fcntl does what the writer and storage ask: F_SETLK/F_SETLKW take a LockFileEx lock
- *   (F_RDLCK shared, F_WRLCK exclusive) over the whole file; F_GETFL/F_SETFL/F_SETFD are
+ *   (F_RDLCK shared, F_WRLCK exclusive) over the whole file; F_GETFD says FD_CLOEXEC when
+ *   the handle is not inheritable (GetHandleInformation); F_GETFL/F_SETFL/F_SETFD are
  *   accepted and change nothing.
  * - mkdir ignores the mode; fchmod sets the read-only bit only (Windows has no modes).
  * - geteuid is 0, as a Windows stat's st_uid is.
@@ -57,9 +59,13 @@
 #define O_NOFOLLOW 0
 #define O_NONBLOCK 0
 #define O_NOCTTY   0
-#ifndef O_CLOEXEC
-#define O_CLOEXEC _O_NOINHERIT
-#endif
+/* Every open() of Earshot's says O_CLOEXEC, so that is where binary goes too: the CRT's
+ * _open takes its default translation from _fmode otherwise, and a test or a game that is
+ * not linked with binmode.o (or sets _fmode itself) read sealed saves with CR-LF and
+ * Ctrl-Z translated: an encrypted save whose random nonce or cipher held those bytes did
+ * not open again. */
+#undef O_CLOEXEC
+#define O_CLOEXEC  (_O_NOINHERIT | _O_BINARY)
 #define FD_CLOEXEC 1
 #define F_GETFD    1
 #define F_SETFD    2
