@@ -36,7 +36,13 @@ static bool session(const char *const *lines, size_t n) {
     if (!f) return false;
     for (size_t i = 0; i < n; i++) fprintf(f, "%s\n", lines[i]);
     fclose(f);
+#ifdef _WIN32
+    /* cmd.exe takes double quotes only (Wine's, at a path under Z:). */
+    snprintf(command, sizeof command, "\"\"%s\" serve < \"%s\" > \"%s\"\"", EAR_EARSHOT, in,
+             out);
+#else
     snprintf(command, sizeof command, "'%s' serve < '%s' > '%s'", EAR_EARSHOT, in, out);
+#endif
     if (system(command) != 0) return false;
     f = fopen(out, "r");
     if (!f) return false;
