@@ -47,6 +47,12 @@ typedef struct ear_audio_info {
 /* "wav", "flac", "vorbis", "opus", "mp3" or "other". Thread: any. */
 const char *ear_audio_format_name(ear_audio_format format);
 
+/* Whether this build decodes files of `format`: the five formats above, each as far as the
+ * libsndfile it runs with reads it (the Windows build's has no MP3: docs/windows.md). A file
+ * of a format the build does not decode is refused with EAR_E_UNSUPPORTED, by name.
+ * EAR_AUDIO_OTHER: false. Thread: any. */
+bool ear_decode_supports(ear_audio_format format);
+
 /* Reads a file's header into *out. Errors as ear_decode_file's (a claim no file of its
  * size can hold included), except that a truncated body is found only by decoding.
  * Thread: any. */

@@ -100,8 +100,14 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
 /* Frees a set from ear_hrtf_load; NULL is a no-op. Thread: any, once nobody reads it. */
 void ear_hrtf_free(ear_hrtf_set *set);
 
-/* The path of the set Debian's libmysofa1 installs (MIT KEMAR, normal pinna). */
+/* The path of the set Debian's libmysofa1 installs (MIT KEMAR, normal pinna). On Windows,
+ * where no package installs one, the same file ships with the game in its assets folder
+ * (scripts/package-windows), a path relative to the game's working folder. */
+#ifdef _WIN32
+#define EAR_HRTF_DEFAULT_PATH "assets/hrtf/default.sofa"
+#else
 #define EAR_HRTF_DEFAULT_PATH "/usr/share/libmysofa/default.sofa"
+#endif
 
 /* Up to four measured directions and their weights (summing to 1) for a direction:
  * bilinear between the two elevation rings around it and, in each ring, the two

@@ -89,6 +89,13 @@ ear_result ear_file_open_read(const char *path, uint64_t max_bytes, int *out_fd,
             return fail(error, error_size, EAR_E_NOT_FOUND, "%s: no such file", path);
         if (e == ENXIO) /* a socket, or a device with nothing behind it */
             return fail(error, error_size, EAR_E_IO, "%s: is not a file", path);
+        /* Windows refuses to open a folder (EACCES) where POSIX opens it and fstat tells:
+         * say what it is either way. */
+        struct stat at;
+        const char *what = (e == EACCES || e == EISDIR) && stat(path, &at) == 0
+                               ? ear_file_kind_name((unsigned)at.st_mode)
+                               : NULL;
+        if (what) return fail(error, error_size, EAR_E_IO, "%s: is %s, not a file", path, what);
         return fail(error, error_size, EAR_E_IO, "%s: cannot be opened (%s)", path,
                     strerror(e));
     }

@@ -4,45 +4,98 @@
  * opusenc, which sox cannot replace for Opus), sox's own measurements, and a log
  * catcher. The tests run sox in the test itself, so every file they read was made by
  * another program than the one that decodes it.
+ *
+ * EARSHOT_TEST_FILES=FOLDER keeps the files: each scratch folder is FOLDER/TAG, left in
+ * place, and each sox stat is written beside its file (FILE.sox-stat). That is how the
+ * Windows build is tested (scripts/test-windows): a Windows program under Wine cannot run
+ * a Linux sox and wait for it (Wine starts it but neither waits nor gets its exit code),
+ * so the native test first makes the files and stats in FOLDER, then the Windows test
+ * reads the same files: its run() checks that the file a command makes (its last quoted
+ * path) is there, and its sox_stat() reads the stat sox gave natively.
  */
 #ifndef EAR_TEST_SOX_UTIL_H
 #define EAR_TEST_SOX_UTIL_H
 
 #include "earshot/core.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* Makes a fresh folder under /tmp (its path in `out`); false on failure. */
+/* EARSHOT_TEST_FILES (see the top), or NULL. */
+static inline const char *kept_files(void) {
+    const char *d = getenv("EARSHOT_TEST_FILES");
+    return d && *d ? d : NULL;
+}
+
+/* Makes a fresh folder under /tmp (its path in `out`), or FOLDER/tag under
+ * EARSHOT_TEST_FILES; false on failure. */
 static inline bool scratch_dir(char *out, size_t cap, const char *tag) {
+    const char *keep = kept_files();
+    if (keep) {
+        snprintf(out, cap, "%s/%s", keep, tag);
+        (void)mkdir(keep, 0700);
+        return mkdir(out, 0700) == 0 || errno == EEXIST;
+    }
     snprintf(out, cap, "/tmp/earshot-%s-XXXXXX", tag);
     return mkdtemp(out) != NULL;
 }
 
 static inline void remove_tree(const char *dir) {
+    if (kept_files()) return;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
 }
 
-/* Runs a shell command built like printf; true when it exits 0. Its output is dropped. */
+/* Runs a shell command built like printf; true when it exits 0. Its output is dropped.
+ * On Windows: true when the file it makes, its last quoted path, is there (see the top). */
 static inline bool run(const char *format, ...) {
     char cmd[2048];
     va_list args;
     va_start(args, format);
     vsnprintf(cmd, sizeof cmd, format, args);
     va_end(args);
+#ifdef _WIN32
+    char *close = strrchr(cmd, '\'');
+    char *open = NULL;
+    if (close) {
+        *close = '\0';
+        open = strrchr(cmd, '\'');
+    }
+    struct stat st;
+    if (!kept_files() || !open || stat(open + 1, &st) != 0 || st.st_size == 0) {
+        fprintf(stderr,
+                "run: %s: no file made (on Windows the native test makes them first, "
+                "in EARSHOT_TEST_FILES%s%s)\n",
+                open ? open + 1 : cmd, kept_files() ? " = " : ", which is not set",
+                kept_files() ? kept_files() : "");
+        return false;
+    }
+    return true;
+#else
     char quiet[2100];
     snprintf(quiet, sizeof quiet, "%s >/dev/null 2>&1", cmd);
     return system(quiet) == 0;
+#endif
 }
 
 /* sox's `stat` of a file: its RMS amplitude and the samples it read (all channels).
- * False when sox cannot read the file. */
+ * False when sox cannot read the file. On Windows, the stat the native run kept. */
 static inline bool sox_stat(const char *path, double *rms, double *samples) {
+    char kept[1200];
+    snprintf(kept, sizeof kept, "%s.sox-stat", path);
+#ifdef _WIN32
+    FILE *k = fopen(kept, "r");
+    bool read = k && fscanf(k, "%lf %lf", rms, samples) == 2;
+    if (k) fclose(k);
+    if (!read) fprintf(stderr, "sox_stat: %s: not kept by the native run\n", kept);
+    return read;
+#else
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "sox '%s' -n stat 2>&1", path);
     FILE *p = popen(cmd, "r");
@@ -56,7 +109,17 @@ static inline bool sox_stat(const char *path, double *rms, double *samples) {
         if (sscanf(line, "Samples read: %lf", samples) == 1) found |= 2;
     }
     pclose(p);
+    if (found == 3 && kept_files()) {
+        FILE *k = fopen(kept, "w");
+        bool written = k && fprintf(k, "%.17g %.17g\n", *rms, *samples) > 0;
+        if (k && fclose(k) != 0) written = false;
+        if (!written) {
+            fprintf(stderr, "sox_stat: could not keep %s\n", kept);
+            return false;
+        }
+    }
     return found == 3;
+#endif
 }
 
 /* Truncates a copy: writes the first `keep` bytes of src to dst. */

@@ -135,6 +135,38 @@ static const char *major_name(const SF_INFO *info) {
     return "unknown";
 }
 
+/* Whether libsndfile lists the major format (and, when sub is not 0, the subtype). */
+static bool sndfile_reads(int major, int sub) {
+    int count = 0;
+    bool found = false;
+    sf_command(NULL, SFC_GET_FORMAT_MAJOR_COUNT, &count, (int)sizeof count);
+    for (int i = 0; i < count && !found; i++) {
+        SF_FORMAT_INFO f = {.format = i};
+        found =
+            sf_command(NULL, SFC_GET_FORMAT_MAJOR, &f, (int)sizeof f) == 0 && f.format == major;
+    }
+    if (!found || !sub) return found;
+    sf_command(NULL, SFC_GET_FORMAT_SUBTYPE_COUNT, &count, (int)sizeof count);
+    for (int i = 0; i < count; i++) {
+        SF_FORMAT_INFO f = {.format = i};
+        if (sf_command(NULL, SFC_GET_FORMAT_SUBTYPE, &f, (int)sizeof f) == 0 && f.format == sub)
+            return true;
+    }
+    return false;
+}
+
+bool ear_decode_supports(ear_audio_format format) {
+    switch (format) {
+    case EAR_AUDIO_WAV: return sndfile_reads(SF_FORMAT_WAV, 0);
+    case EAR_AUDIO_FLAC: return sndfile_reads(SF_FORMAT_FLAC, 0);
+    case EAR_AUDIO_VORBIS: return sndfile_reads(SF_FORMAT_OGG, SF_FORMAT_VORBIS);
+    case EAR_AUDIO_OPUS: return sndfile_reads(SF_FORMAT_OGG, SF_FORMAT_OPUS);
+    case EAR_AUDIO_MP3: return sndfile_reads(SF_FORMAT_MPEG, 0);
+    case EAR_AUDIO_OTHER: return false;
+    }
+    return false;
+}
+
 ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
                         ear_audio_info *out, uint64_t *out_bytes, ear_io_error *err) {
     /* A regular file of at most EAR_FILE_MAX_SOUND_BYTES, checked on the descriptor that
@@ -162,7 +194,12 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
     if (!file) {
         int code = sf_error(NULL);
         bool text = sniff >= 0 && ear__io_is_text_fd(sniff);
+        bool mp3 = sniff >= 0 && ear__io_is_mp3_fd(sniff);
         if (sniff >= 0) close(sniff);
+        if (mp3 && !ear_decode_supports(EAR_AUDIO_MP3))
+            return ear__io_fail(err, EAR_E_UNSUPPORTED, path,
+                                "is an MP3 file, and this build decodes no MP3 (its "
+                                "libsndfile was built without MPEG)");
         if (code == SF_ERR_SYSTEM)
             return ear__io_fail(err, EAR_E_IO, path, "cannot read: %s", sf_strerror(NULL));
         if (code == SF_ERR_MALFORMED_FILE)

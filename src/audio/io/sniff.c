@@ -35,3 +35,13 @@ bool ear__io_is_text_fd(int fd) {
     }
     return true;
 }
+
+bool ear__io_is_mp3_fd(int fd) {
+    unsigned char h[4];
+    if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
+    if (h[0] == 'I' && h[1] == 'D' && h[2] == '3') return true;
+    bool sync = h[0] == 0xff && (h[1] & 0xe0) == 0xe0;
+    unsigned version = (h[1] >> 3) & 3u, layer = (h[1] >> 1) & 3u;
+    unsigned bitrate = h[2] >> 4, rate = (h[2] >> 2) & 3u;
+    return sync && version != 1u && layer != 0u && bitrate != 15u && rate != 3u;
+}
