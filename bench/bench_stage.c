@@ -73,7 +73,7 @@ static ear_vec3 v3(w64_vec3 v) {
 }
 
 static ear_play placed_play(const w64_workload *w, uint32_t i, float volume) {
-    ear_play p = {.looping = true, .placed = true};
+    ear_play p = {.looping = true, .placed = true, .no_behind_cue = w64_no_cue() != 0};
     p.position = v3(w->positions[i % w->voices]);
     p.velocity = v3(w->velocities[i % w->voices]);
     p.attenuation = (ear_attenuation){EAR_MODEL_INVERSE, W64_REF_DISTANCE_M, W64_MAX_DISTANCE_M,

@@ -57,6 +57,10 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
     c.sample_rate = W64_SAMPLE_RATE;
     c.channels = W64_CHANNELS;
     c.block_frames = 160;
+    /* W64_BLOCK=n: another control block (a same-binary switch, to measure what the
+     * per-voice-block bookkeeping costs; the figures are at 160). */
+    const char *block = getenv("W64_BLOCK");
+    if (block) c.block_frames = (uint32_t)strtoul(block, NULL, 10);
     c.max_voices = w->voices;
     c.max_total_voices = w->voices;
     c.command_capacity = capacity;
@@ -107,6 +111,7 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
         ear_play p = {0};
         p.looping = true;
         p.placed = true;
+        p.no_behind_cue = w64_no_cue() != 0;
         p.position = to_vec3(w->positions[i]);
         p.velocity = to_vec3(w->velocities[i]);
         p.attenuation = (ear_attenuation){EAR_MODEL_INVERSE, W64_REF_DISTANCE_M,

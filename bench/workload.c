@@ -75,3 +75,8 @@ int w64_hrtf(void) {
     const char *v = getenv("W64_HRTF");
     return v && v[0] && strcmp(v, "0") != 0;
 }
+
+int w64_no_cue(void) {
+    const char *v = getenv("W64_NO_CUE");
+    return v && v[0] && strcmp(v, "0") != 0;
+}

@@ -63,6 +63,11 @@ int w64_hrtf(void);
  * EAR_CLIP_S16, the same sines quantised); OpenAL Soft keeps its float buffers. */
 int w64_s16(void);
 
+/* W64_NO_CUE=1 (a same-binary switch, Earshot's side only): every voice plays without the
+ * behind/below cue (ear_play.no_behind_cue), OpenAL Soft having none, to measure the
+ * cue's share of W64. */
+int w64_no_cue(void);
+
 /* Fills positions and velocities for time t_s (seconds since the voices started). */
 void w64_workload_at(w64_workload *w, double t_s);
 
