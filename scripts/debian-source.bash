@@ -21,82 +21,93 @@
 #                          unpacked without Debian's patches (said on stderr)
 mirror=${EARSHOT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 suite=${EARSHOT_DEBIAN_SUITE:-bookworm}
-apt_opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt_dir"
-          -o "Dir::State::Lists=$apt_dir/lists" -o Dir::Cache=$apt_dir/cache
-          -o APT::Sandbox::User=root -qq)
+keyring=/usr/share/keyrings/debian-archive-keyring.gpg
+
+# apt_at DIR TOOL ARGS...: apt-get or apt-cache (TOOL) with the private index in DIR.
+apt_at() {
+  local dir=$1 tool=$2
+  shift 2
+  "$tool" -o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$dir" \
+    -o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache" \
+    -o APT::Sandbox::User=root -qq "$@"
+}
+
+# read_index DIR SUITE...: DIR's deb-src entry for the suites, read (its InRelease checked
+# against Debian's keyring by apt-get update).
+read_index() {
+  local dir=$1
+  shift
+  mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || die "cannot make $dir"
+  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+    "$mirror" "$*" "$keyring" >"$dir/debian-src.sources" || die "cannot write $dir"
+  say "reading Debian's source index ($mirror $*)"
+  apt_at "$dir" apt-get update >&2 || die "apt-get update of the source index ($*) failed"
+}
+
 index_ready=0
 apt_index() {
   [[ $index_ready -eq 1 ]] && return
-  mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-  printf 'Types: deb-src\nURIs: %s\nSuites: %s %s-updates\nComponents: main\nSigned-By: %s\n' \
-    "$mirror" "$suite" "$suite" /usr/share/keyrings/debian-archive-keyring.gpg \
-    >"$apt_dir/debian-src.sources"
-  say "reading Debian's source index ($mirror $suite)"
-  apt-get "${apt_opts[@]}" update >&2 || die "apt-get update of the source index failed"
+  read_index "$apt_dir" "$suite" "$suite-updates"
   index_ready=1
+}
+
+# source_field DIR PACKAGE FIELD: a field of the package's source record in DIR's index.
+source_field() {
+  apt_at "$1" apt-cache showsrc --only-source "$2" | awk -v f="$3:" '$1 == f {print $2; exit}'
 }
 
 # (Call apt_index before $(debian_version ...): the index read in a subshell is not kept.)
 debian_version() {
   apt_index
-  apt-cache "${apt_opts[@]}" showsrc "$1" | awk '/^Version:/ {print $2; exit}'
+  source_field "$apt_dir" "$1" Version
+}
+
+# unpack DIR PACKAGE VERSION: the source package from DIR's index, downloaded into $src and
+# unpacked with Debian's patches into $src/PACKAGE-VERSION (once); prints the tree's path.
+# Returns 1, having unpacked nothing, when apt-get cannot download it.
+unpack() {
+  local dir=$1 pkg=$2 version=$3 tree
+  tree=$src/$pkg-${version#*:}
+  if [[ ! -d $tree ]]; then
+    mkdir -p "$src" && rm -rf "$tree.tmp" || die "cannot make $src"
+    (cd "$src" && apt_at "$dir" apt-get source --download-only "$pkg=$version" >&2) || return 1
+    dpkg-source -q -x "$src/${pkg}_${version#*:}.dsc" "$tree.tmp" >&2 ||
+      die "dpkg-source -x ${pkg}_${version#*:}.dsc failed"
+    mv "$tree.tmp" "$tree" || die "cannot move $tree.tmp"
+  fi
+  printf '%s\n' "$tree"
 }
 
 fetch() {
-  local pkg=$1 version dir
+  local pkg=$1 version
   apt_index
   version=$(debian_version "$pkg")
   [[ -n $version ]] || die "no source package $pkg in $suite"
-  dir=$src/$pkg-${version#*:}
-  if [[ ! -d $dir ]]; then
-    mkdir -p "$src"
-    rm -rf "$dir.tmp"
-    (cd "$src" && apt-get "${apt_opts[@]}" source --download-only "$pkg=$version" >&2) ||
-      die "apt-get source $pkg=$version failed (is it in $mirror?)"
-    local dsc
-    dsc=$(ls "$src/${pkg}_${version#*:}.dsc")
-    dpkg-source -q -x "$dsc" "$dir.tmp" >&2 || die "dpkg-source -x $dsc failed"
-    mv "$dir.tmp" "$dir"
-  fi
-  printf '%s\n' "$dir"
+  unpack "$apt_dir" "$pkg" "$version" || die "apt-get source $pkg=$version failed (is it in $mirror?)"
 }
 
-# fetch_newer PACKAGE SUITE (see the top). The index of SUITE is read by apt-get update, which
-# checks its InRelease signature with Debian's keyring, so the SHA-256 it lists is Debian's.
+# fetch_newer PACKAGE SUITE (see the top): SUITE's own private index under $apt_dir/SUITE.
 fetch_newer() {
-  local pkg=$1 newer=$2 dir version orig sha
-  local opts=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$apt_dir/$newer"
-              -o "Dir::State::Lists=$apt_dir/$newer/lists" -o "Dir::Cache=$apt_dir/$newer/cache"
-              -o APT::Sandbox::User=root -qq)
-  mkdir -p "$apt_dir/$newer/lists/partial" "$apt_dir/$newer/cache/archives/partial"
-  printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
-    "$mirror" "$newer" /usr/share/keyrings/debian-archive-keyring.gpg \
-    >"$apt_dir/$newer/debian-src.sources"
-  say "reading Debian's source index ($mirror $newer) for $pkg"
-  apt-get "${opts[@]}" update >&2 || die "apt-get update of the $newer source index failed"
-  version=$(apt-cache "${opts[@]}" showsrc "$pkg" | awk '/^Version:/ {print $2; exit}')
+  local pkg=$1 newer=$2 dir=$apt_dir/$2 version tree orig sha pool
+  read_index "$dir" "$newer"
+  version=$(source_field "$dir" "$pkg" Version)
   [[ -n $version ]] || die "no source package $pkg in $newer"
-  dir=$src/$pkg-${version#*:}
-  [[ -d $dir ]] && { printf '%s\n' "$dir"; return; }
-  mkdir -p "$src"
-  rm -rf "$dir.tmp"
-  if (cd "$src" && apt-get "${opts[@]}" source --download-only "$pkg=$version" >&2); then
-    dpkg-source -q -x "$src/${pkg}_${version#*:}.dsc" "$dir.tmp" >&2 || die "dpkg-source failed"
-  else
-    # The upstream tarball alone: name and SHA-256 from the signed index.
-    read -r sha orig < <(apt-cache "${opts[@]}" showsrc "$pkg" |
-      awk '/^Checksums-Sha256:/ {c=1; next} /^[^ ]/ {c=0}
-           c && $3 ~ /\.orig\.tar\./ {print $1, $3; exit}')
-    [[ -n $orig ]] || die "$pkg $version in $newer lists no upstream tarball"
-    local dirpath
-    dirpath=$(apt-cache "${opts[@]}" showsrc "$pkg" | awk '/^Directory:/ {print $2; exit}')
-    /usr/lib/apt/apt-helper -o APT::Sandbox::User=root -qq download-file "$mirror/$dirpath/$orig" "$src/$orig" \
-      "SHA256:$sha" >&2 || die "$orig: not on $mirror or not the file $newer lists"
-    say "$pkg $version from $newer: the upstream tarball only (SHA-256 $sha as $newer lists;" \
-      "the mirror has not Debian's patches), unpacked without Debian's patches"
-    mkdir -p "$dir.tmp" && tar -xf "$src/$orig" -C "$dir.tmp" --strip-components=1 >&2 ||
-      die "$orig did not unpack"
-  fi
-  mv "$dir.tmp" "$dir"
-  printf '%s\n' "$dir"
+  unpack "$dir" "$pkg" "$version" && return
+  tree=$src/$pkg-${version#*:}
+  # The upstream tarball alone: its name and SHA-256 from the signed index.
+  read -r sha orig < <(apt_at "$dir" apt-cache showsrc --only-source "$pkg" |
+    awk -v v="$version" '$1 == "Version:" {mine = $2 == v} /^[^ ]/ && $1 != "Checksums-Sha256:" {c = 0}
+      $1 == "Checksums-Sha256:" {c = mine; next}
+      c && $3 ~ /\.orig\.tar\.[a-z0-9]+$/ {print $1, $3; exit}')
+  [[ -n $orig ]] || die "$pkg $version in $newer lists no upstream tarball"
+  pool=$(source_field "$dir" "$pkg" Directory)
+  /usr/lib/apt/apt-helper -o APT::Sandbox::User=root -qq download-file \
+    "$mirror/$pool/$orig" "$src/$orig" "SHA256:$sha" >&2 ||
+    die "$orig: not on $mirror or not the file $newer lists"
+  say "$pkg $version from $newer: the upstream tarball only (SHA-256 $sha as $newer lists;" \
+    "the mirror lacks the rest), unpacked without Debian's patches"
+  rm -rf "$tree.tmp" && mkdir -p "$tree.tmp" &&
+    tar -xf "$src/$orig" -C "$tree.tmp" --strip-components=1 >&2 || die "$orig did not unpack"
+  mv "$tree.tmp" "$tree" || die "cannot move $tree.tmp"
+  printf '%s\n' "$tree"
 }

@@ -55,8 +55,13 @@ static const char usage_text[] =
     "  --assets DIR        the sounds folder's parent (default: the build's)\n"
     "  --headphones        3D sound (HRTF) on headphones, whatever the save says\n"
     "  --no-headphones     panned sound, whatever the save says\n"
+#ifdef _WIN32
+    "  --hrtf FILE         the HRTF set (SOFA) for headphones (default: hrtf\\default.sofa\n"
+    "                      in the assets folder, the MIT KEMAR set the game ships)\n"
+#else
     "  --hrtf FILE         the HRTF set (SOFA) for headphones (default:\n"
     "                      " EAR_HRTF_DEFAULT_PATH ", Debian's libmysofa1)\n"
+#endif
     "  --help, --version\n"
     "Keys: arrows walk and turn (drive in the car), C facing, W where am I, T time and\n"
     "score, S speed, K keys, F1 repeat, H history, Escape pause.\n";
@@ -431,6 +436,14 @@ int main(int argc, char **argv) {
     o.on_line = on_line;
     o.line_user = &r;
     o.load_hrtf = load_hrtf;
+#ifdef _WIN32
+    /* The set the game ships, in its assets folder (wherever --assets puts that). */
+    char shipped_hrtf[1024];
+    if (!strcmp(hrtf_path, EAR_HRTF_DEFAULT_PATH)) {
+        snprintf(shipped_hrtf, sizeof shipped_hrtf, "%s/hrtf/default.sofa", assets);
+        hrtf_path = shipped_hrtf;
+    }
+#endif
     o.hrtf_user = (void *)(uintptr_t)hrtf_path; /* read only */
     o.headphones = headphones;
     demo *d = demo_create(&o);

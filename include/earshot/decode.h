@@ -48,9 +48,9 @@ typedef struct ear_audio_info {
 const char *ear_audio_format_name(ear_audio_format format);
 
 /* Whether this build decodes files of `format`: the five formats above, each as far as the
- * libsndfile it runs with reads it (the Windows build's has no MP3: docs/windows.md). A file
- * of a format the build does not decode is refused with EAR_E_UNSUPPORTED, by name.
- * EAR_AUDIO_OTHER: false. Thread: any. */
+ * libsndfile it runs with reads it (the Windows build's has no MP3: docs/windows.md; the web
+ * build decodes none). An MP3 file where the build has no MP3 is refused with
+ * EAR_E_UNSUPPORTED, by name. EAR_AUDIO_OTHER: false. Thread: any. */
 bool ear_decode_supports(ear_audio_format format);
 
 /* Reads a file's header into *out. Errors as ear_decode_file's (a claim no file of its

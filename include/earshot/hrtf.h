@@ -102,7 +102,10 @@ void ear_hrtf_free(ear_hrtf_set *set);
 
 /* The path of the set Debian's libmysofa1 installs (MIT KEMAR, normal pinna). On Windows,
  * where no package installs one, the same file ships with the game in its assets folder
- * (scripts/package-windows), a path relative to the game's working folder. */
+ * (scripts/package-windows; sdk/share/hrtf/default.sofa for a game of its own): a path
+ * relative to the working folder, which is the game's own folder when Explorer starts it.
+ * A game started from elsewhere should build the path from its own folder, as Three Errands
+ * does from its assets folder. */
 #ifdef _WIN32
 #define EAR_HRTF_DEFAULT_PATH "assets/hrtf/default.sofa"
 #else

@@ -5,11 +5,11 @@
  * catcher. The tests run sox in the test itself, so every file they read was made by
  * another program than the one that decodes it.
  *
- * EARSHOT_TEST_FILES=FOLDER keeps the files: each scratch folder is FOLDER/TAG, left in
- * place, and each sox stat is written beside its file (FILE.sox-stat). That is how the
- * Windows build is tested (scripts/test-windows): a Windows program under Wine cannot run
- * a Linux sox and wait for it (Wine starts it but neither waits nor gets its exit code),
- * so the native test first makes the files and stats in FOLDER, then the Windows test
+ * EARSHOT_TEST_FILES=FOLDER keeps the files: each scratch folder is FOLDER/TAG (made afresh
+ * natively), left in place, and each sox stat is written beside its file (FILE.sox-stat). That
+ * is how the Windows build is tested (scripts/test-windows): a Windows program under Wine
+ * cannot run a Linux sox and wait for it (Wine starts it but neither waits nor gets its exit
+ * code), so the native test first makes the files and stats in FOLDER, then the Windows test
  * reads the same files: its run() checks that the file a command makes (its last quoted
  * path) is there, and its sox_stat() reads the stat sox gave natively.
  */
@@ -33,11 +33,17 @@ static inline const char *kept_files(void) {
 }
 
 /* Makes a fresh folder under /tmp (its path in `out`), or FOLDER/tag under
- * EARSHOT_TEST_FILES; false on failure. */
+ * EARSHOT_TEST_FILES: made afresh natively (what an earlier run left, a FIFO among it,
+ * would fail this one), taken as the native run left it on Windows; false on failure. */
 static inline bool scratch_dir(char *out, size_t cap, const char *tag) {
     const char *keep = kept_files();
     if (keep) {
         snprintf(out, cap, "%s/%s", keep, tag);
+#ifndef _WIN32
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+        if (strchr(out, '\'') || system(cmd) != 0) return false;
+#endif
         (void)mkdir(keep, 0700);
         return mkdir(out, 0700) == 0 || errno == EEXIST;
     }
@@ -61,18 +67,15 @@ static inline bool run(const char *format, ...) {
     vsnprintf(cmd, sizeof cmd, format, args);
     va_end(args);
 #ifdef _WIN32
-    char *close = strrchr(cmd, '\'');
-    char *open = NULL;
-    if (close) {
-        *close = '\0';
-        open = strrchr(cmd, '\'');
-    }
+    char *last = strrchr(cmd, '\'');
+    char *first = last ? (*last = '\0', strrchr(cmd, '\'')) : NULL;
     struct stat st;
-    if (!kept_files() || !open || stat(open + 1, &st) != 0 || st.st_size == 0) {
+    if (!kept_files() || !first || stat(first + 1, &st) != 0 || st.st_size == 0) {
+        if (last) *last = '\'';
         fprintf(stderr,
                 "run: %s: no file made (on Windows the native test makes them first, "
                 "in EARSHOT_TEST_FILES%s%s)\n",
-                open ? open + 1 : cmd, kept_files() ? " = " : ", which is not set",
+                first ? first + 1 : cmd, kept_files() ? " = " : ", which is not set",
                 kept_files() ? kept_files() : "");
         return false;
     }
@@ -91,10 +94,10 @@ static inline bool sox_stat(const char *path, double *rms, double *samples) {
     snprintf(kept, sizeof kept, "%s.sox-stat", path);
 #ifdef _WIN32
     FILE *k = fopen(kept, "r");
-    bool read = k && fscanf(k, "%lf %lf", rms, samples) == 2;
+    bool got = k && fscanf(k, "%lf %lf", rms, samples) == 2;
     if (k) fclose(k);
-    if (!read) fprintf(stderr, "sox_stat: %s: not kept by the native run\n", kept);
-    return read;
+    if (!got) fprintf(stderr, "sox_stat: %s: not kept by the native run\n", kept);
+    return got;
 #else
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "sox '%s' -n stat 2>&1", path);

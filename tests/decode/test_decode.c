@@ -166,6 +166,7 @@ TEST(missing_file_names_it) {
  * An AIFF, a Creative VOC and an AU file (all of which libsndfile reads) are refused by
  * name, never decoded. */
 TEST(formats_the_docs_do_not_name_are_refused_by_name) {
+    SETUP_ONCE(make_files);
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.aiff")));
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.voc")));
     ASSERT_TRUE(run("sox -n -b 16 -r 8000 -c 1 '%s' synth 0.1 sine 440", at("beep.au")));
@@ -182,6 +183,7 @@ TEST(formats_the_docs_do_not_name_are_refused_by_name) {
 
 /* A FIFO or a link to /dev/zero where a sound should be is refused at once. */
 TEST(a_fifo_or_a_device_is_not_a_sound_file) {
+    SETUP_ONCE(make_files);
     ASSERT_EQ(mkfifo(at("pipe.wav"), 0600), 0);
     alarm(10);
     expect_error(at("pipe.wav"), EAR_E_IO, "is a FIFO, not a file");

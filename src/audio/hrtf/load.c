@@ -677,6 +677,10 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
         if (err) err->needed_bytes = need;
         return r;
     }
+#ifdef _WIN32
+    /* No /proc on Windows (and a Windows stat has no inode to tell a file by): the path. */
+    const char *open_as = path;
+#else
     char own[64];
     snprintf(own, sizeof own, "/proc/self/fd/%d", fd);
     struct stat checked, named;
@@ -685,6 +689,7 @@ ear_result ear_hrtf_load(const char *path, const ear_hrtf_config *config,
                                   checked.st_ino == named.st_ino
                               ? own
                               : path;
+#endif
     int code = 0;
     struct MYSOFA_HRTF *h = mysofa_load(open_as, &code);
     close(fd);

@@ -194,9 +194,10 @@ ear_result ear__io_open(const char *path, SNDFILE **out_file, SF_INFO *info,
     if (!file) {
         int code = sf_error(NULL);
         bool text = sniff >= 0 && ear__io_is_text_fd(sniff);
-        bool mp3 = sniff >= 0 && ear__io_is_mp3_fd(sniff);
+        bool mp3 =
+            sniff >= 0 && !ear_decode_supports(EAR_AUDIO_MP3) && ear__io_is_mp3_fd(sniff);
         if (sniff >= 0) close(sniff);
-        if (mp3 && !ear_decode_supports(EAR_AUDIO_MP3))
+        if (mp3)
             return ear__io_fail(err, EAR_E_UNSUPPORTED, path,
                                 "is an MP3 file, and this build decodes no MP3 (its "
                                 "libsndfile was built without MPEG)");

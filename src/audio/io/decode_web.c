@@ -26,6 +26,11 @@ static ear_result refuse(const char *path, ear_io_error *err) {
     return EAR_E_UNSUPPORTED;
 }
 
+bool ear_decode_supports(ear_audio_format format) {
+    (void)format;
+    return false; /* no decoder at all here */
+}
+
 ear_result ear_decode_info(const char *path, ear_audio_info *out, ear_io_error *err) {
     (void)out;
     return refuse(path, err);

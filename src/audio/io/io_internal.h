@@ -46,8 +46,9 @@ bool ear__io_header_overstates(SNDFILE *file);
  * tab, newlines, form feed; UTF-8 allowed): a file that will not decode because it is
  * text, not audio (sniff.c). */
 bool ear__io_is_text_fd(int fd);
-/* True when the file's first bytes are an MP3's: an ID3v2 tag or an MPEG audio frame
- * header (sync, a layer, a bit rate and a sample rate that are not reserved). */
+/* True when the file starts with an MPEG audio Layer III frame header (sync, a version, a
+ * bit rate and a sample rate that are not reserved), or with an ID3v2 tag and such a
+ * header after it. */
 bool ear__io_is_mp3_fd(int fd);
 
 #endif

@@ -37,11 +37,19 @@ bool ear__io_is_text_fd(int fd) {
 }
 
 bool ear__io_is_mp3_fd(int fd) {
-    unsigned char h[4];
+    unsigned char h[10];
+    off_t at = 0;
     if (pread(fd, h, sizeof h, 0) != (ssize_t)sizeof h) return false;
-    if (h[0] == 'I' && h[1] == 'D' && h[2] == '3') return true;
+    if (h[0] == 'I' && h[1] == 'D' && h[2] == '3') {
+        /* An ID3v2 tag: 10 bytes and a syncsafe size (7 bits a byte); the frame follows. */
+        if ((h[6] | h[7] | h[8] | h[9]) & 0x80u) return false;
+        at = 10 + (((off_t)h[6] << 21) | ((off_t)h[7] << 14) | ((off_t)h[8] << 7) | h[9]);
+        if (pread(fd, h, 4, at) != 4) return false;
+    }
+    /* Frame sync, a version that is not reserved, Layer III, a bit rate and a sample rate
+     * that are not reserved. */
     bool sync = h[0] == 0xff && (h[1] & 0xe0) == 0xe0;
     unsigned version = (h[1] >> 3) & 3u, layer = (h[1] >> 1) & 3u;
     unsigned bitrate = h[2] >> 4, rate = (h[2] >> 2) & 3u;
-    return sync && version != 1u && layer != 0u && bitrate != 15u && rate != 3u;
+    return sync && version != 1u && layer == 1u && bitrate != 15u && rate != 3u;
 }
