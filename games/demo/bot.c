@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
 /*
- * The hearing bot (bot.h). Everything it knows comes from bot_hear_line and
- * bot_hear_audio; it keeps only measurements of what it heard and its own intentions.
+ * The hearing bot (bot.h). Everything it knows comes from bot_hear_line, bot_hear_speaking
+ * and bot_hear_audio; it keeps only measurements of what it heard and its own intentions.
  */
 #include "bot.h"
 
@@ -99,6 +99,7 @@ struct bot {
     float bright_hist[BRIGHT_HIST]; /* each frame's window of the bright partial */
     float stop_ref;                 /* the loudest bright partial when it stopped */
     bool stopped;
+    bool speaking; /* the game's voice is sounding (bot_hear_speaking) */
     /* driving: how loud the bell was heard each of the last STUCK_FRAMES frames (its
      * bright partial), the frames driven since the last start or back-up, and the back-up
      * under way (frames left; the side it steers to) */
@@ -170,6 +171,22 @@ static bool level_intro(const bot *b, const char *text) {
     return false;
 }
 
+/* The game speaks: let go of every key and listen (after a level's end the keys would cut
+ * what it says, and move the menu that follows), as when the bell stops. In the car it
+ * speaks only of the end (the finish, the fuel) once the intro is said. */
+static void listen(bot *b) {
+    if (b->stopped) return;
+    b->stopped = true;
+    b->stopped_frames = 0;
+    b->silent_frames = WINDOW;
+    b->bell_frames = 0;
+    b->stop_ref = 0;
+    for (size_t i = 0; i < BRIGHT_HIST; i++)
+        if (b->bright_hist[i] > b->stop_ref) b->stop_ref = b->bright_hist[i];
+    b->backing = 0;
+    note(b, "the game speaks: listening");
+}
+
 void bot_hear_line(bot *b, const char *text) {
     /* speech that began and was cut before a word: only the car stops for it (below) */
     if (!text[0] && b->mode != MODE_DRIVE) return;
@@ -221,20 +238,7 @@ void bot_hear_line(bot *b, const char *text) {
         note(b, "a menu: choosing");
     }
     if (b->mode == MODE_DRIVE) {
-        /* In the car the game speaks only of the end (the finish, the fuel) once the intro
-         * is said: let go of every key and listen (the keys would cut what it says, and
-         * move the menu that follows), as when the bell stops. */
-        if (!b->stopped) {
-            b->stopped = true;
-            b->stopped_frames = 0;
-            b->silent_frames = WINDOW;
-            b->bell_frames = 0;
-            b->stop_ref = 0;
-            for (size_t i = 0; i < BRIGHT_HIST; i++)
-                if (b->bright_hist[i] > b->stop_ref) b->stop_ref = b->bright_hist[i];
-            b->backing = 0;
-            note(b, "the game speaks: listening");
-        }
+        listen(b);
         return;
     }
     if (b->mode == MODE_WALK) {
@@ -607,13 +611,22 @@ static bool bell_stopped(bot *b) {
         b->stopped_frames = 0;
         b->stop_ref = loudest;
         note(b, "the bell has stopped: listening");
-    } else if (b->stopped &&
+    } else if (b->stopped && !b->speaking &&
                (b->bell_frames >= WINDOW || ++b->stopped_frames > STOPPED_MAX_FRAMES)) {
+        /* (not while the game speaks: a player who listens lets it finish; the sounds
+         * after a level, on headphones, could pass for the bell coming back) */
         b->stopped = false;
         b->silent_frames = 0;
         note(b, "going on");
     }
     return b->stopped;
+}
+
+void bot_hear_speaking(bot *b, bool speaking) {
+    /* it stops as the voice begins, not once the line has ended: what the game says may
+     * be a level's end, whose menu the next key would move */
+    if (speaking && !b->speaking && (b->mode == MODE_DRIVE || b->mode == MODE_WALK)) listen(b);
+    b->speaking = speaking;
 }
 
 void bot_decide(bot *b, bot_keys *out) {

@@ -39,6 +39,9 @@ void bot_set_words(bot *b, const bot_words *words);
 /* A line the game spoke: its words as heard (a cut line: the words said before the cut;
  * "" for speech cut before its first word). */
 void bot_hear_line(bot *b, const char *text);
+/* Whether the game's voice is sounding this frame: a player hears a line being said before
+ * it ends (its words arrive through bot_hear_line once its fate is known). */
+void bot_hear_speaking(bot *b, bool speaking);
 /* One frame of interleaved stereo output at rate. */
 void bot_hear_audio(bot *b, const float *stereo, uint32_t frames, uint32_t rate);
 

@@ -241,6 +241,7 @@ static void on_input(void *user, ear_runner *rn, uint64_t frame) {
     headless_run *h = user;
     if (!h->bot) return;
     bot_keys k;
+    bot_hear_speaking(h->bot, ear_speech_speaking(ear_ctx_speech(ear_runner_ctx(rn))));
     if (h->pad) {
         if (frame == 0) {
             ear_runner_pad_added(rn, 0, true);
