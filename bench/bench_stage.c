@@ -4,7 +4,7 @@
  * printed with a 64-bit FNV-1a hash of its output bytes. Two uses:
  *
  *  - the record that a change which should not move a sample moved none
- *    (`bench_stage hash` before and after; EARSHOT_KERNEL=scalar for the scalar kernel);
+ *    (`bench_stage hash` before and after; EARSHOT_KERNEL=scalar or avx2 for those kernels);
  *  - the workload under callgrind for `make bench-compare MODE=callgrind`, whose
  *    instruction counts stay put while the machine is loaded (`bench_stage w64 256 200`).
  *
@@ -52,14 +52,21 @@ static uint64_t fnv(uint64_t h, const void *data, size_t bytes) {
     return h;
 }
 
+/* EARSHOT_KERNEL=scalar or avx2 in the environment; else the default (the fastest). */
+static ear_kernel env_kernel(void) {
+    const char *k = getenv("EARSHOT_KERNEL");
+    if (k && strcmp(k, "scalar") == 0) return EAR_KERNEL_SCALAR;
+    if (k && strcmp(k, "avx2") == 0) return EAR_KERNEL_AVX2;
+    return EAR_KERNEL_AUTO;
+}
+
 static ear_stage *make_stage(uint32_t max_voices, uint32_t total, uint32_t blends) {
     ear_stage_config c = ear_stage_config_default();
     c.max_voices = max_voices;
     c.max_total_voices = total;
     c.max_blend_voices = blends;
     c.command_capacity = 16384;
-    const char *k = getenv("EARSHOT_KERNEL");
-    if (k && strcmp(k, "scalar") == 0) c.kernel = EAR_KERNEL_SCALAR;
+    c.kernel = env_kernel();
     ear_stage *s = NULL;
     if (ear_stage_create(&c, &s) != EAR_OK) {
         fprintf(stderr, "bench_stage: cannot create a stage for %u voices\n", total);
@@ -193,8 +200,7 @@ static uint64_t run_w64h(const w64_workload *w, uint32_t count, uint32_t blocks)
     c.command_capacity = 16384;
     c.speed_of_sound = W64_SPEED_OF_SOUND;
     c.doppler_scale = 1.0f;
-    const char *k = getenv("EARSHOT_KERNEL");
-    if (k && strcmp(k, "scalar") == 0) c.kernel = EAR_KERNEL_SCALAR;
+    c.kernel = env_kernel();
     ear_stage *s = NULL;
     if (ear_stage_create(&c, &s) != EAR_OK) {
         fprintf(stderr, "bench_stage: cannot create a stage for %u voices\n", count);
@@ -342,8 +348,9 @@ int main(int argc, char **argv) {
     bool big = (strcmp(scene, "w64") == 0 || strcmp(scene, "w64h") == 0) && n > 64;
     if (w64_workload_init(&w, big ? n : 256) != 0) return 1;
     w64_workload_at(&w, 0.0);
-    const char *k = getenv("EARSHOT_KERNEL");
-    const char *kname = k && strcmp(k, "scalar") == 0 ? "scalar" : "default";
+    const char *kname = env_kernel() == EAR_KERNEL_SCALAR ? "scalar"
+                        : env_kernel() == EAR_KERNEL_AVX2 ? "avx2"
+                                                          : "default";
     if (strcmp(scene, "hash") == 0) {
         w64_workload w64;
         if (w64_workload_init(&w64, 64) != 0) return 1;

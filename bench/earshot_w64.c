@@ -16,6 +16,7 @@
 #include "earshot/hrtf.h"
 #include "earshot/stage.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +67,10 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
     c.command_capacity = capacity;
     c.speed_of_sound = W64_SPEED_OF_SOUND;
     c.doppler_scale = 1.0f;
-    /* W64_KERNEL=scalar times the portable reference kernel instead of the default. */
+    /* W64_KERNEL=scalar or avx2 times that kernel instead of the default (the fastest). */
     const char *kernel = getenv("W64_KERNEL");
     if (kernel && strcmp(kernel, "scalar") == 0) c.kernel = EAR_KERNEL_SCALAR;
+    if (kernel && strcmp(kernel, "avx2") == 0) c.kernel = EAR_KERNEL_AVX2;
     ear_result r = ear_stage_create(&c, &e->stage);
     if (r != EAR_OK) {
         fprintf(stderr, "bench_w64: ear_stage_create: %s\n", ear_result_string(r));
@@ -99,12 +101,28 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
             return -1;
         }
     }
+    /* W64_ONE_CLIP=1 (a same-binary switch, Earshot's side only): every voice plays the
+     * first voice's clip, which stays in the caches, to measure what reading N clips
+     * from memory costs. */
+    const char *one = getenv("W64_ONE_CLIP");
+    bool one_clip = one && one[0] && strcmp(one, "0") != 0;
+    ear_clip *shared = NULL;
     for (uint32_t i = 0; i < w->voices; i++) {
         ear_clip *clip = NULL;
-        r = ear_clip_create_ex(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
-                               W64_SAMPLE_RATE, w64_s16() ? EAR_CLIP_S16 : 0u, NULL, &clip);
+        if (shared) {
+            clip = shared;
+            ear_clip_retain(clip);
+        } else {
+            r = ear_clip_create_ex(w->clips + (size_t)i * W64_CLIP_FRAMES, W64_CLIP_FRAMES, 1,
+                                   W64_SAMPLE_RATE, w64_s16() ? EAR_CLIP_S16 : 0u, NULL, &clip);
+            if (r == EAR_OK && one_clip) {
+                shared = clip;
+                ear_clip_retain(shared);
+            }
+        }
         if (r != EAR_OK) {
             fprintf(stderr, "bench_w64: ear_clip_create: %s\n", ear_result_string(r));
+            if (shared) ear_clip_release(shared);
             earshot_destroy(e);
             return -1;
         }
@@ -121,10 +139,12 @@ static int earshot_create(const w64_workload *w, void **out_engine) {
         if (r != EAR_OK) {
             fprintf(stderr, "bench_w64: ear_stage_play voice %u: %s\n", (unsigned)i,
                     ear_result_string(r));
+            if (shared) ear_clip_release(shared);
             earshot_destroy(e);
             return -1;
         }
     }
+    if (shared) ear_clip_release(shared);
     *out_engine = e;
     return 0;
 }
@@ -156,8 +176,10 @@ static void earshot_describe(void *engine, FILE *to) {
         fprintf(to, "# earshot hrtf: %s, %u directions, %u taps (%u rendered per ear)\n",
                 hi.source, (unsigned)hi.count, (unsigned)hi.taps, (unsigned)hi.filter_taps);
     fprintf(to, "# earshot kernel=%s\n",
-            c.kernel == EAR_KERNEL_AVX2 ? "avx2"
-                                        : (c.kernel == EAR_KERNEL_SCALAR ? "scalar" : "auto"));
+            c.kernel == EAR_KERNEL_AVX512   ? "avx512"
+            : c.kernel == EAR_KERNEL_AVX2   ? "avx2"
+            : c.kernel == EAR_KERNEL_SCALAR ? "scalar"
+                                            : "auto");
 }
 
 const w64_engine_ops w64_earshot_ops = {

@@ -105,9 +105,12 @@ uint32_t ear_clip_refcount(const ear_clip *clip);
  * outputs differ only by floating-point rounding (at most 1e-5 on full-scale
  * signals). Each kernel is deterministic: the same calls give the same bits. */
 typedef enum ear_kernel {
-    EAR_KERNEL_AUTO = 0, /* the fastest this CPU runs (AVX2+FMA on x86-64, else scalar) */
+    EAR_KERNEL_AUTO = 0, /* the fastest this CPU runs (AVX-512, else AVX2+FMA on x86-64,
+                            else scalar) */
     EAR_KERNEL_SCALAR,   /* portable C, the reference */
     EAR_KERNEL_AVX2,     /* x86-64 with AVX2 and FMA; EAR_E_UNSUPPORTED elsewhere */
+    EAR_KERNEL_AVX512,   /* x86-64 with AVX-512 F, BW, DQ and VL (and AVX2+FMA): the AVX2
+                            kernel's output bit for bit, faster; EAR_E_UNSUPPORTED elsewhere */
 } ear_kernel;
 
 /* The output limiter on the master (docs/stage.md, "The output limiter"): a lookahead peak

@@ -41,12 +41,13 @@ static inline ear_clip *noise_clip(double seconds, uint32_t rate, float amp, uin
     return c;
 }
 
-/* The kernel the tests ask for: EARSHOT_KERNEL=scalar or avx2 in the environment (CTest
+/* The kernel the tests ask for: EARSHOT_KERNEL=scalar, avx2 or avx512 in the environment (CTest
  * runs each stage test once with scalar), else the default. */
 static inline ear_kernel test_kernel(void) {
     const char *k = getenv("EARSHOT_KERNEL");
     if (k && strcmp(k, "scalar") == 0) return EAR_KERNEL_SCALAR;
     if (k && strcmp(k, "avx2") == 0) return EAR_KERNEL_AVX2;
+    if (k && strcmp(k, "avx512") == 0) return EAR_KERNEL_AVX512;
     return EAR_KERNEL_AUTO;
 }
 

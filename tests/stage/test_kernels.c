@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Zlib */
 /*
  * Kernels: every kernel this CPU runs renders a busy scene within 1e-5 of the scalar
- * reference, is deterministic and chunk-independent, and a kernel the CPU cannot run
- * is refused at create.
+ * reference, is deterministic and chunk-independent, the AVX-512 kernel gives the AVX2
+ * kernel's bits (float and 16-bit clips), and a kernel the CPU cannot run is refused at
+ * create.
  */
 #include "earshot/mixer.h"
 #include "stage_util.h"
@@ -16,13 +17,24 @@
  * read path: steps up to one frame, up to two, and beyond), a looping voice with a
  * crossfade, a flat stereo voice, a one-shot that ends, voices that stop, and a placed
  * blend of two layers pitched near and above 1 whose parameter moves. */
-static float *render_scene(ear_kernel kernel, uint32_t chunk) {
+/* The tone and noise as 16-bit clips (EAR_CLIP_S16) where s16. */
+static ear_clip *as_s16(ear_clip *c, bool s16) {
+    if (!s16 || !c) return c;
+    ear_clip *q = NULL;
+    if (ear_clip_create_ex(ear_clip_data(c), ear_clip_frames(c), ear_clip_channels(c),
+                           ear_clip_sample_rate(c), EAR_CLIP_S16, NULL, &q) != EAR_OK)
+        q = NULL;
+    ear_clip_release(c);
+    return q;
+}
+
+static float *render_scene_as(ear_kernel kernel, uint32_t chunk, bool s16) {
     ear_stage_config c = ear_stage_config_default();
     c.kernel = kernel;
     ear_stage *s = NULL;
     if (ear_stage_create(&c, &s) != EAR_OK) return NULL;
-    ear_clip *tone = sine_clip(440.0, 0.31, RATE, 0.3f);
-    ear_clip *noise = noise_clip(0.5, 22050, 0.2f, 7);
+    ear_clip *tone = as_s16(sine_clip(440.0, 0.31, RATE, 0.3f), s16);
+    ear_clip *noise = as_s16(noise_clip(0.5, 22050, 0.2f, 7), s16);
     ear_clip *shot = sine_clip(700.0, 0.2, 44100, 0.3f);
     float st[2 * 900];
     for (int i = 0; i < 900; i++) {
@@ -102,22 +114,30 @@ static float *render_scene(ear_kernel kernel, uint32_t chunk) {
     return out;
 }
 
-static bool have_avx2(void) {
+static float *render_scene(ear_kernel kernel, uint32_t chunk) {
+    return render_scene_as(kernel, chunk, false);
+}
+
+static bool have(ear_kernel kernel) {
     ear_stage_config c = ear_stage_config_default();
-    c.kernel = EAR_KERNEL_AVX2;
+    c.kernel = kernel;
     ear_stage *s = NULL;
     ear_result r = ear_stage_create(&c, &s);
     ear_stage_destroy(s);
     return r == EAR_OK;
 }
 
+static bool have_avx2(void) {
+    return have(EAR_KERNEL_AVX2);
+}
+
 TEST(every_kernel_matches_scalar) {
     float *ref = render_scene(EAR_KERNEL_SCALAR, 480);
     ASSERT_NOT_NULL(ref);
     ASSERT_DBL_GT(ear_rms(ref, TOTAL, 2, 0), 0.05);
-    ear_kernel kernels[] = {EAR_KERNEL_AUTO, EAR_KERNEL_AVX2};
-    for (size_t k = 0; k < 2; k++) {
-        if (kernels[k] == EAR_KERNEL_AVX2 && !have_avx2()) continue;
+    ear_kernel kernels[] = {EAR_KERNEL_AUTO, EAR_KERNEL_AVX2, EAR_KERNEL_AVX512};
+    for (size_t k = 0; k < 3; k++) {
+        if (kernels[k] != EAR_KERNEL_AUTO && !have(kernels[k])) continue;
         float *out = render_scene(kernels[k], 480);
         ASSERT_NOT_NULL(out);
         double worst = 0.0;
@@ -132,9 +152,9 @@ TEST(every_kernel_matches_scalar) {
 }
 
 TEST(every_kernel_is_deterministic_and_chunk_independent) {
-    ear_kernel kernels[] = {EAR_KERNEL_SCALAR, EAR_KERNEL_AVX2};
-    for (size_t k = 0; k < 2; k++) {
-        if (kernels[k] == EAR_KERNEL_AVX2 && !have_avx2()) continue;
+    ear_kernel kernels[] = {EAR_KERNEL_SCALAR, EAR_KERNEL_AVX2, EAR_KERNEL_AVX512};
+    for (size_t k = 0; k < 3; k++) {
+        if (!have(kernels[k])) continue;
         float *a = render_scene(kernels[k], 480);
         float *b = render_scene(kernels[k], 480);
         float *c = render_scene(kernels[k], 37);
@@ -148,11 +168,40 @@ TEST(every_kernel_is_deterministic_and_chunk_independent) {
     }
 }
 
+/* The AVX-512 kernel widens the AVX2 one without changing an operation: the same scene
+ * gives the same bits, with float and with 16-bit clips, rendered whole or in odd chunks. */
+TEST(avx512_gives_the_avx2_kernels_bits) {
+    if (!have(EAR_KERNEL_AVX512)) return; /* this CPU has none (the refusal: below) */
+    for (int s16 = 0; s16 < 2; s16++) {
+        float *a = render_scene_as(EAR_KERNEL_AVX2, 480, s16 != 0);
+        float *b = render_scene_as(EAR_KERNEL_AVX512, 480, s16 != 0);
+        float *c = render_scene_as(EAR_KERNEL_AVX512, 37, s16 != 0);
+        ASSERT_NOT_NULL(a);
+        ASSERT_NOT_NULL(b);
+        ASSERT_NOT_NULL(c);
+        ASSERT_DBL_GT(ear_rms(a, TOTAL, 2, 0), 0.05);
+        size_t first = (size_t)TOTAL * 2;
+        for (size_t i = 0; i < (size_t)TOTAL * 2 && first == (size_t)TOTAL * 2; i++)
+            if (memcmp(&a[i], &b[i], sizeof a[i]) != 0) first = i;
+        ASSERT_U64_EQ((uint64_t)first, (uint64_t)TOTAL * 2); /* the first that differs */
+        ASSERT_U64_EQ(ear_hash_samples(b, (size_t)TOTAL * 2),
+                      ear_hash_samples(a, (size_t)TOTAL * 2));
+        ASSERT_U64_EQ(ear_hash_samples(c, (size_t)TOTAL * 2),
+                      ear_hash_samples(a, (size_t)TOTAL * 2));
+        free(a);
+        free(b);
+        free(c);
+    }
+}
+
 TEST(auto_reports_the_kernel_it_chose) {
     ear_stage *s = NULL;
     ASSERT_OK(ear_stage_create(NULL, &s));
     ear_kernel k = ear_stage_get_config(s).kernel;
-    ASSERT_EQ(k, (have_avx2() ? EAR_KERNEL_AVX2 : EAR_KERNEL_SCALAR));
+    ear_kernel want = have(EAR_KERNEL_AVX512) ? EAR_KERNEL_AVX512
+                      : have_avx2()           ? EAR_KERNEL_AVX2
+                                              : EAR_KERNEL_SCALAR;
+    ASSERT_EQ(k, want);
     ear_stage_destroy(s);
 }
 
@@ -166,9 +215,15 @@ TEST(an_unknown_kernel_is_refused) {
     c.kernel = EAR_KERNEL_AVX2;
     ASSERT_EQ(ear_stage_create(&c, &s), EAR_E_UNSUPPORTED);
 #endif
+    if (!have(EAR_KERNEL_AVX512)) {
+        c.kernel = EAR_KERNEL_AVX512;
+        ASSERT_EQ(ear_stage_create(&c, &s), EAR_E_UNSUPPORTED);
+        ASSERT_NULL(s);
+    }
 }
 
 TEST_MAIN(TEST_ENTRY(every_kernel_matches_scalar),
           TEST_ENTRY(every_kernel_is_deterministic_and_chunk_independent),
+          TEST_ENTRY(avx512_gives_the_avx2_kernels_bits),
           TEST_ENTRY(auto_reports_the_kernel_it_chose),
           TEST_ENTRY(an_unknown_kernel_is_refused))

@@ -140,31 +140,37 @@ static void end_voice(ear_stage *s, uint32_t index) {
     s->active[index] = s->active[--s->active_count];
 }
 
-/* Asks for the clip frames a voice is about to read, two voices before its turn: each
- * voice reads a fresh stretch of its own clip every block (hundreds of clips do not
- * stay in the caches), and without the hint the read waits on memory. A hint only; it
- * changes no result. */
+/* How many voices ahead of its turn a voice's clip frames are asked for, and its first
+ * frame read (touch_clip). Each voice reads a fresh stretch of its own clip every block
+ * (hundreds of clips do not stay in the caches), and without the hint the read waits on
+ * memory: without it W64 rendered at half the speed it does with one clip shared by every
+ * voice (W64_ONE_CLIP=1). Three to eight voices ahead measured alike, two and twelve a
+ * little slower (docs/performance.md). */
+#define EAR__PREFETCH_AHEAD 5u
+#define EAR__TOUCH_AHEAD    7u
+
+/* Asks for the clip frames a voice is about to read, EAR__PREFETCH_AHEAD voices before its
+ * turn. A hint only; it changes no result. */
 static void prefetch_clip(const ear__voice *v, uint32_t block_frames) {
-#if defined(__GNUC__)
     /* A blend has no data (its layers read their own clips); a one-shot or a stream may
      * be at its end. */
     if (!v->data || v->pos >= v->frames) return;
-    uint64_t frames = ((v->step_fx >> 32) + 1u) * block_frames + 16u;
+    /* The frames its block reads (at the last block's step; a ramp moves it by little)
+     * and the 33 a SIMD read's window reaches past them: only what the block needs, so
+     * that five voices' worth of lines can be in flight at once. */
+    uint64_t frames = ((v->step_fx * block_frames) >> 32) + 34u;
     if (frames > v->frames - v->pos) frames = v->frames - v->pos;
     size_t bytes = v->s16 ? sizeof(int16_t) : sizeof(float);
-    const char *p = (const char *)v->data + v->pos * v->channels * bytes;
-    const char *end = p + frames * v->channels * bytes;
-    for (; p < end; p += 64) __builtin_prefetch(p);
-#else
-    (void)v, (void)block_frames;
-#endif
+    ear__prefetch_lines((const char *)v->data + v->pos * v->channels * bytes,
+                        (size_t)(frames * v->channels * bytes));
 }
 
-/* Reads the first clip frame a voice is about to read, four voices before its turn: a
- * load, where prefetch_clip's hints are not enough. With a thousand clips the page that
- * frame sits on is rarely in the TLB, and a prefetch that misses the TLB does not help
- * (measured: the prefetches alone left W64 at N = 1024 8 % slower than with this load);
- * the load walks the page tables early. The value goes nowhere that matters. */
+/* Reads the first clip frame a voice is about to read, EAR__TOUCH_AHEAD voices before its
+ * turn: a load, where prefetch_clip's hints are not enough. With a thousand clips the page
+ * that frame sits on is rarely in the TLB, and a prefetch that misses the TLB does not help
+ * (measured again with the prefetch working: without this load W64 at N = 1024 is about
+ * a fifth slower); the load walks the page tables early. The value goes nowhere that matters.
+ */
 static void touch_clip(ear_stage *s, const ear__voice *v) {
     if (!v->data || v->pos >= v->frames) return;
     uint32_t bits;
@@ -181,12 +187,7 @@ static void touch_clip(ear_stage *s, const ear__voice *v) {
 /* Asks for the part of a voice's state that bringing it up to date reads (everything
  * before the blend parameters). A hint only; it changes no result. */
 static void prefetch_state(const ear__voice *v) {
-#if defined(__GNUC__)
-    const char *p = (const char *)v, *end = (const char *)&v->param_target;
-    for (; p < end; p += 64) __builtin_prefetch(p);
-#else
-    (void)v;
-#endif
+    ear__prefetch_lines(v, (size_t)((const char *)&v->param_target - (const char *)v));
 }
 
 /* Catches a skipped voice up on the blocks it missed, then computes this block's
@@ -287,13 +288,13 @@ static void render_block(ear_stage *s) {
         uint32_t i = s->work[k];
         uint32_t slot = s->active[i];
         ear__voice *v = &s->voices[slot];
-        if (k + 2u < nwork && s->real_idx[s->work[k + 2u]]) {
-            const ear__voice *ahead = &s->voices[s->active[s->work[k + 2u]]];
+        if (k + EAR__PREFETCH_AHEAD < nwork && s->real_idx[s->work[k + EAR__PREFETCH_AHEAD]]) {
+            const ear__voice *ahead = &s->voices[s->active[s->work[k + EAR__PREFETCH_AHEAD]]];
             prefetch_clip(ahead, b);
             if (hrtf_on && ahead->placed) ear__hrtf_prefetch(s, ahead);
         }
-        if (k + 4u < nwork && s->real_idx[s->work[k + 4u]])
-            touch_clip(s, &s->voices[s->active[s->work[k + 4u]]]);
+        if (k + EAR__TOUCH_AHEAD < nwork && s->real_idx[s->work[k + EAR__TOUCH_AHEAD]])
+            touch_clip(s, &s->voices[s->active[s->work[k + EAR__TOUCH_AHEAD]]]);
         v->real = s->real_idx[i];
         bool ended = v->blend >= 0
                          ? ear__blend_block(s, v, &s->tgt[i], &io, &group, lanes, stride)

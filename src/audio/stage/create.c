@@ -54,7 +54,7 @@ static ear_result validate_config(const ear_stage_config *c) {
     if (!(c->speed_of_sound > 0.0f) || !isfinite(c->speed_of_sound)) return EAR_E_INVALID_ARG;
     if (!(c->doppler_scale >= 0.0f) || !isfinite(c->doppler_scale)) return EAR_E_INVALID_ARG;
     if (c->kernel != EAR_KERNEL_AUTO && c->kernel != EAR_KERNEL_SCALAR &&
-        c->kernel != EAR_KERNEL_AVX2)
+        c->kernel != EAR_KERNEL_AVX2 && c->kernel != EAR_KERNEL_AVX512)
         return EAR_E_INVALID_ARG;
     if (!ear__kernel_select(c->kernel)) return EAR_E_UNSUPPORTED;
     ear_limiter resolved;
@@ -63,12 +63,22 @@ static ear_result validate_config(const ear_stage_config *c) {
 }
 
 /* The kernel table for a configuration's choice: the only place that tells kernels apart
- * (OpenAL Soft's SelectMixer). AUTO takes AVX2+FMA where the CPU runs both. */
+ * (OpenAL Soft's SelectMixer). AUTO takes AVX-512 where the CPU runs it, else AVX2+FMA
+ * where it runs both (the two give the same bits). */
 const ear__kernel *ear__kernel_select(ear_kernel kind) {
     const ear__kernel *avx2 = ear__kernel_avx2_available() ? ear__kernel_avx2 : NULL;
+    const ear__kernel *avx512 = ear__kernel_avx512_available() ? ear__kernel_avx512 : NULL;
     if (kind == EAR_KERNEL_SCALAR) return &ear__kernel_scalar;
     if (kind == EAR_KERNEL_AVX2) return avx2;
+    if (kind == EAR_KERNEL_AVX512) return avx512;
+    if (avx512) return avx512;
     return avx2 ? avx2 : &ear__kernel_scalar;
+}
+
+/* The configuration's name for a kernel table. */
+static ear_kernel kernel_kind(const ear__kernel *k) {
+    if (k == &ear__kernel_scalar) return EAR_KERNEL_SCALAR;
+    return k == ear__kernel_avx512 ? EAR_KERNEL_AVX512 : EAR_KERNEL_AVX2;
 }
 
 /* ---- the heap layout ----------------------------------------------------------------- */
@@ -209,7 +219,7 @@ ear_result ear_stage_create(const ear_stage_config *config, ear_stage **out_stag
     if (r != EAR_OK) return r;
     if (c.max_voices > c.max_total_voices) c.max_voices = c.max_total_voices;
     const ear__kernel *kernel = ear__kernel_select(c.kernel);
-    c.kernel = kernel == &ear__kernel_scalar ? EAR_KERNEL_SCALAR : EAR_KERNEL_AVX2;
+    c.kernel = kernel_kind(kernel);
     ear__cmd limiter_cmd;
     (void)ear__limiter_resolve(&c.limiter, c.sample_rate, &c.limiter, &limiter_cmd);
 

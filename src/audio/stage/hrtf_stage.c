@@ -76,7 +76,7 @@ bool ear__hrtf_involved(const ear_stage *s, const ear__voice *v) {
 
 /* The FFT kernel the stage's kernel goes with. */
 static const ear__fft_kernel *fft_kernel(const ear_stage *s) {
-    return s->kernel == ear__kernel_avx2 && ear__fft_avx2 ? ear__fft_avx2 : &ear__fft_scalar;
+    return ear__kernel_runs_avx2(s->kernel) && ear__fft_avx2 ? ear__fft_avx2 : &ear__fft_scalar;
 }
 
 static const ear__hf_kernel *hf_kernel(const ear_stage *s);
@@ -106,13 +106,9 @@ static void plan_spec(const ear__hrtf_bank *b, float ux, float uy, float uz, spe
         p->d[0] += p->w[k] * b->dl[p->idx[k]];
         p->d[1] += p->w[k] * b->dr[p->idx[k]];
     }
-#if defined(__GNUC__)
     size_t bytes = 4u * (size_t)b->kpad * sizeof(float); /* a direction's two ears */
-    for (uint32_t k = 0; k < n; k++) {
-        const char *q = (const char *)(b->mspec + (size_t)p->idx[k] * 4u * b->kpad);
-        for (size_t o = 0; o < bytes; o += 64) __builtin_prefetch(q + o);
-    }
-#endif
+    for (uint32_t k = 0; k < n; k++)
+        ear__prefetch_lines(b->mspec + (size_t)p->idx[k] * 4u * b->kpad, bytes);
     while (n < 4) { /* four terms always, the missing ones weightless */
         p->idx[n] = p->idx[0];
         p->w[n++] = 0.0f;
@@ -180,7 +176,7 @@ const ear__hf_kernel ear__hf_scalar = {mac_scalar,   mac_xfade_scalar, combine_s
                                        build_scalar, product_scalar,   gain_scalar};
 
 static const ear__hf_kernel *hf_kernel(const ear_stage *s) {
-    return s->kernel == ear__kernel_avx2 && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
+    return ear__kernel_runs_avx2(s->kernel) && ear__hf_avx2 ? ear__hf_avx2 : &ear__hf_scalar;
 }
 
 /* Part i's sum for bus and term (both ears, 2 x 2 kpad floats), zeroed on first use in a
@@ -343,19 +339,12 @@ static void flush_bank(ear_stage *s, ear__hrtf_bank *b) {
 }
 
 void ear__hrtf_prefetch(ear_stage *s, const ear__voice *v) {
-#if defined(__GNUC__)
     ear__hrtf_bank *b = s->hrtf.bank;
     if (!b || !ear__hrtf_wants(s, v)) return;
     const ear__hrtf_voice *hv = &b->voice[(v->id & 0xffffu) - 1u];
     if (hv->id != v->id) return;
-    const char *p = (const char *)hv->spec, *end = p + 4u * (size_t)b->kpad * sizeof(float);
-    for (; p < end; p += 64) __builtin_prefetch(p);
-    p = (const char *)hv->hist;
-    end = p + (size_t)b->fft_n * sizeof(float);
-    for (; p < end; p += 64) __builtin_prefetch(p);
-#else
-    (void)s, (void)v;
-#endif
+    ear__prefetch_lines(hv->spec, 4u * (size_t)b->kpad * sizeof(float));
+    ear__prefetch_lines(hv->hist, (size_t)b->fft_n * sizeof(float));
 }
 
 void ear__hrtf_flush(ear_stage *s) {

@@ -44,9 +44,10 @@
 #define EAR__MAX_PITCH     256.0f
 /* Grouped rendering (SIMD kernels): up to EAR__LANES placed voices' blocks sit side
  * by side in the stage's lane scratch so that their serial filters run as SIMD lanes,
- * eight at a time, a group's scratch, states and clip lines staying in L1 between its
- * read, filter and mix (docs/performance.md, "Why the stage is shaped as it is"). */
-#define EAR__LANES       8
+ * eight (AVX2) or sixteen (AVX-512) at a time, a group's scratch, states and clip lines staying
+ * in L1 between its read, filter and mix (docs/performance.md, "Why the stage is shaped as it
+ * is"). */
+#define EAR__LANES       16
 #define EAR__LANE_FLOATS 8192
 /* The behind cue's coefficient is interpolated from this many steps of its amount. */
 #define EAR__CUE_STEPS 256
@@ -553,6 +554,20 @@ struct ear_stage {
 
 /* create.c: the configuration and the heap layout */
 uint32_t ear__hist_len(const ear_stage *s);
+/* Asks for the cache lines of [p, p + bytes) (a hint: no result depends on it). A volatile
+ * instruction on x86-64: GCC counts __builtin_prefetch as no effect at all, and deleted the
+ * whole call of a static function whose loop did nothing else (block.c's clip prefetch was
+ * not in any build until 2026-12-02). */
+static inline void ear__prefetch_lines(const void *p, size_t bytes) {
+    const char *c = (const char *)p, *end = c + bytes;
+    for (; c < end; c += 64) {
+#if defined(__x86_64__) && defined(__GNUC__)
+        __asm__ volatile("prefetcht0 %0" : : "m"(*c));
+#elif defined(__GNUC__)
+        __builtin_prefetch(c);
+#endif
+    }
+}
 /* Room for h frames of history rounded up to whole cache lines (16 floats), so that the
  * block after it starts on a line. */
 static inline uint32_t ear__hist_room(uint32_t h) {
@@ -710,6 +725,14 @@ bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx
 
 /* voice_render_avx2.c: AVX2 and FMA (x86-64 with both; NULL elsewhere) */
 extern const ear__kernel *const ear__kernel_avx2;
+/* voice_render_avx512.c: the AVX2 kernel sixteen wide, its output bit for bit (NULL off
+ * x86-64); available where the CPU has AVX-512 F, BW, DQ and VL as well. */
+extern const ear__kernel *const ear__kernel_avx512;
+bool ear__kernel_avx512_available(void);
+/* True for the kernels that run AVX2 and FMA (the HRTF's FFT and convolution follow). */
+static inline bool ear__kernel_runs_avx2(const ear__kernel *k) {
+    return k && (k == ear__kernel_avx2 || k == ear__kernel_avx512);
+}
 /* True when the CPU runs AVX2 and FMA (false off x86-64). */
 bool ear__kernel_avx2_available(void);
 /* The kernel for a configuration's choice (EAR_KERNEL_AUTO: the fastest this CPU runs);

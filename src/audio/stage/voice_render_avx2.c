@@ -682,7 +682,7 @@ static const ear__kernel avx2_kernel = {
     .name = "avx2",
     .render = render_avx2,
     .read_layer = read_layer_avx2,
-    .max_lanes = EAR__LANES,
+    .max_lanes = 8,
     .read_grouped = read_grouped_avx2,
     .group_finish = group_finish_avx2,
 };
