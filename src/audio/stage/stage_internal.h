@@ -559,7 +559,9 @@ uint32_t ear__hist_len(const ear_stage *s);
  * whole call of a static function whose loop did nothing else (block.c's clip prefetch was
  * not in any build until 2026-12-02). */
 static inline void ear__prefetch_lines(const void *p, size_t bytes) {
-    const char *c = (const char *)p, *end = c + bytes;
+    /* From the line p is on, so that the last line is asked for too. */
+    const char *end = (const char *)p + bytes;
+    const char *c = (const char *)p - ((uintptr_t)p & 63u);
     for (; c < end; c += 64) {
 #if defined(__x86_64__) && defined(__GNUC__)
         __asm__ volatile("prefetcht0 %0" : : "m"(*c));
