@@ -721,6 +721,35 @@ bool ear__read_block(ear__voice *voice, uint64_t step_end_fx, uint32_t frames, f
 bool ear__voice_render(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
 void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
                      float g0, float g1);
+/* The far ear's two fixed delays as taps into buf (h frames of history, then the block):
+ * delay d0 reads from b0 with weight w0, d1 from b1 with w1, and inv is 1 / frames for the
+ * crossfade from one to the other (0, and d0's taps made d1's, when the two are the same).
+ * The SIMD kernels' mix; the scalar kernel's does the same sums in its own order. */
+typedef struct ear__taps {
+    const float *b0, *b1;
+    float w0, w1, inv;
+} ear__taps;
+static inline ear__taps ear__delay_taps(const float *buf, uint32_t h, uint32_t frames, float d0,
+                                        float d1) {
+    float p0 = (float)h - d0, p1 = (float)h - d1;
+    float f0 = floorf(p0), f1 = floorf(p1);
+    ear__taps t = {buf + (uint32_t)f0, buf + (uint32_t)f1, p0 - f0, p1 - f1,
+                   d0 == d1 ? 0.0f : 1.0f / (float)frames};
+    if (d0 == d1) {
+        t.b0 = t.b1;
+        t.w0 = t.w1;
+    }
+    return t;
+}
+/* The voices of a SIMD group whose behind cue filters this block (the others only take
+ * their last filtered sample as the state: the filter is open), for the kernels' lanes. */
+typedef struct ear__cue_lanes {
+    float *x[EAR__LANES];     /* each voice's block (its buffer after the history) */
+    float *state[EAR__LANES]; /* its z_cue */
+    float g0[EAR__LANES], g1[EAR__LANES];
+    uint32_t k;
+} ear__cue_lanes;
+void ear__group_cue_lanes(ear__group *gr, uint32_t h, uint32_t frames, ear__cue_lanes *out);
 /* Moves a virtual voice's cursor as rendering would, without rendering (any kernel);
  * returns true when a one-shot reached its end. */
 bool ear__voice_advance(ear__voice *voice, uint32_t frames, uint64_t step_end_fx);

@@ -300,6 +300,24 @@ bool ear__voice_advance(ear__voice *v, uint32_t frames, uint64_t step_end_fx) {
     return v->pos >= v->frames;
 }
 
+void ear__group_cue_lanes(ear__group *gr, uint32_t h, uint32_t frames, ear__cue_lanes *out) {
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < gr->n; i++) {
+        ear__voice *v = gr->voice[i];
+        float a = v->cue_G, b = v->t.cue_G;
+        if (a >= 1.0f && b >= 1.0f) {
+            v->z_cue = gr->buf[i][h + frames - 1];
+            continue;
+        }
+        out->x[k] = gr->buf[i] + h;
+        out->state[k] = &v->z_cue;
+        out->g0[k] = a;
+        out->g1[k] = b;
+        k++;
+    }
+    out->k = k;
+}
+
 const ear__kernel ear__kernel_scalar = {
     .name = "scalar",
     .render = ear__voice_render,

@@ -310,15 +310,9 @@ AVX2 static void mix_ear(float *mix, const float *buf, uint32_t h, uint32_t fram
         return;
     }
     float dg = (g1 - g0) / (float)frames;
-    float p0 = (float)h - d0, p1 = (float)h - d1;
-    float f0 = floorf(p0), f1 = floorf(p1);
-    const float *b0 = buf + (uint32_t)f0, *b1 = buf + (uint32_t)f1;
-    float w0 = p0 - f0, w1 = p1 - f1;
-    float inv = d0 == d1 ? 0.0f : 1.0f / (float)frames;
-    if (d0 == d1) {
-        b0 = b1;
-        w0 = w1;
-    }
+    ear__taps tp = ear__delay_taps(buf, h, frames, d0, d1);
+    const float *b0 = tp.b0, *b1 = tp.b1;
+    float w0 = tp.w0, w1 = tp.w1, inv = tp.inv;
     __m256 vg0 = _mm256_set1_ps(g0), vdg = _mm256_set1_ps(dg), vinv = _mm256_set1_ps(inv);
     __m256 vw0 = _mm256_set1_ps(w0), vw1 = _mm256_set1_ps(w1);
     uint32_t j = 0;
@@ -351,15 +345,9 @@ AVX2_INLINE static void mix_pair(float *pm, float *fm, const float *buf, uint32_
                                  uint32_t frames, float gp0, float gp1, float gf0, float gf1,
                                  float d0, float d1) {
     float dgp = (gp1 - gp0) / (float)frames, dgf = (gf1 - gf0) / (float)frames;
-    float p0 = (float)h - d0, p1 = (float)h - d1;
-    float f0 = floorf(p0), f1 = floorf(p1);
-    const float *b0 = buf + (uint32_t)f0, *b1 = buf + (uint32_t)f1, *x = buf + h;
-    float w0 = p0 - f0, w1 = p1 - f1;
-    float inv = d0 == d1 ? 0.0f : 1.0f / (float)frames;
-    if (d0 == d1) {
-        b0 = b1;
-        w0 = w1;
-    }
+    ear__taps tp = ear__delay_taps(buf, h, frames, d0, d1);
+    const float *b0 = tp.b0, *b1 = tp.b1, *x = buf + h;
+    float w0 = tp.w0, w1 = tp.w1, inv = tp.inv;
     __m256 vgp0 = _mm256_set1_ps(gp0), vdgp = _mm256_set1_ps(dgp);
     __m256 vgf0 = _mm256_set1_ps(gf0), vdgf = _mm256_set1_ps(dgf), vinv = _mm256_set1_ps(inv);
     __m256 vw0 = _mm256_set1_ps(w0), vw1 = _mm256_set1_ps(w1);
@@ -644,21 +632,10 @@ AVX2 static bool read_grouped_avx2(ear__voice *v, const ear__kernel_io *io,
 
 AVX2 static void group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
     uint32_t frames = io->frames, h = io->hist_len;
-    float *x[EAR__LANES], *st[EAR__LANES], g0[EAR__LANES], g1[EAR__LANES];
-    uint32_t k = 0;
-    for (uint32_t i = 0; i < gr->n; i++) {
-        ear__voice *v = gr->voice[i];
-        float a = v->cue_G, b = v->t.cue_G;
-        if (a >= 1.0f && b >= 1.0f) {
-            v->z_cue = gr->buf[i][h + frames - 1];
-            continue;
-        }
-        x[k] = gr->buf[i] + h;
-        st[k] = &v->z_cue;
-        g0[k] = a;
-        g1[k] = b;
-        k++;
-    }
+    ear__cue_lanes cl;
+    ear__group_cue_lanes(gr, h, frames, &cl);
+    float **x = cl.x, **st = cl.state, *g0 = cl.g0, *g1 = cl.g1;
+    uint32_t k = cl.k;
     for (uint32_t c = 0; c < k; c += 8) {
         uint32_t m = k - c < 8 ? k - c : 8;
         if (m == 1)
