@@ -721,6 +721,15 @@ bool ear__read_block(ear__voice *voice, uint64_t step_end_fx, uint32_t frames, f
 bool ear__voice_render(ear__voice *voice, const ear__kernel_io *io, const ear__targets *t);
 void ear__read_layer(ear__voice *v, uint64_t step_end, uint32_t frames, float *buf, float *sum,
                      float g0, float g1);
+/* After a voice's block: its ramps end at the block's targets, where the next block starts. */
+static inline void ear__adopt_targets(ear__voice *v, const ear__targets *t) {
+    v->gain_l = t->gain_l;
+    v->gain_r = t->gain_r;
+    v->delay_l = t->delay_l;
+    v->delay_r = t->delay_r;
+    v->cue_G = t->cue_G;
+    v->occ_G = t->occ_G;
+}
 /* The far ear's two fixed delays as taps into buf (h frames of history, then the block):
  * delay d0 reads from b0 with weight w0, d1 from b1 with w1, and inv is 1 / frames for the
  * crossfade from one to the other (0, and d0's taps made d1's, when the two are the same).

@@ -264,12 +264,7 @@ bool ear__voice_render(ear__voice *v, const ear__kernel_io *io, const ear__targe
         mix_plain(io->mix_l, mono, frames, v->gain_l, t->gain_l);
         mix_plain(io->mix_r, stereo_flat ? io->right : mono, frames, v->gain_r, t->gain_r);
     }
-    v->gain_l = t->gain_l;
-    v->gain_r = t->gain_r;
-    v->delay_l = t->delay_l;
-    v->delay_r = t->delay_r;
-    v->cue_G = t->cue_G;
-    v->occ_G = t->occ_G;
+    ear__adopt_targets(v, t);
     return ended;
 }
 

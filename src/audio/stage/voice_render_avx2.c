@@ -575,15 +575,6 @@ AVX2_INLINE static void mix_placed(ear__voice *v, const ear__kernel_io *io,
     copy_floats(v->hist, buf + frames, h);
 }
 
-AVX2_INLINE static void adopt_targets(ear__voice *v, const ear__targets *t) {
-    v->gain_l = t->gain_l;
-    v->gain_r = t->gain_r;
-    v->delay_l = t->delay_l;
-    v->delay_r = t->delay_r;
-    v->cue_G = t->cue_G;
-    v->occ_G = t->occ_G;
-}
-
 AVX2 static bool render_avx2(ear__voice *v, const ear__kernel_io *io, const ear__targets *t) {
     uint32_t frames = io->frames, h = io->hist_len;
     float *mono = io->mono + h;
@@ -596,7 +587,7 @@ AVX2 static bool render_avx2(ear__voice *v, const ear__kernel_io *io, const ear_
         mix_plain(io->mix_l, mono, frames, v->gain_l, t->gain_l);
         mix_plain(io->mix_r, stereo_flat ? io->right : mono, frames, v->gain_r, t->gain_r);
     }
-    adopt_targets(v, t);
+    ear__adopt_targets(v, t);
     _mm256_zeroupper();
     return ended;
 }
@@ -649,7 +640,7 @@ AVX2 static void group_finish_avx2(ear__group *gr, const ear__kernel_io *io) {
         bus_io.mix_l = gr->mix_l[i];
         bus_io.mix_r = gr->mix_r[i];
         mix_placed(v, &bus_io, &v->t, gr->buf[i]);
-        adopt_targets(v, &v->t);
+        ear__adopt_targets(v, &v->t);
     }
     gr->n = 0;
     _mm256_zeroupper();

@@ -394,12 +394,7 @@ AVX512_INLINE static void mix_placed16(ear__voice *v, float *mix_l, float *mix_r
         mix_ear16(mix_r, buf, h, frames, v->gain_r, t->gain_r, v->delay_r, t->delay_r);
     }
     copy_floats16(v->hist, buf + frames, h);
-    v->gain_l = t->gain_l;
-    v->gain_r = t->gain_r;
-    v->delay_l = t->delay_l;
-    v->delay_r = t->delay_r;
-    v->cue_G = t->cue_G;
-    v->occ_G = t->occ_G;
+    ear__adopt_targets(v, t);
 }
 
 AVX512 static void group_finish_avx512(ear__group *gr, const ear__kernel_io *io) {
