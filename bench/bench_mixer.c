@@ -15,6 +15,8 @@
  * Prints `VIRT N=4096 real=64 virtual_cost_over_real=<r>` and
  * `BLEND layers=3 cost_over_voice=<r>`, each the best of seven runs, interleaved.
  * Usage: bench_mixer [seconds]
+ * EARSHOT_KERNEL=scalar or avx2 times that kernel instead of the default (the fastest), in
+ * the same binary.
  */
 #include "earshot/mixer.h"
 #include "workload.h"
@@ -32,11 +34,19 @@ static double now_s(void) {
 
 typedef enum kind { PLAIN, BLEND } kind;
 
+static ear_kernel env_kernel(void) {
+    const char *k = getenv("EARSHOT_KERNEL");
+    if (k && strcmp(k, "scalar") == 0) return EAR_KERNEL_SCALAR;
+    if (k && strcmp(k, "avx2") == 0) return EAR_KERNEL_AVX2;
+    return EAR_KERNEL_AUTO;
+}
+
 /* Renders `seconds` of `count` voices from w (the first `loud` at full volume, the rest
  * at 1/20), setting positions each 480-frame block; returns render seconds only. */
 static double run(const w64_workload *w, uint32_t count, uint32_t loud, kind k, double seconds,
                   uint32_t max_voices) {
     ear_stage_config c = ear_stage_config_default();
+    c.kernel = env_kernel();
     c.max_voices = max_voices;
     c.max_total_voices = count;
     c.max_blend_voices = k == BLEND ? count : 0;
